@@ -1,0 +1,60 @@
+"""Every Redis key tabletape uses, spelled in one place.
+
+A match's keys share the hash tag ``{<match_id>}`` so that a Redis Cluster keeps them in one slot
+and one Lua script may touch them all. ``prefix`` lets several deployments (or test runs) share a
+server without seeing each other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Keys:
+    """Key names under one prefix."""
+
+    prefix: str = "tt"
+
+    def _match(self, match_id: str, part: str) -> str:
+        return f"{self.prefix}:{{{match_id}}}:{part}"
+
+    def log(self, match_id: str) -> str:
+        """The match's event stream; entry id ``<seq>-0``."""
+        return self._match(match_id, "log")
+
+    def meta(self, match_id: str) -> str:
+        """Hash: game, version, created_at, token_hash and other header fields."""
+        return self._match(match_id, "meta")
+
+    def idem(self, match_id: str) -> str:
+        """Hash: idempotency key -> the first answer's step range and request fingerprint."""
+        return self._match(match_id, "idem")
+
+    def snap(self, match_id: str) -> str:
+        """Sorted set of snapshots scored by step; member ``<seq, 12 digits>|<state JSON>``."""
+        return self._match(match_id, "snap")
+
+    def proj(self, match_id: str) -> str:
+        """Hash: the projection's checkpoint, state, view and scoreboard."""
+        return self._match(match_id, "proj")
+
+    def matches(self) -> str:
+        """Sorted set of every match id, scored by creation time (ms)."""
+        return f"{self.prefix}:matches"
+
+    def dirty(self) -> str:
+        """Set of match ids whose projection may lag their log."""
+        return f"{self.prefix}:dirty"
+
+    def index(self, kind: str, value: str) -> str:
+        """Sorted set of match ids for one index entry (game, player, status), by creation time."""
+        return f"{self.prefix}:idx:{kind}:{value}"
+
+    def stats(self, name: str) -> str:
+        """Hash of one player's statistics, by match."""
+        return f"{self.prefix}:stats:{name}"
+
+    def queue_name(self) -> str:
+        """The RQ queue the projection jobs go to."""
+        return f"{self.prefix}-projections"

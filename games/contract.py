@@ -1,0 +1,121 @@
+"""The rules contract: every game is a decider over plain, JSON-serialisable values.
+
+A game module exposes one constant, ``GAME``, built from five pure functions:
+
+    setup(players, setup, options) -> [events]      the match's first events, or RuleViolation
+    decide(state, action)          -> [events]      what the action causes, or RuleViolation
+    evolve(state, event)           -> state         total and deterministic; never validates
+    view(state)                    -> JSON          what the API shows of the state
+    scores(state)                  -> JSON          the scoreboard
+
+Values are plain ``dict``/``list``/``str``/``int``/``bool``/``None``, with string keys only, so that
+``json.loads(json.dumps(x)) == x`` holds for every state, event and action.
+
+Events are ``{"type": "BidPlaced", "data": {...}}`` (past tense). The first event of every match is
+``MatchCreated`` with ``data = {"players": [...], "setup": {...}, "options": {...}}`` (options with
+their defaults filled in). The fold starts from ``{}``: ``evolve({}, MatchCreated)`` builds the
+initial state.
+
+Actions are ``{"type": "bid", ...fields}`` (imperative). Before ``decide`` sees an action, its fields
+have been checked against the JSON Schema the game publishes for that action type (see
+``games.validation``), so ``decide`` may rely on types and required fields and checks the rules.
+
+Ownership: ``decide`` never changes the state it is given. ``evolve`` owns the state it is given: it
+may change it in place and returns the state to use from then on (callers that need the old state
+keep a copy).
+
+Every state holds at least ``players`` (names in seat order), ``finished`` (bool) and
+``disputes`` (a list of ``{"code", "message", ...}``: contradictions found after the fact, which
+are recorded, never silently accepted, and never refuse the action that revealed them).
+
+``scores(state)`` returns at least ``finished`` and ``winners`` (player names; every player of a
+winning side or team; empty while unfinished or on a draw), and ``totals`` ({player: points})
+where the game has points.
+
+``example(seed)`` returns a complete, legal, finished match as a script
+``{"players", "setup", "options", "actions": [...]}``, different for different seeds (options and
+recording styles vary), deterministic for one seed. Tests, benchmarks and the fault-injection
+suite drive every registered game through it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, NoReturn
+
+JSON = Any
+State = dict[str, Any]
+Event = dict[str, Any]
+Action = dict[str, Any]
+Script = dict[str, Any]
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+class RuleViolation(Exception):
+    """An action or setup the rules refuse: a stable ``code`` and a sentence a person understands."""
+
+    status = 422
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class InvalidAction(RuleViolation):
+    """An action, setup or options whose shape is wrong (missing field, wrong type, unknown type)."""
+
+    status = 400
+
+
+def fail(code: str, message: str) -> NoReturn:
+    """Refuse with a RuleViolation."""
+    raise RuleViolation(code, message)
+
+
+def require(condition: bool, code: str, message: str) -> None:
+    """Refuse with a RuleViolation unless ``condition`` holds."""
+    if not condition:
+        raise RuleViolation(code, message)
+
+
+def event(type_: str, **data: Any) -> Event:
+    """Build an event value."""
+    return {"type": type_, "data": data}
+
+
+@dataclass(frozen=True)
+class Game:
+    """One registered game: its description, its JSON Schemas and its pure rules."""
+
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    source: str
+    actions: Mapping[str, Mapping[str, Any]]
+    setup_schema: Mapping[str, Any]
+    options_schema: Mapping[str, Any]
+    setup: Callable[[list[str], dict[str, Any], dict[str, Any]], list[Event]]
+    decide: Callable[[State, Action], list[Event]]
+    evolve: Callable[[State, Event], State]
+    view: Callable[[State], JSON]
+    scores: Callable[[State], JSON]
+    example: Callable[[int], Script]
+    # Current schema number of each event type (absent: 1), and upcasters keyed by
+    # (event type, schema number they upgrade from) that return the data one schema newer.
+    event_schemas: Mapping[str, int] = field(default_factory=dict)
+    upcasters: Mapping[tuple[str, int], Upcaster] = field(default_factory=dict)
+
+    def describe(self) -> dict[str, Any]:
+        """What GET /v1/games says of this game."""
+        return {
+            "id": self.id,
+            "title": self.title,
+            "players": {"min": self.min_players, "max": self.max_players},
+            "source": self.source,
+            "actions": {name: dict(schema) for name, schema in self.actions.items()},
+            "setup": dict(self.setup_schema),
+            "options": dict(self.options_schema),
+        }

