@@ -1,0 +1,52 @@
+"""The event envelope: what the store is given to write, and what it hands back.
+
+A game's event value is ``{"type", "data"}``; the envelope adds ``meta`` (``ts`` as ISO-8601 UTC,
+``actor``, ``action_id``, ``schema`` and, on a batch's first event, the ``action`` that caused it)
+and, once stored, the event's step number ``seq`` (1, 2, 3 … per match, with no gaps).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    """An event about to be appended: it gets its ``seq`` from the store."""
+
+    type: str
+    data: dict[str, Any]
+    meta: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """An event read back from a match's log, numbered by its step ``seq``."""
+
+    seq: int
+    type: str
+    data: dict[str, Any]
+    meta: dict[str, Any]
+
+    def as_dict(self) -> dict[str, Any]:
+        """The event as a plain JSON-serialisable value: ``{"seq", "type", "data", "meta"}``."""
+        return {"seq": self.seq, "type": self.type, "data": self.data, "meta": self.meta}
+
+
+@dataclass(frozen=True)
+class AppendResult:
+    """The steps ``first..last`` an append wrote (or, for a duplicate, the first request wrote).
+
+    ``last`` is also the match's version right after that write. A batch without events writes
+    nothing: then ``first == last + 1``.
+    """
+
+    first: int
+    last: int
+    duplicate: bool = False
+
+    @property
+    def version(self) -> int:
+        """The match's version right after the write."""
+        return self.last

@@ -1,0 +1,182 @@
+"""The event store: each match's log is a Redis stream, written by one Lua script.
+
+Step ``seq`` of a match is the stream entry ``<seq>-0``; the match's hash ``meta`` holds its header
+(game, created_at, …) and its ``version`` (the last step). Creating a match and appending a batch
+are each one script run, so they are atomic: the version check, the idempotency check, the entries
+and the new version happen together or not at all. Nothing is ever trimmed from a log.
+
+Writes return their outcome or raise, so they take no ``pipeline=``: a caller cannot act on an
+answer that a pipeline would only give later.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from functools import cache
+from importlib.resources import files
+from typing import Any
+
+import redis
+from redis.commands.core import Script
+
+from events.codec import decode, encode, entry_id
+from events.envelope import AppendResult, NewEvent, StoredEvent
+from events.errors import IdempotencyMismatch, MatchExists, UnknownMatch, VersionConflict
+from events.keys import Keys
+from events.upcasting import Upcasters
+
+_WRITTEN, _DUPLICATE = 0, 1
+_NO_MATCH, _EXISTS, _CONFLICT, _OTHER_REQUEST = -1, -2, -3, -4
+
+
+@cache
+def _script_source() -> str:
+    return files("events").joinpath("append.lua").read_text(encoding="utf-8")
+
+
+class EventStore:
+    """Create matches, append events atomically and read them back, one stream per match."""
+
+    def __init__(self, client: redis.Redis, keys: Keys, upcasters: Upcasters | None = None) -> None:
+        self.client = client
+        self.keys = keys
+        self.upcasters = upcasters
+        self._script: Script = client.register_script(_script_source())
+
+    # -- writes ----------------------------------------------------------------------------------
+
+    def create(
+        self,
+        match_id: str,
+        header: Mapping[str, str],
+        events: Sequence[NewEvent],
+        created_ms: int,
+    ) -> AppendResult:
+        """Start a match: its header and its first events, as steps 1..n; MatchExists if taken."""
+        if "version" in header:
+            raise ValueError("the header may not set 'version': the store keeps it")
+        # Registered first so a match is never missing from the registry; an entry whose
+        # create then fails has no log and is harmless.
+        self.client.zadd(self.keys.matches(), {match_id: created_ms}, nx=True)
+        args: list[str] = ["create", str(len(header))]
+        for name, value in header.items():
+            args += [name, str(value)]
+        return _result(match_id, self._run(match_id, args + _event_args(events)))
+
+    def append(
+        self,
+        match_id: str,
+        events: Sequence[NewEvent],
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+        fingerprint: str = "",
+    ) -> AppendResult:
+        """Append a batch atomically after the match's last step.
+
+        A known idempotency key returns the first request's steps (duplicate) when the
+        fingerprint matches and raises IdempotencyMismatch when not; then a given
+        ``expected_version`` that differs from the match's raises VersionConflict.
+        An empty idempotency key counts as none.
+        """
+        expected = "" if expected_version is None else str(expected_version)
+        args = ["append", expected, idempotency_key or "", fingerprint]
+        reply = self._run(match_id, args + _event_args(events))
+        if reply[0] == _CONFLICT:
+            raise VersionConflict(expected_version or 0, reply[1], match_id)
+        if reply[0] == _OTHER_REQUEST:
+            raise IdempotencyMismatch(idempotency_key or "", match_id)
+        return _result(match_id, reply)
+
+    def _run(self, match_id: str, args: list[str]) -> list[int]:
+        keys = [self.keys.meta(match_id), self.keys.log(match_id), self.keys.idem(match_id)]
+        return [int(x) for x in self._script(keys=keys, args=args)]
+
+    # -- reads -----------------------------------------------------------------------------------
+
+    def read(
+        self, match_id: str, start: int = 1, end: int | None = None, count: int | None = None
+    ) -> list[StoredEvent]:
+        """Steps ``start..end`` (inclusive; ``end`` None: to the last), at most ``count``."""
+        start = max(start, 1)
+        if (end is not None and end < start) or (count is not None and count <= 0):
+            self._require(match_id)
+            return []
+        pipe = self.client.pipeline(transaction=False)
+        pipe.exists(self.keys.meta(match_id))
+        pipe.hget(self.keys.meta(match_id), "game")
+        upper = "+" if end is None else entry_id(end)
+        pipe.xrange(self.keys.log(match_id), entry_id(start), upper, count=count)
+        found, game, entries = pipe.execute()
+        if not found:
+            raise UnknownMatch(match_id)
+        events = [decode(entry, fields) for entry, fields in entries]
+        if self.upcasters is None or game is None:
+            return events
+        name = _text(game)
+        return [self.upcasters.upcast(name, event) for event in events]
+
+    def iter_events(
+        self, match_id: str, start: int = 1, end: int | None = None, batch: int = 1000
+    ) -> Iterator[StoredEvent]:
+        """Steps ``start..end`` one by one, read ``batch`` at a time (for logs of any length)."""
+        if batch < 1:
+            raise ValueError("batch must be at least 1")
+        while end is None or start <= end:
+            events = self.read(match_id, start, end, count=batch)
+            yield from events
+            if len(events) < batch:
+                return
+            start = events[-1].seq + 1
+
+    def version(self, match_id: str) -> int:
+        """The match's last step (0 for a match created without events)."""
+        value = self.client.hget(self.keys.meta(match_id), "version")
+        if value is None:
+            raise UnknownMatch(match_id)
+        return int(value)
+
+    def header(self, match_id: str) -> dict[str, str]:
+        """The header the match was created with (its version is read with ``version``)."""
+        fields = self.client.hgetall(self.keys.meta(match_id))
+        if not fields:
+            raise UnknownMatch(match_id)
+        named = {_text(k): _text(v) for k, v in fields.items()}
+        named.pop("version", None)
+        return named
+
+    def exists(self, match_id: str) -> bool:
+        """Whether a match with this id has been created."""
+        return bool(self.client.exists(self.keys.meta(match_id)))
+
+    def match_ids(self, start: int = 0, count: int = 100) -> list[str]:
+        """Match ids, newest first: ``count`` of them from position ``start``."""
+        if count <= 0:
+            return []
+        ids = self.client.zrevrange(self.keys.matches(), max(start, 0), max(start, 0) + count - 1)
+        return [_text(i) for i in ids]
+
+    def _require(self, match_id: str) -> None:
+        if not self.exists(match_id):
+            raise UnknownMatch(match_id)
+
+
+def _result(match_id: str, reply: list[int]) -> AppendResult:
+    if reply[0] in (_WRITTEN, _DUPLICATE):
+        return AppendResult(first=reply[1], last=reply[2], duplicate=reply[0] == _DUPLICATE)
+    if reply[0] == _NO_MATCH:
+        raise UnknownMatch(match_id)
+    if reply[0] == _EXISTS:
+        raise MatchExists(match_id)
+    raise RuntimeError(f"the append script answered {reply!r}")
+
+
+def _event_args(events: Sequence[NewEvent]) -> list[str]:
+    args: list[str] = []
+    for event in events:
+        fields = encode(event)
+        args += [fields["type"], fields["data"], fields["meta"]]
+    return args
+
+
+def _text(value: Any) -> str:
+    return value.decode("utf-8") if isinstance(value, bytes) else str(value)
