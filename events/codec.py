@@ -39,7 +39,7 @@ def encode(event: NewEvent) -> dict[str, str]:
     return {"type": event.type, "data": dumps(event.data), "meta": dumps(event.meta)}
 
 
-def decode(entry: Raw, fields: Mapping[Raw, Raw]) -> StoredEvent:
+def decode(entry: Raw, fields: Mapping[Any, Raw]) -> StoredEvent:
     """The stored event of one stream entry (its id and its fields)."""
     named = {_text(k): _text(v) for k, v in fields.items()}
     missing = {"type", "data", "meta"} - named.keys()

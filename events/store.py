@@ -128,6 +128,27 @@ class EventStore:
                 return
             start = events[-1].seq + 1
 
+    def recall(
+        self, match_id: str, idempotency_key: str, fingerprint: str = ""
+    ) -> AppendResult | None:
+        """What an earlier append under this key wrote (duplicate), or None if the key is new.
+
+        Lets a retry be answered before its action is decided again against a newer state;
+        IdempotencyMismatch when the key was used for a different request.
+        """
+        pipe = self.client.pipeline(transaction=False)
+        pipe.exists(self.keys.meta(match_id))
+        pipe.hget(self.keys.idem(match_id), idempotency_key)
+        found, seen = pipe.execute()
+        if not found:
+            raise UnknownMatch(match_id)
+        if seen is None or not idempotency_key:
+            return None
+        first, last, known = _text(seen).split(" ", 2)
+        if known != fingerprint:
+            raise IdempotencyMismatch(idempotency_key, match_id)
+        return AppendResult(first=int(first), last=int(last), duplicate=True)
+
     def version(self, match_id: str) -> int:
         """The match's last step (0 for a match created without events)."""
         value = self.client.hget(self.keys.meta(match_id), "version")

@@ -1,0 +1,67 @@
+"""The JSON codec between envelopes and stream entries."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from events.codec import decode, encode, entry_id, seq_of
+from events.envelope import NewEvent, StoredEvent
+
+META = {"ts": "2024-05-01T20:00:00Z", "actor": "ann", "action_id": "a1", "schema": 1}
+
+
+def test_a_new_event_becomes_three_fields_of_compact_json() -> None:
+    fields = encode(NewEvent("BidPlaced", {"player": "ann", "bid": 2}, META))
+    assert fields == {
+        "type": "BidPlaced",
+        "data": '{"player":"ann","bid":2}',
+        "meta": '{"ts":"2024-05-01T20:00:00Z","actor":"ann","action_id":"a1","schema":1}',
+    }
+
+
+def test_an_encoded_event_decodes_to_the_same_type_data_and_meta_numbered_by_its_id() -> None:
+    event = NewEvent("CardPlayed", {"player": "Zoë", "card": "7H", "x": [None, True, 1.5]}, META)
+    stored = decode("42-0", encode(event))
+    assert stored == StoredEvent(seq=42, type=event.type, data=event.data, meta=event.meta)
+
+
+def test_entries_read_as_bytes_decode_like_entries_read_as_text() -> None:
+    fields = {k.encode(): v.encode() for k, v in encode(NewEvent("T", {"é": 1}, META)).items()}
+    assert decode(b"7-0", fields) == decode("7-0", encode(NewEvent("T", {"é": 1}, META)))
+
+
+def test_non_ascii_text_is_kept_as_is_in_the_json() -> None:
+    assert encode(NewEvent("T", {"name": "帽子戏法"}, {}))["data"] == '{"name":"帽子戏法"}'
+
+
+def test_the_entry_id_of_a_step_is_the_step_then_zero() -> None:
+    assert entry_id(1) == "1-0"
+    assert seq_of(entry_id(123456)) == 123456
+    assert seq_of(b"9-0") == 9
+
+
+@pytest.mark.parametrize("bad", ["1-1", "1", "x-0", "-0", "1-0-0", ""])
+def test_an_entry_id_not_written_by_the_store_is_refused(bad: str) -> None:
+    with pytest.raises(ValueError, match="not of the form"):
+        seq_of(bad)
+
+
+def test_an_entry_missing_a_field_is_refused_with_the_field_named() -> None:
+    with pytest.raises(ValueError, match="lacks meta"):
+        decode("1-0", {"type": "T", "data": "{}"})
+
+
+def test_a_value_json_cannot_carry_faithfully_is_refused_before_it_is_written() -> None:
+    with pytest.raises(ValueError):
+        encode(NewEvent("T", {"score": float("nan")}, {}))
+    with pytest.raises(TypeError):
+        encode(NewEvent("T", {"cards": {"7H"}}, {}))
+
+
+def test_a_stored_event_as_a_dict_is_plain_json() -> None:
+    stored = StoredEvent(seq=3, type="T", data={"a": [1]}, meta=META)
+    as_dict = stored.as_dict()
+    assert as_dict == {"seq": 3, "type": "T", "data": {"a": [1]}, "meta": META}
+    assert json.loads(json.dumps(as_dict)) == as_dict
