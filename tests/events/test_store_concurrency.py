@@ -1,0 +1,111 @@
+"""Concurrent writers on a real Redis server: the log stays whole, each acknowledged write once."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import redis
+
+from events.envelope import AppendResult, NewEvent
+from events.errors import VersionConflict
+from events.keys import Keys
+from events.store import EventStore
+
+
+def made(**data: Any) -> NewEvent:
+    """A new event as the service would build it."""
+    meta = {"ts": "2024-05-01T20:00:00Z", "actor": "ann", "action_id": "a1", "schema": 1}
+    return NewEvent(type="Noted", data=data, meta=meta)
+
+
+@pytest.fixture
+def store(redis_client: redis.Redis, keys: Keys) -> EventStore:
+    """A store on the real server under the test's own prefix."""
+    return EventStore(redis_client, keys)
+
+
+def test_concurrent_appenders_leave_every_acknowledged_batch_once_and_no_gap(
+    store: EventStore, redis_url: str
+) -> None:
+    store.create("m", {"game": "wizard"}, [made(writer=-1, i=0)], created_ms=1)
+    writers, batches = 6, 15
+    acknowledged: list[tuple[int, int, AppendResult]] = []
+    lock = threading.Lock()
+
+    def write(writer: int) -> None:
+        own = EventStore(redis.Redis.from_url(redis_url), store.keys)
+        for i in range(batches):
+            events = [made(writer=writer, i=i, part=p) for p in range(1 + (writer + i) % 3)]
+            result = _append_with_retries(own, events, conditional=writer % 2 == 0)
+            with lock:
+                acknowledged.append((writer, i, result))
+        own.client.close()
+
+    _run_all(write, writers)
+
+    log = store.read("m")
+    assert [e.seq for e in log] == list(range(1, len(log) + 1))
+    assert store.version("m") == len(log)
+    written = [(e.data["writer"], e.data["i"], e.data.get("part")) for e in log[1:]]
+    assert len(written) == len(set(written))
+    assert len(acknowledged) == writers * batches
+    for writer, i, result in acknowledged:
+        steps = log[result.first - 1 : result.last]
+        assert {(e.data["writer"], e.data["i"]) for e in steps} == {(writer, i)}
+        assert [e.data["part"] for e in steps] == list(range(1 + (writer + i) % 3))
+    assert len(log) - 1 == sum(r.last - r.first + 1 for _, _, r in acknowledged)
+
+
+def test_concurrent_retries_of_one_key_append_once(store: EventStore, redis_url: str) -> None:
+    store.create("m", {"game": "wizard"}, [made(n=0)], created_ms=1)
+    results: list[AppendResult] = []
+    lock = threading.Lock()
+
+    def retry(_: int) -> None:
+        own = EventStore(redis.Redis.from_url(redis_url), store.keys)
+        result = own.append("m", [made(n=1), made(n=2)], idempotency_key="k", fingerprint="f")
+        with lock:
+            results.append(result)
+        own.client.close()
+
+    _run_all(retry, 8)
+
+    assert {(r.first, r.last) for r in results} == {(2, 3)}
+    assert sum(not r.duplicate for r in results) == 1
+    assert [e.data["n"] for e in store.read("m")] == [0, 1, 2]
+
+
+def _append_with_retries(
+    store: EventStore, events: list[NewEvent], conditional: bool
+) -> AppendResult:
+    """Append as a client would: read the version, append expecting it, retry on a conflict."""
+    while True:
+        expected = store.version("m") if conditional else None
+        try:
+            return store.append("m", events, expected_version=expected)
+        except VersionConflict:
+            continue
+
+
+def _run_all(work: Callable[[int], None], count: int) -> None:
+    """Run ``work(i)`` in ``count`` threads started together; re-raise the first failure."""
+    start = threading.Barrier(count)
+    failures: list[Exception] = []
+
+    def run(i: int) -> None:
+        try:
+            start.wait()
+            work(i)
+        except Exception as failure:  # handed to the test's own thread
+            failures.append(failure)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    if failures:
+        raise failures[0]
