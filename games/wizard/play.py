@@ -1,0 +1,222 @@
+"""Bids and plays: the turn, the cards that can be in play, following suit, revokes found later,
+and the derived events that close a trick, a round and the match."""
+
+from __future__ import annotations
+
+from games.contract import Action, Event, event, fail, require
+from games.wizard.cards import (
+    copies_allowed,
+    describe_card,
+    round_points,
+    suit_of,
+    suit_to_follow,
+    trick_winner,
+)
+from games.wizard.table import (
+    BIDDING,
+    PLAYING,
+    State,
+    find_player,
+    read_card,
+    require_phase,
+    sole_leader,
+    suit_name,
+    to_act,
+)
+
+# --- decide: bid -----------------------------------------------------------------------------
+
+
+def bid(state: State, action: Action) -> list[Event]:
+    """A player's bid: in turn (clockwise) or in any order (simultaneous, secret)."""
+    require_phase(state, BIDDING, "bid")
+    player = find_player(state["players"], action["player"])
+    round_no, tricks = state["round"], action["tricks"]
+    require(
+        0 <= tricks <= round_no,
+        "bid_out_of_range",
+        f"{player} bids {tricks}; in round {round_no} a bid is 0 to {round_no} tricks",
+    )
+    require(
+        player not in state["bids"], "already_bid", f"{player} has already bid in round {round_no}"
+    )
+    waiting = to_act(state)
+    require(
+        player in waiting,
+        "not_your_turn",
+        f"it is {waiting[0]}'s turn to bid (clockwise from the dealer's left), not {player}'s",
+    )
+    bids = {**state["bids"], player: tricks}
+    events = [event("BidPlaced", round=round_no, player=player, tricks=tricks)]
+    if len(bids) == len(state["players"]):
+        in_seats = {p: bids[p] for p in state["players"]}
+        check_canadian_rule(state, in_seats)
+        if state["options"]["bidding"] == "simultaneous":
+            events.append(event("BidsRevealed", round=round_no, bids=in_seats))
+    return events
+
+
+def check_canadian_rule(state: State, bids: dict[str, int]) -> None:
+    """Refuse the dealer's bid when the canadian rule forbids it (the bids are complete)."""
+    dealer, round_no = state["dealer"], state["round"]
+    if not state["options"]["canadian_rule"] or bids[dealer] == 0:
+        return
+    if sole_leader(state["totals"]) != dealer or sum(bids.values()) != round_no:
+        return
+    forbidden = round_no - sum(n for p, n in bids.items() if p != dealer)
+    fail(
+        "canadian_rule",
+        f"canadian rule: {dealer} deals and leads the scores alone, so the bids may not add up "
+        f"to {round_no}; {dealer} may bid 0 or anything but {forbidden}",
+    )
+
+
+# --- decide: play ----------------------------------------------------------------------------
+
+
+def play(state: State, action: Action) -> list[Event]:
+    """A card played: checked against what can be in play; closes the trick when it is the last."""
+    require_phase(state, PLAYING, "play a card")
+    player = find_player(state["players"], action["player"])
+    next_up = to_act(state)[0]
+    require(
+        player == next_up,
+        "not_your_turn",
+        f"it is {next_up}'s turn to play in trick {state['trick_number']}, not {player}'s",
+    )
+    card = read_card(action["card"])
+    _refuse_card_out_of_play(state, player, card)
+    _refuse_against_hand(state, player, card)
+    round_no, trick_no = state["round"], state["trick_number"]
+    events = [event("CardPlayed", round=round_no, trick=trick_no, player=player, card=card)]
+    dispute = _revoke(state, player, card)
+    if dispute is not None:
+        events.append(event("DisputeRaised", dispute=dispute))
+    if len(state["trick"]) + 1 == len(state["players"]):
+        events.extend(_trick_end_events(state, player, card))
+    return events
+
+
+def round_end_events(state: State, bids: dict[str, int], tricks: dict[str, int]) -> list[Event]:
+    """RoundScored for the round just finished, and MatchFinished after the last round."""
+    points = {p: round_points(bids[p], tricks[p]) for p in state["players"]}
+    totals = {p: state["totals"][p] + points[p] for p in state["players"]}
+    events = [
+        event(
+            "RoundScored",
+            round=state["round"],
+            bids=bids,
+            tricks=tricks,
+            points=points,
+            totals=totals,
+        )
+    ]
+    if state["round"] == state["rounds_total"]:
+        best = max(totals.values())
+        winners = [p for p in state["players"] if totals[p] == best]
+        events.append(event("MatchFinished", totals=totals, winners=winners))
+    return events
+
+
+# --- private helpers -------------------------------------------------------------------------
+
+
+def _refuse_card_out_of_play(state: State, player: str, card: str) -> None:
+    round_no, hands = state["round"], state["hands"]
+    if copies_allowed(card) > 1:
+        seen = sum(1 for p in state["played"] if p["card"] == card)
+        seen += (state["trump_card"] == card) + sum(
+            hand.count(card) for holder, hand in hands.items() if holder != player
+        )
+        require(
+            seen < copies_allowed(card),
+            "no_copy_left",
+            f"all {copies_allowed(card)} copies of {describe_card(card)} are already played, "
+            f"turned or dealt to others in round {round_no}; {player} cannot play another",
+        )
+        return
+    for earlier in state["played"]:
+        if earlier["card"] == card:
+            fail(
+                "card_already_played",
+                f"{card} was already played by {earlier['player']} in "
+                f"trick {earlier['trick']} of round {round_no}",
+            )
+    require(
+        card != state["trump_card"],
+        "card_turned_for_trump",
+        f"{card} is the turned trump card; it is out of play in round {round_no}",
+    )
+    for holder, hand in hands.items():
+        require(
+            holder == player or card not in hand,
+            "card_in_another_hand",
+            f"{card} was dealt to {holder} in round {round_no}, so {player} cannot play it",
+        )
+
+
+def _refuse_against_hand(state: State, player: str, card: str) -> None:
+    hand = state["hands"].get(player)
+    if hand is None:
+        return  # hands not recorded: a revoke can only be found later (see _revoke)
+    require(
+        card in hand,
+        "card_not_in_hand",
+        f"{describe_card(card)} is not in {player}'s hand; they hold {', '.join(hand)}",
+    )
+    led = suit_to_follow([t["card"] for t in state["trick"]])
+    if led is None or suit_of(card) in (None, led):
+        return
+    holding = [c for c in hand if suit_of(c) == led]
+    require(
+        not holding,
+        "must_follow_suit",
+        f"{player} must follow {suit_name(led)} with {', '.join(holding)}; only a card of "
+        f"{suit_name(led)}, a Wizard or a Jester may be played",
+    )
+
+
+def _revoke(state: State, player: str, card: str) -> dict[str, object] | None:
+    """The dispute this play reveals: the player showed void in its suit earlier this round."""
+    suit, round_no = suit_of(card), state["round"]
+    shown_void = state["voids"].get(player, {}).get(suit) if suit else None
+    if suit is None or shown_void is None:
+        return None
+    for known in state["disputes"]:
+        if (known["code"], known["round"], known["player"], known["suit"]) == (
+            "revoke",
+            round_no,
+            player,
+            suit,
+        ):
+            return None
+    return {
+        "code": "revoke",
+        "message": f"{player} did not follow {suit_name(suit)} in trick {shown_void} of round "
+        f"{round_no}, yet plays {card} in trick {state['trick_number']}: a revoke, or a "
+        "recording mistake to correct with undo",
+        "round": round_no,
+        "trick": shown_void,
+        "player": player,
+        "suit": suit,
+        "card": card,
+    }
+
+
+def _trick_end_events(state: State, player: str, card: str) -> list[Event]:
+    cards = [*state["trick"], {"player": player, "card": card}]
+    winner = cards[trick_winner([c["card"] for c in cards], state["trump"])]["player"]
+    events = [
+        event(
+            "TrickWon",
+            round=state["round"],
+            trick=state["trick_number"],
+            player=winner,
+            cards=cards,
+        )
+    ]
+    if state["trick_number"] == state["round"]:
+        tricks = {p: state["tricks"][p] + (p == winner) for p in state["players"]}
+        bids = {p: state["bids"][p] for p in state["players"]}
+        events.extend(round_end_events(state, bids, tricks))
+    return events

@@ -1,0 +1,60 @@
+"""Wizard's view (what the API shows of a match) and scores (the scoreboard)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from games.wizard.table import FINISHED, SCORED, State, to_act, trump_words
+
+# --- view and scores -------------------------------------------------------------------------
+
+
+def view(state: State) -> dict[str, Any]:
+    """The table as the API shows it: round, trump, turn, bids (unless hidden), tricks, cards."""
+    return copy.deepcopy(
+        {
+            "players": state["players"],
+            "phase": state["phase"],
+            "to_act": to_act(state),
+            "round": state["round"],
+            "rounds_total": state["rounds_total"],
+            "dealer": state["dealer"],
+            "trump": trump_words(state),
+            "trump_card": state["trump_card"],
+            "bidding": state["options"]["bidding"],
+            "bids": _visible_bids(state),
+            "have_bid": [p for p in state["players"] if p in state["bids"]],
+            "tricks": state["tricks"],
+            "trick_number": state["trick_number"],
+            "trick": state["trick"],
+            "played": state["played"],
+            "hands": state["hands"],
+            "totals": state["totals"],
+            "disputes": state["disputes"],
+            "finished": state["finished"],
+            "winners": state["winners"],
+        }
+    )
+
+
+def scores(state: State) -> dict[str, Any]:
+    """The scoreboard: totals, winners once finished, and every scored round."""
+    return copy.deepcopy(
+        {
+            "finished": state["finished"],
+            "winners": state["winners"],
+            "totals": state["totals"],
+            "rounds": state["history"],
+        }
+    )
+
+
+# --- private helpers -------------------------------------------------------------------------
+
+
+def _visible_bids(state: State) -> dict[str, int]:
+    """Bids as the table sees them: hidden until revealed (simultaneous) or scored (secret)."""
+    if state["bids_revealed"] or state["phase"] in (SCORED, FINISHED):
+        return {p: state["bids"][p] for p in state["players"] if p in state["bids"]}
+    return {}
