@@ -1,0 +1,234 @@
+"""Hat Trick rules: setup, decide, evolve, view and scores over plain JSON values.
+
+Rules' source: shared/games/hat-trick.md (from 000_541fe7a985f596f8.txt). A round opens with a
+revealed card; declarations queue in the order made and are judged in that order (a stack by
+tabletape, a declaration without one by the table); a pass takes the card, a fail puts the player
+out until the next card, and the card is discarded when every player failed or the table abandons
+the round. The match ends at once when a player reaches the target, or after the 55th card.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+from games.contract import Action, Event, InvalidAction, State, event, fail, require
+from games.hat_trick.schemas import OPTIONS_SCHEMA
+from games.hat_trick.stacks import PROPS, canonical_stack, check_stack, judge_stack
+from games.hat_trick.state import DECK_SIZE, evolve, totals
+from games.validation import with_defaults
+
+# --- constants -------------------------------------------------------------------------------
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
+
+
+# --- setup -----------------------------------------------------------------------------------
+
+
+def setup(players: list[str], setup: dict[str, Any], options: dict[str, Any]) -> list[Event]:
+    """The match's first event: MatchCreated with the options' defaults filled in."""
+    require(
+        MIN_PLAYERS <= len(players) <= MAX_PLAYERS,
+        "player_count",
+        f"Hat Trick is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}",
+    )
+    filled = with_defaults(OPTIONS_SCHEMA, options)
+    return [event("MatchCreated", players=list(players), setup=dict(setup), options=filled)]
+
+
+# --- decide ----------------------------------------------------------------------------------
+
+
+def decide(state: State, action: Action) -> list[Event]:
+    """The events an action causes, derived facts included, or RuleViolation."""
+    kind = action.get("type")
+    if kind not in _DECIDERS:
+        raise InvalidAction("unknown_action", f"Hat Trick has no action {kind!r}")
+    if state["finished"]:
+        fail(
+            "match_finished", f"the match is over ({_winners_words(state)}): nothing more to record"
+        )
+    return _DECIDERS[kind](state, action)
+
+
+def _reveal(state: State, action: Action) -> list[Event]:
+    number = action["card"]
+    if state["round"] is not None:
+        fail(
+            "round_in_play",
+            f"card {state['round']['card']['card']} is still in play: its round ends with a pass, "
+            "with every player failing, or with abandon_round before card "
+            f"{number} can be revealed",
+        )
+    require(
+        number not in state["revealed"],
+        "card_already_revealed",
+        f"card {number} was already revealed in this match: each card is revealed once",
+    )
+    colour, grey, starred = (
+        _in_order(action.get(key, [])) for key in ("colour", "grey", "starred")
+    )
+    _check_card(state, number, colour, grey, starred)
+    return [event("CardRevealed", card=number, colour=colour, grey=grey, starred=starred)]
+
+
+def _declare(state: State, action: Action) -> list[Event]:
+    round_ = _round_in_play(state)
+    player = _player(state, action["player"])
+    require(
+        player not in round_["out"],
+        "player_out",
+        f"{player} already failed this round and is out until the next card",
+    )
+    require(
+        all(entry["player"] != player for entry in round_["queue"]),
+        "already_declared",
+        f"{player} has already declared and is waiting to be judged",
+    )
+    stack = action.get("stack")
+    if stack is not None:
+        check_stack(stack)
+        stack = canonical_stack(stack)
+    return _settle(state, [event("DeclarationMade", player=player, stack=stack)])
+
+
+def _judge(state: State, action: Action) -> list[Event]:
+    round_ = _round_in_play(state)
+    player = _player(state, action["player"])
+    queue = round_["queue"]
+    entry = next((entry for entry in queue if entry["player"] == player), None)
+    if entry is None:
+        why = "already failed this round" if player in round_["out"] else "has not declared"
+        fail("not_declared", f"{player} {why}: there is no declaration of theirs to judge")
+    require(
+        entry["stack"] is None,
+        "judged_by_stack",
+        f"{player} declared with a stack: tabletape judges it when its turn in the queue comes",
+    )
+    require(
+        entry is queue[0],
+        "judge_out_of_order",
+        f"{queue[0]['player']} declared before {player}: judge {queue[0]['player']} first",
+    )
+    reason = action.get("reason")
+    reasons = [{"requirement": "table", "prop": None, "message": reason}] if reason else []
+    return _settle(state, _verdict(state, player, action["verdict"], "table", reasons))
+
+
+def _abandon(state: State, action: Action) -> list[Event]:
+    round_ = _round_in_play(state)
+    return _settle(state, [event("CardDiscarded", card=round_["card"]["card"], reason="abandoned")])
+
+
+_DECIDERS: dict[str, Callable[[State, Action], list[Event]]] = {
+    "reveal": _reveal,
+    "declare": _declare,
+    "judge": _judge,
+    "abandon_round": _abandon,
+}
+
+
+# --- private helpers -------------------------------------------------------------------------
+
+
+def _settle(state: State, events: list[Event]) -> list[Event]:
+    """The events with the derived facts that follow them, in order, until nothing more follows."""
+    work = copy.deepcopy(state)
+    settled: list[Event] = []
+    while events:
+        for one in events:
+            work = evolve(work, one)
+        settled.extend(events)
+        events = _derived(work)
+    return settled
+
+
+def _derived(work: State) -> list[Event]:
+    """What follows by itself from this state: a stack judged, a card discarded, the match end."""
+    round_ = work["round"]
+    if work["finished"]:
+        return []
+    if round_ is None:
+        return _match_end(work)
+    if len(round_["out"]) == len(work["players"]):
+        return [event("CardDiscarded", card=round_["card"]["card"], reason="all_failed")]
+    queue = round_["queue"]
+    if queue and queue[0]["stack"] is not None:
+        reasons = judge_stack(round_["card"], queue[0]["stack"], work["options"]["stars"])
+        return _verdict(
+            work, queue[0]["player"], "fail" if reasons else "pass", "tabletape", reasons
+        )
+    return []
+
+
+def _verdict(
+    state: State, player: str, verdict: str, by: str, reasons: list[dict[str, Any]]
+) -> list[Event]:
+    judged = event("DeclarationJudged", player=player, verdict=verdict, by=by, reasons=reasons)
+    if verdict != "pass":
+        return [judged]
+    return [judged, event("CardWon", player=player, card=state["round"]["card"]["card"])]
+
+
+def _match_end(state: State) -> list[Event]:
+    """MatchFinished once a player holds the target (standard game) or the deck is spent."""
+    counts = totals(state)
+    best = max(counts.values())
+    reached = not state["options"]["full_deck"] and best >= state["options"]["target"]
+    if not reached and len(state["revealed"]) < DECK_SIZE:
+        return []
+    winners = [p for p in state["players"] if best > 0 and counts[p] == best]
+    reason = "target" if reached else "deck_exhausted"
+    return [event("MatchFinished", winners=winners, reason=reason, totals=counts)]
+
+
+def _round_in_play(state: State) -> dict[str, Any]:
+    round_ = state["round"]
+    if round_ is None:
+        fail("no_card_in_play", "no card is in play: reveal the next card first")
+    return round_  # type: ignore[no-any-return]
+
+
+def _check_card(
+    state: State, number: int, colour: list[str], grey: list[str], starred: list[str]
+) -> None:
+    """Refuse a card whose content cannot be printed on a card of this match."""
+    for prop in colour:
+        require(
+            prop not in grey, "colour_and_grey", f"the {prop} cannot be both in colour and in grey"
+        )
+    require(bool(colour or grey), "empty_card", f"card {number} must show at least one prop")
+    for prop in starred:
+        require(
+            state["options"]["stars"] != "off",
+            "stars_off",
+            f"card {number} shows a star on the {prop}, but this match plays without stars "
+            "(options.stars is off)",
+        )
+        require(
+            prop in colour or prop in grey,
+            "star_off_card",
+            f"the {prop} carries a star but is not on the card (neither in colour nor in grey)",
+        )
+
+
+def _player(state: State, name: str) -> str:
+    """The canonical name: an exact match, else the only one equal ignoring case."""
+    if name in state["players"]:
+        return name
+    same = [p for p in state["players"] if p.casefold() == name.strip().casefold()]
+    if len(same) == 1:
+        return same[0]
+    known = ", ".join(state["players"])
+    fail("unknown_player", f"there is no player {name!r} in this match; the players are: {known}")
+
+
+def _in_order(props: list[str]) -> list[str]:
+    return [prop for prop in PROPS if prop in props]
+
+
+def _winners_words(state: State) -> str:
+    winners = state["winners"]
+    return f"won by {' and '.join(winners)}" if winners else "no winner"
