@@ -1,0 +1,103 @@
+"""The winner's distribution powers: what each character may do with the cards of a trick won.
+
+Each check reads who got how many cards and answers with what broke the power, or None. The
+refusal names the power in words, so the table can see at once which rule it broke.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+
+from games.contract import State, fail
+from games.hobbit.table import DISCARD, living
+
+# ---------------------------------------------------------------------------------------------
+# Constants
+# ---------------------------------------------------------------------------------------------
+
+POWERS = {
+    "bilbo": "Bilbo's power gives one card to himself and one to another player, "
+    "the rest discarded",
+    "thorin": "Thorin's power gives one card at random to each living player, any extra discarded",
+    "smaug": "Smaug's power gives at most one card to each living player, himself included, "
+    "the rest discarded",
+    "gandalf": "Gandalf's power gives at most one card to each living player, himself included, "
+    "the rest discarded",
+    "bolg": "Bolg's power gives one card to another player, the rest discarded",
+}
+FREE = "The free distribution gives every card of the trick to some living player"
+
+# ---------------------------------------------------------------------------------------------
+# Checks
+# ---------------------------------------------------------------------------------------------
+
+
+def check_distribution(state: State, winner: str, cards: dict[str, str]) -> None:
+    """Refuse a distribution that breaks the winner's power (or the free rule)."""
+    given = Counter(to for to in cards.values() if to != DISCARD)
+    if state["options"]["distribution"] == "free":
+        thrown = [card for card, to in cards.items() if to == DISCARD]
+        if thrown:
+            fail("distribution_broken", f"{FREE}; {', '.join(thrown)} cannot be discarded")
+        return
+    character = state["characters"][winner]
+    problem = _CHECKS[character](winner, given, len(cards), living(state))
+    if problem is not None:
+        fail("power_broken", f"{POWERS[character]}; {winner} ({character}) {problem}")
+
+
+def _bilbo(winner: str, given: Counter[str], n: int, alive: list[str]) -> str | None:
+    kept = given[winner]
+    others = sum(count for player, count in given.items() if player != winner)
+    if kept != 1:
+        return f"gave himself {_cards(kept)}"
+    if others != 1:
+        return f"gave {_cards(others)} to other players"
+    return None
+
+
+def _thorin(winner: str, given: Counter[str], n: int, alive: list[str]) -> str | None:
+    crowded = _crowded(given)
+    if crowded:
+        return crowded
+    missed = [p for p in alive if given[p] == 0]
+    if missed and n > sum(given.values()):
+        return f"gave no card to {', '.join(missed)}"
+    return None
+
+
+def _one_each(winner: str, given: Counter[str], n: int, alive: list[str]) -> str | None:
+    return _crowded(given)
+
+
+def _bolg(winner: str, given: Counter[str], n: int, alive: list[str]) -> str | None:
+    kept = given[winner]
+    others = sum(count for player, count in given.items() if player != winner)
+    if kept:
+        return f"gave himself {_cards(kept)}"
+    if others != 1:
+        return f"gave {_cards(others)} to other players"
+    return None
+
+
+_CHECKS: dict[str, Callable[[str, Counter[str], int, list[str]], str | None]] = {
+    "bilbo": _bilbo,
+    "thorin": _thorin,
+    "smaug": _one_each,
+    "gandalf": _one_each,
+    "bolg": _bolg,
+}
+
+# ---------------------------------------------------------------------------------------------
+# Helpers
+# ---------------------------------------------------------------------------------------------
+
+
+def _crowded(given: Counter[str]) -> str | None:
+    over = [f"{player} {_cards(count)}" for player, count in given.items() if count > 1]
+    return f"gave {', '.join(over)}" if over else None
+
+
+def _cards(count: int) -> str:
+    return "1 card" if count == 1 else f"{count} cards"

@@ -1,0 +1,99 @@
+"""What the API shows of a Hobbit match: the table's view and the scoreboard (no points: a side
+wins, and the result says why)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from games.contract import JSON, State
+from games.hobbit.table import CHARACTERS, FULL_HEALTH, SIDES, cards_left, living, side_of
+
+# ---------------------------------------------------------------------------------------------
+# view and scores
+# ---------------------------------------------------------------------------------------------
+
+
+def view(state: State) -> JSON:
+    """Characters, the trick on the table, whose turn, damage dealt per side and the result."""
+    trick = copy.deepcopy(state["trick"])
+    return {
+        "players": list(state["players"]),
+        "phase": state["phase"],
+        "to_act": _to_act(state),
+        "round": state["round"],
+        "rounds": state["options"]["rounds"],
+        "options": copy.deepcopy(state["options"]),
+        "characters": _characters(state),
+        "trick": trick,
+        "turn": _turn(state),
+        "damage_dealt": dict(state["damage_dealt"]),
+        "survivors": _survivors(state),
+        "hands": copy.deepcopy(state["hands"]),
+        "marks": copy.deepcopy(state["marks"]),
+        "eliminated": list(state["eliminated"]),
+        "disputes": copy.deepcopy(state["disputes"]),
+        "finished": state["finished"],
+        "result": copy.deepcopy(state["result"]),
+    }
+
+
+def scores(state: State) -> JSON:
+    """Who won (every player of the winning side; none on a draw or while unfinished) and why."""
+    result = state["result"] or {}
+    return {
+        "finished": state["finished"],
+        "winners": list(result.get("winners", [])),
+        "side": result.get("side"),
+        "reason": result.get("reason"),
+        "explanation": result.get("explanation"),
+        "survivors": _survivors(state),
+        "damage_dealt": dict(state["damage_dealt"]),
+        "characters": {
+            p: {k: v for k, v in c.items() if k not in ("cards_left", "tricks_won")}
+            for p, c in _characters(state).items()
+        },
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# Helpers
+# ---------------------------------------------------------------------------------------------
+
+
+def _characters(state: State) -> dict[str, dict[str, Any]]:
+    return {
+        p: {
+            "character": state["characters"][p],
+            "side": CHARACTERS[state["characters"][p]],
+            "health": FULL_HEALTH - state["damage"][p],
+            "damage": state["damage"][p],
+            "alive": state["alive"][p],
+            "cards_left": cards_left(state, p),
+            "pipes": state["pipes"][p],
+            "tricks_won": state["tricks_won"][p],
+        }
+        for p in state["players"]
+    }
+
+
+def _survivors(state: State) -> dict[str, int]:
+    counts = {side: 0 for side in SIDES}
+    for player in living(state):
+        counts[side_of(state, player)] += 1
+    return counts
+
+
+def _turn(state: State) -> str | None:
+    if state["phase"] != "playing":
+        return None
+    trick = state["trick"]
+    return str(trick["order"][len(trick["plays"])])
+
+
+def _to_act(state: State) -> list[str]:
+    if state["phase"] == "playing":
+        return [str(_turn(state))]
+    if state["phase"] == "distributing":
+        return [state["trick"]["winner"]]
+    return []
