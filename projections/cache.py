@@ -1,0 +1,56 @@
+"""Where projections live in Redis: the projected envelope, its views, and the snapshots."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import redis
+
+from events.keys import Keys
+from projections.history import Envelope
+
+_SNAP_DIGITS = 12
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON, the form projections are stored in."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def snapshot_member(env: Envelope) -> str:
+    """The sorted-set member that stores one snapshot."""
+    return f"{env['version']:0{_SNAP_DIGITS}d}|{dumps(env)}"
+
+
+class ProjectionCache:
+    """Reads of a match's projection hash and snapshots."""
+
+    def __init__(self, client: redis.Redis, keys: Keys) -> None:
+        self.client = client
+        self.keys = keys
+
+    def checkpoint(self, match_id: str) -> int:
+        """The last step the projection has folded (0 when never projected)."""
+        raw = self.client.hget(self.keys.proj(match_id), "checkpoint")
+        return int(raw) if raw is not None else 0
+
+    def envelope(self, match_id: str) -> Envelope | None:
+        """The projected envelope, or None when the match was never projected."""
+        raw = self.client.hget(self.keys.proj(match_id), "env")
+        return json.loads(raw) if raw is not None else None
+
+    def field(self, match_id: str, name: str) -> tuple[int, Any] | None:
+        """(checkpoint, value) of one projected field ("view", "scores", "summary"), or None."""
+        checkpoint, raw = self.client.hmget(self.keys.proj(match_id), ["checkpoint", name])
+        if checkpoint is None or raw is None:
+            return None
+        return int(checkpoint), json.loads(raw)
+
+    def nearest_snapshot(self, match_id: str, at: int) -> Envelope | None:
+        """The latest snapshot at or before step ``at``."""
+        found = self.client.zrevrangebyscore(self.keys.snap(match_id), at, "-inf", start=0, num=1)
+        if not found:
+            return None
+        member = found[0].decode() if isinstance(found[0], bytes) else found[0]
+        return json.loads(member.split("|", 1)[1])

@@ -1,0 +1,107 @@
+"""The effective history of a match: folding its log, with undo and redo, into an envelope.
+
+The envelope at log step N is what the match looked like right after step N was recorded:
+
+    {"version": N, "game": <the game's state>, "top": [action_id, first, last] | None,
+     "redo": [[action_id, first, last], ...], "undone": [[first, last], ...]}
+
+``top`` is the last effective action (the batch of steps one request appended); ``redo`` the
+actions that an undo took back and a redo may re-apply; ``undone`` every step range that is not
+part of the effective history.
+
+Undo and redo never re-run rules. Whenever action A is effective, the actions below it are the
+ones that were effective when A was first recorded, so undoing A restores the envelope at step
+``first(A) - 1`` and redoing A restores the envelope at step ``last(A)``. Those two facts make
+every correction a jump to an earlier envelope (see ``step``'s ``rewind`` argument).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from events.envelope import StoredEvent
+from games.contract import Game
+
+Envelope = dict[str, Any]
+# Gives the envelope at an earlier step, as a fresh value the caller owns.
+Rewind = Callable[[int], Envelope]
+
+UNDONE = "ActionUndone"
+REDONE = "ActionRedone"
+CORRECTIONS = (UNDONE, REDONE)
+# The batch that created the match cannot be undone: it is the match.
+CREATION = "create"
+
+
+def empty() -> Envelope:
+    """The envelope before step 1."""
+    return {"version": 0, "game": {}, "top": None, "redo": [], "undone": []}
+
+
+def step(game: Game, env: Envelope, event: StoredEvent, rewind: Rewind) -> Envelope:
+    """The envelope after ``event``; owns ``env`` and may change it in place."""
+    if event.type == UNDONE:
+        return _undo(env, event, rewind)
+    if event.type == REDONE:
+        return _redo(env, event, rewind)
+    env["game"] = game.evolve(env["game"], {"type": event.type, "data": event.data})
+    action_id = event.meta.get("action_id", "")
+    top = env["top"]
+    if action_id == CREATION:
+        env["top"] = None
+    elif top is not None and top[0] == action_id and top[2] == event.seq - 1:
+        top[2] = event.seq
+    else:
+        env["top"] = [action_id, event.seq, event.seq]
+        env["redo"] = []
+    env["version"] = event.seq
+    return env
+
+
+def fold(game: Game, env: Envelope, events: Iterable[StoredEvent], rewind: Rewind) -> Envelope:
+    """Fold events onto an envelope it owns."""
+    for event in events:
+        env = step(game, env, event, rewind)
+    return env
+
+
+def is_effective(env: Envelope, seq: int) -> bool:
+    """Whether step ``seq`` belongs to the effective history as the envelope knows it."""
+    return not any(first <= seq <= last for first, last in env["undone"])
+
+
+def undo_event(env: Envelope) -> dict[str, Any] | None:
+    """The data of the event that undoes the last effective action, or None when there is none."""
+    top = env["top"]
+    if top is None:
+        return None
+    action_id, first, last = top
+    return {"action_id": action_id, "first": first, "last": last, "restores": first - 1}
+
+
+def redo_event(env: Envelope) -> dict[str, Any] | None:
+    """The data of the event that re-applies the last undone action, or None when there is none."""
+    if not env["redo"]:
+        return None
+    action_id, first, last = env["redo"][-1]
+    return {"action_id": action_id, "first": first, "last": last, "restores": last}
+
+
+def _undo(env: Envelope, event: StoredEvent, rewind: Rewind) -> Envelope:
+    data = event.data
+    restored = rewind(int(data["restores"]))
+    restored["redo"] = env["redo"] + [[data["action_id"], data["first"], data["last"]]]
+    restored["undone"] = env["undone"] + [[data["first"], data["last"]]]
+    restored["version"] = event.seq
+    return restored
+
+
+def _redo(env: Envelope, event: StoredEvent, rewind: Rewind) -> Envelope:
+    data = event.data
+    span = [data["first"], data["last"]]
+    restored = rewind(int(data["restores"]))
+    restored["redo"] = env["redo"][:-1]
+    restored["undone"] = [r for r in env["undone"] if r != span]
+    restored["version"] = event.seq
+    return restored

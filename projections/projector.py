@@ -1,0 +1,125 @@
+"""Bringing a match's projection up to its log: state, views, snapshots and indexes, idempotently.
+
+One run reads the events after the projection's checkpoint, folds them, and writes the new
+envelope, the view, the scoreboard, a snapshot every ``snapshot_every`` steps and the match's
+index entries in one transaction guarded by the checkpoint. A run repeated, or killed half way and
+retried, leaves the same result; two runs at once cannot both write (the loser folds again).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+
+from events.store import EventStore
+from games.contract import Game
+from projections import history
+from projections.cache import ProjectionCache, dumps, snapshot_member
+from projections.history import Envelope
+from projections.reader import MatchReader
+from projections.summary import index_entries, summary_of
+
+DEFAULT_SNAPSHOT_EVERY = 100
+
+
+@dataclass(frozen=True)
+class Projected:
+    """What one projection run did."""
+
+    match_id: str
+    checkpoint: int
+    folded: int
+    caught_up: bool
+
+
+class Projector:
+    """Keeps one match's projection equal to what its log says."""
+
+    def __init__(
+        self, store: EventStore, cache: ProjectionCache, snapshot_every: int = DEFAULT_SNAPSHOT_EVERY
+    ) -> None:
+        self.store = store
+        self.cache = cache
+        self.client: redis.Redis = cache.client
+        self.keys = cache.keys
+        self.reader = MatchReader(store, cache)
+        self.snapshot_every = snapshot_every
+
+    def project(self, match_id: str) -> Projected:
+        """Fold the events after the checkpoint and write the result; retry if another run wrote."""
+        while True:
+            try:
+                return self._project_once(match_id)
+            except redis.WatchError:
+                continue
+
+    def _project_once(self, match_id: str) -> Projected:
+        game = self.reader.game_of(match_id)
+        header = self.store.header(match_id)
+        with self.client.pipeline() as pipe:
+            pipe.watch(self.keys.proj(match_id))
+            env = self.cache.envelope(match_id) or history.empty()
+            start = env["version"]
+            snapshots: list[str] = []
+            for event in self.store.iter_events(match_id, start + 1):
+                env = history.step(game, env, event, lambda n: self.reader.envelope(game, match_id, n))
+                if event.seq % self.snapshot_every == 0:
+                    snapshots.append(snapshot_member(env))
+            pipe.multi()
+            self._write(pipe, game, match_id, header, env, snapshots)
+            pipe.execute()
+        caught_up = self._clear_dirty(match_id, env["version"])
+        return Projected(match_id, env["version"], env["version"] - start, caught_up)
+
+    def _write(
+        self,
+        pipe: Any,
+        game: Game,
+        match_id: str,
+        header: dict[str, str],
+        env: Envelope,
+        snapshots: list[str],
+    ) -> None:
+        state = env["game"]
+        scores = game.scores(copy.deepcopy(state))
+        summary = summary_of(match_id, header, game, state, scores, env["version"])
+        pipe.hset(
+            self.keys.proj(match_id),
+            mapping={
+                "checkpoint": env["version"],
+                "env": dumps(env),
+                "view": dumps(game.view(state)),
+                "scores": dumps(scores),
+                "summary": dumps(summary),
+            },
+        )
+        for member in snapshots:
+            pipe.zadd(self.keys.snap(match_id), {member: int(member.split("|", 1)[0])})
+        created = float(header.get("created_ms", 0))
+        for key, present in index_entries(self.keys, summary):
+            if present:
+                pipe.zadd(key, {match_id: created})
+            else:
+                pipe.zrem(key, match_id)
+        for player in summary["players"]:
+            if summary["finished"]:
+                pipe.hset(self.keys.stats(player), match_id, dumps(summary))
+            else:
+                pipe.hdel(self.keys.stats(player), match_id)
+
+    def _clear_dirty(self, match_id: str, checkpoint: int) -> bool:
+        """Take the match off the dirty set if no step was appended since ``checkpoint``."""
+        with self.client.pipeline() as pipe:
+            try:
+                pipe.watch(self.keys.meta(match_id))
+                if int(pipe.hget(self.keys.meta(match_id), "version") or 0) != checkpoint:
+                    return False
+                pipe.multi()
+                pipe.srem(self.keys.dirty(), match_id)
+                pipe.execute()
+                return True
+            except redis.WatchError:
+                return False

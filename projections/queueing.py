@@ -1,0 +1,38 @@
+"""Enqueueing projection jobs by name: the one place that knows the queue, the job and its options.
+
+The API and the workers' sweep both enqueue through here; the job itself lives in workers.jobs and
+is named, never imported, so the API does not depend on the workers.
+"""
+
+from __future__ import annotations
+
+import redis
+from rq import Queue
+from rq.serializers import JSONSerializer
+
+from events.keys import Keys
+
+JOB_TIMEOUT = 300
+PROJECT_MATCH = "workers.jobs.project_match"
+
+
+def projection_queue(client: redis.Redis, keys: Keys, is_async: bool = True) -> Queue:
+    """The RQ queue projection jobs go to (JSON-serialised, never pickle)."""
+    return Queue(
+        keys.queue_name(),
+        connection=client,
+        serializer=JSONSerializer,
+        is_async=is_async,
+        default_timeout=JOB_TIMEOUT,
+    )
+
+
+def enqueue_projection(queue: Queue, keys: Keys, match_id: str, snapshot_every: int) -> None:
+    """Ask a worker to bring the match's projection up to date."""
+    queue.enqueue(
+        PROJECT_MATCH,
+        args=(match_id, keys.prefix, snapshot_every),
+        result_ttl=60,
+        failure_ttl=3600,
+        description=f"project {match_id}",
+    )

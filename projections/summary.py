@@ -1,0 +1,39 @@
+"""A match in one line: what the indexes, the match list and player statistics are built from."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from events.keys import Keys
+from games.contract import Game, State
+
+IN_PROGRESS = "in_progress"
+FINISHED = "finished"
+STATUSES = (IN_PROGRESS, FINISHED)
+
+
+def summary_of(
+    match_id: str, header: dict[str, str], game: Game, state: State, scores: Any, version: int
+) -> dict[str, Any]:
+    """The match's summary at ``version``: players, status, winners and totals."""
+    finished = bool(scores.get("finished"))
+    return {
+        "id": match_id,
+        "game": game.id,
+        "players": list(state.get("players", [])),
+        "status": FINISHED if finished else IN_PROGRESS,
+        "finished": finished,
+        "winners": list(scores.get("winners", [])),
+        "totals": scores.get("totals"),
+        "created_ms": int(float(header.get("created_ms", 0))),
+        "version": version,
+        "disputes": len(state.get("disputes", [])),
+    }
+
+
+def index_entries(keys: Keys, summary: dict[str, Any]) -> list[tuple[str, bool]]:
+    """Each index key the match belongs in (True) or must be absent from (False)."""
+    entries = [(keys.index("game", summary["game"]), True)]
+    entries += [(keys.index("player", name), True) for name in summary["players"]]
+    entries += [(keys.index("status", s), s == summary["status"]) for s in STATUSES]
+    return entries

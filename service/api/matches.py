@@ -1,0 +1,131 @@
+"""The write side and the match list: create, list, show, act, undo, redo."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from flask import url_for
+
+from service.api import WRITE_HEADERS, Blueprint, bearer_token, idempotency_key, if_match, services
+from service.recorder import Recorded
+from service.schemas import Action, Created, CreateMatch, MatchesQuery, MatchOut, MatchPage
+from service.schemas import Recorded as RecordedOut
+
+blp = Blueprint(
+    "matches", __name__, url_prefix="/v1/matches", description="Record matches and correct them."
+)
+
+
+def links(match_id: str) -> dict[str, str]:
+    """Where to read a match."""
+    return {
+        name: url_for(f"reads.{name}", match_id=match_id)
+        for name in ("events", "state", "replay", "scores")
+    } | {"self": url_for("matches.show_match", match_id=match_id)}
+
+
+def recorded(answer: Recorded) -> dict[str, Any]:
+    """The body of a write's answer."""
+    return {
+        "id": answer.match_id,
+        "version": answer.version,
+        "events": [e.as_dict() for e in answer.events],
+        "state": answer.state,
+    }
+
+
+@blp.route("", methods=["POST"])
+@blp.arguments(CreateMatch)
+@blp.response(201, Created)
+def create_match(body: dict[str, Any]) -> dict[str, Any]:
+    """Create a match; the answer carries its write token, shown only this once."""
+    made = services().recorder.create(body["game"], body["players"], body["setup"], body["options"])
+    return recorded(made.recorded) | {
+        "token": made.token,
+        "game": made.game.id,
+        "players": made.players,
+        "setup": made.setup,
+        "options": made.options,
+        "links": links(made.match_id),
+    }
+
+
+@blp.route("", methods=["GET"])
+@blp.arguments(MatchesQuery, location="query")
+@blp.response(200, MatchPage)
+def list_matches(query: dict[str, Any]) -> dict[str, Any]:
+    """Matches newest first, filtered by game, player, status and creation date."""
+    filters = {k: query[k] for k in ("game", "player", "status") if query.get(k)}
+    ids, total = services().matches.ids(
+        filters, _ms(query.get("since")), _ms(query.get("until")), query["offset"], query["limit"]
+    )
+    return {
+        "matches": services().matches.summaries(ids),
+        "total": total,
+        "offset": query["offset"],
+        "limit": query["limit"],
+        "links": {},
+    }
+
+
+@blp.route("/<match_id>", methods=["GET"])
+@blp.response(200, MatchOut)
+def show_match(match_id: str) -> dict[str, Any]:
+    """A match's players, setup, options, version and status."""
+    parts = services()
+    game, env = parts.reader.head(match_id)
+    created = parts.store.read(match_id, 1, 1)[0].data
+    scores = game.scores(env["game"])
+    header = parts.store.header(match_id)
+    return {
+        "id": match_id,
+        "game": game.id,
+        "players": created["players"],
+        "setup": created["setup"],
+        "options": created["options"],
+        "version": env["version"],
+        "projected_version": parts.cache.checkpoint(match_id),
+        "created_at": header.get("created_at"),
+        "status": "finished" if scores.get("finished") else "in_progress",
+        "finished": bool(scores.get("finished")),
+        "winners": scores.get("winners", []),
+        "disputes": env["game"].get("disputes", []),
+        "links": links(match_id),
+    }
+
+
+@blp.route("/<match_id>/actions", methods=["POST"])
+@blp.arguments(Action)
+@blp.response(201, RecordedOut)
+@blp.doc(parameters=WRITE_HEADERS)
+def post_action(action: dict[str, Any], match_id: str) -> dict[str, Any]:
+    """Record one action; the rules check it and derive its events."""
+    answer = services().recorder.act(
+        match_id, bearer_token(), action, if_match(), idempotency_key()
+    )
+    return recorded(answer)
+
+
+@blp.route("/<match_id>/undo", methods=["POST"])
+@blp.response(201, RecordedOut)
+@blp.doc(parameters=WRITE_HEADERS)
+def undo(match_id: str) -> dict[str, Any]:
+    """Take back the last effective action (and the events it derived) by appending a correction."""
+    return recorded(
+        services().recorder.undo(match_id, bearer_token(), if_match(), idempotency_key())
+    )
+
+
+@blp.route("/<match_id>/redo", methods=["POST"])
+@blp.response(201, RecordedOut)
+@blp.doc(parameters=WRITE_HEADERS)
+def redo(match_id: str) -> dict[str, Any]:
+    """Re-apply the action the last undo took back, until a new action is recorded."""
+    return recorded(
+        services().recorder.redo(match_id, bearer_token(), if_match(), idempotency_key())
+    )
+
+
+def _ms(moment: datetime | None) -> int | None:
+    return None if moment is None else int(moment.timestamp() * 1000)

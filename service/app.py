@@ -1,0 +1,90 @@
+"""The Flask application factory."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, Response, request
+from flask_smorest import Api
+
+from service import errors
+from service.api import games, health, matches, reads
+from service.bootstrap import build
+from service.config import Settings
+from service.limits import check_request
+from service.schemas import Problem
+
+API_TITLE = "tabletape"
+API_VERSION = "1.0.0"
+
+
+class TabletapeApi(Api):
+    """flask-smorest Api whose documented errors are problem details."""
+
+    ERROR_SCHEMA = Problem
+    DEFAULT_ERROR_RESPONSE_NAME = "DEFAULT_ERROR"
+
+    def _register_responses(self) -> None:
+        saved = self.DEFAULT_RESPONSE_CONTENT_TYPE
+        self.DEFAULT_RESPONSE_CONTENT_TYPE = errors.PROBLEM
+        try:
+            super()._register_responses()
+        finally:
+            self.DEFAULT_RESPONSE_CONTENT_TYPE = saved
+
+    def handle_http_exception(self, error: Any) -> Response:
+        """HTTP errors as problem details."""
+        return errors.http_problem(error)
+
+
+def create_app(settings: Settings | None = None) -> Flask:
+    """Build the app: settings from the environment unless given, Redis connected lazily."""
+    settings = settings or Settings.from_env()
+    app = Flask("tabletape")
+    app.config.update(
+        API_TITLE=API_TITLE,
+        API_VERSION=API_VERSION,
+        OPENAPI_VERSION="3.1.0",
+        OPENAPI_URL_PREFIX="/",
+        OPENAPI_JSON_PATH="openapi.json",
+        MAX_CONTENT_LENGTH=settings.max_body_bytes,
+        API_SPEC_OPTIONS={
+            "info": {
+                "description": "Record table games one validated action at a time, and play "
+                "them back: event logs, scoreboards, replays and rewinds."
+            },
+        },
+    )
+    app.extensions["tabletape"] = build(settings)
+    api = TabletapeApi(app)
+    for blueprint in (health.blp, games.blp, matches.blp, reads.blp):
+        api.register_blueprint(blueprint)
+    errors.register(app)
+    _cors(app, settings.cors_origins)
+
+    @app.before_request
+    def limits() -> None:
+        check_request(settings.max_body_bytes, settings.max_json_depth)
+
+    @app.after_request
+    def etag(response: Response) -> Response:
+        if request.method == "GET" and response.status_code == 200 and not response.is_streamed:
+            response.add_etag()
+            response.make_conditional(request)
+        return response
+
+    return app
+
+
+def _cors(app: Flask, origins: tuple[str, ...]) -> None:
+    """Let web scorekeeping apps from the configured origins call the API (none by default)."""
+    if not origins:
+        return
+    from flask_cors import CORS
+
+    CORS(
+        app,
+        origins=list(origins),
+        expose_headers=["ETag", "Location"],
+        allow_headers=["Authorization", "Content-Type", "If-Match", "Idempotency-Key"],
+    )

@@ -1,0 +1,45 @@
+"""Settings, read from the environment once, by the factory or the CLI (never at import)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+
+def _flag(value: str | None) -> bool:
+    return (value or "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the API and the workers are configured by."""
+
+    redis_url: str = "redis://127.0.0.1:6379/0"
+    rq_redis_url: str | None = None
+    prefix: str = "tt"
+    snapshot_every: int = 100
+    # Run projection jobs inline in the API process instead of on workers (tests, demos).
+    sync_projections: bool = False
+    max_body_bytes: int = 1024 * 1024
+    max_json_depth: int = 32
+    cors_origins: tuple[str, ...] = field(default_factory=tuple)
+    redis_timeout: float = 3.0
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None, **overrides: Any) -> Settings:
+        """Settings from TABLETAPE_* variables and REDIS_URL / RQ_REDIS_URL."""
+        env = dict(os.environ if env is None else env)
+        values: dict[str, Any] = {
+            "redis_url": env.get("REDIS_URL", cls.redis_url),
+            "rq_redis_url": env.get("RQ_REDIS_URL") or None,
+            "prefix": env.get("TABLETAPE_PREFIX", cls.prefix),
+            "snapshot_every": int(env.get("TABLETAPE_SNAPSHOT_EVERY", cls.snapshot_every)),
+            "sync_projections": _flag(env.get("TABLETAPE_SYNC_PROJECTIONS")),
+            "max_body_bytes": int(env.get("TABLETAPE_MAX_BODY_BYTES", cls.max_body_bytes)),
+            "cors_origins": tuple(
+                o.strip() for o in env.get("TABLETAPE_CORS_ORIGINS", "").split(",") if o.strip()
+            ),
+        }
+        values.update(overrides)
+        return cls(**values)

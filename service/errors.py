@@ -1,0 +1,141 @@
+"""Every error becomes an RFC 9457 problem (application/problem+json), mapped here and nowhere else."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import redis
+from flask import Flask, Response, json, request
+from werkzeug.exceptions import HTTPException
+
+from events.errors import IdempotencyMismatch, MatchExists, UnknownMatch, VersionConflict
+from games.contract import RuleViolation
+from service.recorder import Busy, Forbidden, PreconditionFailed, Unauthorized
+
+PROBLEM = "application/problem+json"
+log = logging.getLogger("tabletape.api")
+
+
+class BadRequest(Exception):
+    """A request the API refuses before it reaches the rules (limits, bad parameters)."""
+
+    def __init__(self, status: int, code: str, detail: str) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.code = code
+        self.detail = detail
+
+
+def problem(status: int, code: str, detail: str, title: str | None = None, **extra: Any) -> Response:
+    """A problem-details response."""
+    body = {
+        "type": f"urn:tabletape:problem:{code}",
+        "title": title or _TITLES.get(status, "Error"),
+        "status": status,
+        "detail": detail,
+        "code": code,
+        "instance": request.path,
+        **extra,
+    }
+    response = Response(json.dumps(body), status=status, mimetype=PROBLEM)
+    if status == 401:
+        response.headers["WWW-Authenticate"] = 'Bearer realm="tabletape"'
+    if status == 503:
+        response.headers["Retry-After"] = "1"
+    return response
+
+
+def http_problem(error: HTTPException) -> Response:
+    """A werkzeug or flask-smorest HTTP error as a problem."""
+    status = error.code or 500
+    data = getattr(error, "data", {}) or {}
+    messages = data.get("messages")
+    if messages:
+        detail = "the request does not match what this operation takes: " + _flatten(messages)
+        return problem(status, "invalid_request", detail, errors=messages)
+    detail = data.get("message") or error.description or error.name
+    return problem(status, _CODES.get(status, error.name.lower().replace(" ", "_")), detail)
+
+
+def register(app: Flask) -> None:
+    """Map every domain error to its HTTP answer."""
+    simple: list[tuple[type[Exception], int, str]] = [
+        (UnknownMatch, 404, "unknown_match"),
+        (MatchExists, 409, "match_exists"),
+        (VersionConflict, 409, "version_conflict"),
+        (Busy, 409, "busy"),
+        (IdempotencyMismatch, 422, "idempotency_key_reused"),
+        (Unauthorized, 401, "missing_token"),
+        (Forbidden, 403, "wrong_token"),
+    ]
+    for cls, status, code in simple:
+        app.register_error_handler(cls, _handler(status, code))
+    app.register_error_handler(RuleViolation, _rule_violation)
+    app.register_error_handler(PreconditionFailed, _precondition)
+    app.register_error_handler(BadRequest, lambda e: problem(e.status, e.code, e.detail))
+    app.register_error_handler(redis.RedisError, _redis_down)
+    app.register_error_handler(HTTPException, http_problem)
+    app.register_error_handler(Exception, _unexpected)
+
+
+def _handler(status: int, code: str) -> Any:
+    return lambda error: problem(status, code, str(error))
+
+
+def _rule_violation(error: RuleViolation) -> Response:
+    return problem(error.status, error.code, error.message)
+
+
+def _precondition(error: PreconditionFailed) -> Response:
+    return problem(412, "version_mismatch", str(error), expected=error.expected, actual=error.actual)
+
+
+def _redis_down(error: redis.RedisError) -> Response:
+    if isinstance(error, redis.ResponseError) and "BUSY" not in str(error):
+        return _unexpected(error)
+    log.warning("Redis unavailable: %s", error)
+    return problem(503, "store_unavailable", "the event store is not answering; nothing was "
+                   "recorded by this request; try again shortly")
+
+
+def _unexpected(error: Exception) -> Response:
+    if isinstance(error, HTTPException):
+        return http_problem(error)
+    log.exception("unexpected error", exc_info=error)
+    return problem(500, "internal_error", "tabletape failed unexpectedly; nothing was recorded "
+                   "by this request")
+
+
+def _flatten(messages: Any, path: str = "") -> str:
+    if isinstance(messages, dict):
+        parts = [_flatten(v, f"{path}.{k}" if path else str(k)) for k, v in messages.items()]
+        return "; ".join(p for p in parts if p)
+    if isinstance(messages, list):
+        return f"{path}: " + " ".join(str(m) for m in messages if not isinstance(m, (dict, list)))
+    return f"{path}: {messages}"
+
+
+_TITLES = {
+    400: "Bad request",
+    401: "Token required",
+    403: "Wrong token",
+    404: "Not found",
+    405: "Method not allowed",
+    406: "Not acceptable",
+    409: "Conflict",
+    412: "Version mismatch",
+    413: "Request too large",
+    415: "Unsupported media type",
+    422: "Refused by the rules",
+    428: "Precondition required",
+    500: "Internal error",
+    503: "Store unavailable",
+}
+_CODES = {
+    400: "bad_request",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "body_too_large",
+    415: "unsupported_media_type",
+}

@@ -1,0 +1,256 @@
+"""Recording: the commands that create a match and append its actions, undos and redos.
+
+Every write follows the same path: check the token, take the current envelope (projection plus
+the events after it), let the rules decide, append the resulting events with the version they were
+decided on, and ask a worker to project the match. A concurrent writer makes the append fail with
+a version conflict; the command then decides again on the newer state (unless the client made the
+write conditional with If-Match, which then answers 412).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from events.envelope import NewEvent, StoredEvent
+from events.errors import VersionConflict
+from events.store import EventStore
+from games.contract import Game, RuleViolation
+from games.registry import get_game
+from games.validation import validate_action, validate_match
+from projections import history
+from projections.history import Envelope
+from projections.reader import MatchReader, frozen
+
+ATTEMPTS = 8
+
+
+class Unauthorized(Exception):
+    """A write without a bearer token."""
+
+
+class Forbidden(Exception):
+    """A write whose token is not this match's."""
+
+
+class PreconditionFailed(Exception):
+    """If-Match named a version that is not the match's current one."""
+
+    def __init__(self, expected: int, actual: int) -> None:
+        super().__init__(
+            f"If-Match asked for version {expected} but the match is at version {actual}; "
+            "read it again and decide on the newer state"
+        )
+        self.expected = expected
+        self.actual = actual
+
+
+class Busy(Exception):
+    """Too many concurrent writers: the write was retried and still lost every race."""
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """The answer to a write: the new version, the events written and the state after them."""
+
+    match_id: str
+    version: int
+    events: list[StoredEvent]
+    state: Any
+    duplicate: bool = False
+
+
+@dataclass(frozen=True)
+class Created:
+    """A new match: its id, its write token (shown once) and its first events."""
+
+    match_id: str
+    token: str
+    game: Game
+    players: list[str]
+    setup: dict[str, Any]
+    options: dict[str, Any]
+    recorded: Recorded
+
+
+def token_hash(token: str) -> str:
+    """How a write token is stored: only its SHA-256."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def fingerprint(body: Any) -> str:
+    """A stable digest of a request, to tell a retry from a different request under one key."""
+    return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
+
+
+class Recorder:
+    """The write side of the API."""
+
+    def __init__(
+        self,
+        store: EventStore,
+        reader: MatchReader,
+        notify: Callable[[str], None],
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ) -> None:
+        self.store = store
+        self.reader = reader
+        self.notify = notify
+        self.clock = clock
+
+    def create(self, game_id: str, players: Any, setup: Any, options: Any) -> Created:
+        """Create a match from its players, starting facts and rule options."""
+        game = get_game(game_id)
+        names, setup, options = validate_match(game, players, setup, options)
+        events = game.setup(names, setup, options)
+        match_id = uuid.uuid4().hex[:16]
+        token = secrets.token_urlsafe(32)
+        now = self.clock()
+        created_ms = int(now.timestamp() * 1000)
+        header = {
+            "game": game.id,
+            "token_hash": token_hash(token),
+            "created_at": now.isoformat(timespec="milliseconds"),
+            "created_ms": str(created_ms),
+        }
+        body = {"game": game.id, "players": names, "setup": setup, "options": options}
+        new = self._envelopes(game, events, history.CREATION, "table", body)
+        result = self.store.create(match_id, header, new, created_ms)
+        self.notify(match_id)
+        recorded = self._answer(game, match_id, history.empty(), result.first, result.last)
+        return Created(match_id, token, game, names, setup, options, recorded)
+
+    def act(
+        self,
+        match_id: str,
+        token: str | None,
+        action: Any,
+        if_match: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> Recorded:
+        """Record one action: decided by the rules, appended atomically, projected later."""
+        game = self._authorised(match_id, token)
+        action = validate_action(game, action)
+
+        def decide(env: Envelope) -> list[NewEvent]:
+            if env["game"].get("finished"):
+                raise RuleViolation("match_finished", "the match is over; undo to change its end")
+            events = game.decide(env["game"], action)
+            actor = str(action.get("player") or "table")
+            return self._envelopes(game, events, uuid.uuid4().hex, actor, action)
+
+        return self._write(game, match_id, decide, if_match, idempotency_key, action)
+
+    def undo(
+        self, match_id: str, token: str | None, if_match: int | None, idempotency_key: str | None
+    ) -> Recorded:
+        """Append an event that takes back the last effective action."""
+        return self._correct(match_id, token, history.UNDONE, if_match, idempotency_key)
+
+    def redo(
+        self, match_id: str, token: str | None, if_match: int | None, idempotency_key: str | None
+    ) -> Recorded:
+        """Append an event that re-applies the action the last undo took back."""
+        return self._correct(match_id, token, history.REDONE, if_match, idempotency_key)
+
+    def _correct(
+        self,
+        match_id: str,
+        token: str | None,
+        kind: str,
+        if_match: int | None,
+        idempotency_key: str | None,
+    ) -> Recorded:
+        game = self._authorised(match_id, token)
+        make = history.undo_event if kind == history.UNDONE else history.redo_event
+        word = "undo" if kind == history.UNDONE else "redo"
+
+        def decide(env: Envelope) -> list[NewEvent]:
+            data = make(env)
+            if data is None:
+                raise RuleViolation(f"nothing_to_{word}", f"there is no action to {word}")
+            meta = self._meta("table", uuid.uuid4().hex, 1, {"type": word})
+            return [NewEvent(kind, data, meta)]
+
+        return self._write(game, match_id, decide, if_match, idempotency_key, {"type": word})
+
+    def _write(
+        self,
+        game: Game,
+        match_id: str,
+        decide: Callable[[Envelope], list[NewEvent]],
+        if_match: int | None,
+        idempotency_key: str | None,
+        body: Any,
+    ) -> Recorded:
+        digest = fingerprint(body)
+        if idempotency_key:
+            earlier = self.store.recall(match_id, idempotency_key, digest)
+            if earlier is not None:
+                return self._replayed(game, match_id, earlier.first, earlier.last)
+        for _ in range(ATTEMPTS):
+            env = self.reader.envelope(game, match_id, self.store.version(match_id))
+            if if_match is not None and if_match != env["version"]:
+                raise PreconditionFailed(if_match, env["version"])
+            new = decide(env)
+            try:
+                result = self.store.append(
+                    match_id, new, env["version"], idempotency_key, digest
+                )
+            except VersionConflict as conflict:
+                if if_match is not None:
+                    raise PreconditionFailed(if_match, conflict.actual) from conflict
+                continue
+            if result.duplicate:
+                return self._replayed(game, match_id, result.first, result.last)
+            self.notify(match_id)
+            return self._answer(game, match_id, env, result.first, result.last)
+        raise Busy(f"the match changed {ATTEMPTS} times while this write was decided; send it again")
+
+    def _answer(
+        self, game: Game, match_id: str, env: Envelope, first: int, last: int
+    ) -> Recorded:
+        events = self.store.read(match_id, first, last)
+        env = self.reader.advance(game, match_id, env, events)
+        return Recorded(match_id, last, events, frozen(game.view(env["game"])))
+
+    def _replayed(self, game: Game, match_id: str, first: int, last: int) -> Recorded:
+        events = self.store.read(match_id, first, last)
+        env = self.reader.envelope(game, match_id, last)
+        return Recorded(match_id, last, events, frozen(game.view(env["game"])), duplicate=True)
+
+    def _authorised(self, match_id: str, token: str | None) -> Game:
+        header = self.store.header(match_id)
+        if not token:
+            raise Unauthorized("this write needs the match's token: Authorization: Bearer <token>")
+        if not hmac.compare_digest(header.get("token_hash", ""), token_hash(token)):
+            raise Forbidden("this token does not write to this match")
+        return get_game(header["game"])
+
+    def _envelopes(
+        self, game: Game, events: list[dict[str, Any]], action_id: str, actor: str, action: Any
+    ) -> list[NewEvent]:
+        new = []
+        for i, ev in enumerate(events):
+            schema = game.event_schemas.get(ev["type"], 1)
+            meta = self._meta(actor, action_id, schema, action if i == 0 else None)
+            new.append(NewEvent(ev["type"], ev["data"], meta))
+        return new
+
+    def _meta(self, actor: str, action_id: str, schema: int, action: Any) -> dict[str, Any]:
+        meta = {
+            "ts": self.clock().isoformat(timespec="milliseconds"),
+            "actor": actor,
+            "action_id": action_id,
+            "schema": schema,
+        }
+        if action is not None:
+            meta["action"] = action
+        return meta

@@ -1,0 +1,25 @@
+"""RQ jobs: module-level functions with plain arguments, enqueued by name."""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+from rq import get_current_job
+
+from events.keys import Keys
+from workers.wiring import projector_for
+
+
+def project_match(match_id: str, prefix: str, snapshot_every: int) -> dict[str, Any]:
+    """Bring one match's projection up to its log (idempotent; safe to run twice or at once)."""
+    job = get_current_job()
+    assert job is not None, "project_match runs inside an RQ job"
+    delay = float(os.environ.get("TABLETAPE_SLOW_PROJECTION", "0") or 0)
+    if delay:
+        # Fault-injection aid: makes a projection slow enough to kill a worker in the middle.
+        time.sleep(delay)
+    projector = projector_for(job.connection, Keys(prefix), snapshot_every)
+    done = projector.project(match_id)
+    return {"match_id": match_id, "checkpoint": done.checkpoint, "folded": done.folded}

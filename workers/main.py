@@ -1,0 +1,58 @@
+"""The worker process: RQ workers for projection jobs, plus the periodic sweep."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+import redis
+from rq import Worker
+from rq.serializers import JSONSerializer
+
+from events.keys import Keys
+from projections.queueing import projection_queue
+from workers.sweep import sweep_all, sweep_dirty
+
+log = logging.getLogger("tabletape.worker")
+
+
+def sweep_forever(url: str, keys: Keys, every: float, snapshot_every: int, stop: threading.Event) -> None:
+    """Sweep at start (every match) and then every ``every`` seconds (the dirty set)."""
+    client = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=2)
+    queue = projection_queue(client, keys)
+    first = True
+    while not stop.is_set():
+        try:
+            if first:
+                log.info("sweep: %d matches behind their log", sweep_all(client, keys, queue, snapshot_every))
+                first = False
+            else:
+                sweep_dirty(client, keys, queue, snapshot_every)
+        except redis.RedisError as exc:
+            log.warning("sweep: Redis unavailable (%s); trying again", exc)
+        stop.wait(every)
+
+
+def run_worker(
+    url: str, keys: Keys, snapshot_every: int, sweep_every: float = 2.0, burst: bool = False
+) -> None:
+    """Run one RQ worker on the projection queue until stopped; survive Redis restarts."""
+    stop = threading.Event()
+    sweeper = threading.Thread(
+        target=sweep_forever, args=(url, keys, sweep_every, snapshot_every, stop), daemon=True
+    )
+    sweeper.start()
+    try:
+        while True:
+            try:
+                client = redis.Redis.from_url(url, socket_connect_timeout=2, health_check_interval=10)
+                queue = projection_queue(client, keys)
+                worker = Worker([queue], connection=client, serializer=JSONSerializer)
+                worker.work(burst=burst, logging_level="WARNING")
+                return
+            except (redis.ConnectionError, redis.TimeoutError) as exc:
+                log.warning("worker: Redis unavailable (%s); reconnecting in 1 s", exc)
+                time.sleep(1)
+    finally:
+        stop.set()

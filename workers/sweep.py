@@ -1,0 +1,58 @@
+"""The sweep: re-enqueue every match whose projection may lag its log.
+
+A match goes on the dirty set when a step is appended and leaves it only when a projection run
+has caught up with the log, so a job lost with a killed worker is redone at the next sweep, within
+seconds, not after RQ's cleanup of abandoned jobs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import redis
+from rq import Queue
+
+from events.keys import Keys
+from projections.queueing import enqueue_projection
+
+
+def sweep_dirty(client: redis.Redis, keys: Keys, queue: Queue, snapshot_every: int) -> int:
+    """Enqueue a projection for each match on the dirty set; return how many."""
+    count = 0
+    for raw in client.sscan_iter(keys.dirty(), count=500):
+        enqueue_projection(queue, keys, _text(raw), snapshot_every)
+        count += 1
+    return count
+
+
+def sweep_all(client: redis.Redis, keys: Keys, queue: Queue, snapshot_every: int) -> int:
+    """Compare every match's log version with its checkpoint; enqueue those behind."""
+    count = 0
+    for batch in _batches(client, keys, 500):
+        with client.pipeline(transaction=False) as pipe:
+            for match_id in batch:
+                pipe.hget(keys.meta(match_id), "version")
+                pipe.hget(keys.proj(match_id), "checkpoint")
+            answers = pipe.execute()
+        for i, match_id in enumerate(batch):
+            version, checkpoint = answers[2 * i], answers[2 * i + 1]
+            if version is not None and int(version) != int(checkpoint or 0):
+                client.sadd(keys.dirty(), match_id)
+                enqueue_projection(queue, keys, match_id, snapshot_every)
+                count += 1
+    return count
+
+
+def _batches(client: redis.Redis, keys: Keys, size: int) -> Iterator[list[str]]:
+    batch: list[str] = []
+    for raw, _score in client.zscan_iter(keys.matches(), count=size):
+        batch.append(_text(raw))
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _text(raw: bytes | str) -> str:
+    return raw.decode() if isinstance(raw, bytes) else raw
