@@ -1,0 +1,323 @@
+"""Hats rules: the setup checks and ``decide``, one small function per action."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+from games.contract import Action, Event, InvalidAction, State, event, fail, require
+from games.hats.fold import evolve
+from games.hats.schemas import OPTIONS_SCHEMA
+from games.hats.scoring import scores
+from games.hats.table import (
+    HAND_SIZE,
+    PLAYS_EACH,
+    REMOVED_WITH_TWO,
+    canon_card,
+    canon_player,
+    canon_type,
+    card_type,
+    card_value,
+    check_from_deck,
+    check_leaves_hand,
+    maybe_card,
+    next_player,
+    partner_of,
+    table_size,
+)
+from games.validation import with_defaults
+
+# --- setup ------------------------------------------------------------------------------------
+
+
+def setup(players: list[str], setup: dict[str, Any], options: dict[str, Any]) -> list[Event]:
+    """The MatchCreated event of a Hats table, with the setup in canonical spelling."""
+    count = len(players)
+    require(2 <= count <= 4, "player_count", f"Hats is played by 2 to 4 players, not {count}")
+    require("start_player" in setup, "start_player_missing", "setup must name the start_player")
+    start = canon_player(players, setup["start_player"])
+    removed = _removed_types(count, setup.get("removed_types"))
+    table = _tea_table(count, removed, setup.get("table", []))
+    hands = _hands(players, removed, table, setup.get("hands") or {})
+    canonical: dict[str, Any] = {"start_player": start, "table": table}
+    if removed:
+        canonical["removed_types"] = removed
+    if hands:
+        canonical["hands"] = hands
+    filled = with_defaults(OPTIONS_SCHEMA, options)
+    return [event("MatchCreated", players=list(players), setup=canonical, options=filled)]
+
+
+def _removed_types(count: int, given: list[str] | None) -> list[str]:
+    if count != 2:
+        require(
+            not given,
+            "removed_types_not_used",
+            f"with {count} players every hat type is played: leave out removed_types",
+        )
+        return []
+    if given is None or len(given) != REMOVED_WITH_TWO:
+        fail(
+            "removed_types_required",
+            "with 2 players two hat types are removed: setup.removed_types must name them",
+        )
+    removed = [canon_type(kind) for kind in given]
+    require(removed[0] != removed[1], "duplicate_type", f"{removed[0]} is named twice")
+    return removed
+
+
+def _tea_table(count: int, removed: list[str], given: list[str]) -> list[str]:
+    spaces = table_size(count)
+    require(
+        len(given) == spaces,
+        "table_size",
+        f"with {count} players the tea table starts with {spaces} cards, not {len(given)}",
+    )
+    table = [canon_card(text) for text in given]
+    seen: dict[str, str] = {}
+    for space, card in enumerate(table, start=1):
+        _check_new_card(card, removed, seen, f"tea-table space {space}")
+    return table
+
+
+def _hands(
+    players: list[str], removed: list[str], table: list[str], given: dict[str, list[str]]
+) -> dict[str, list[str]]:
+    seen = {card: f"tea-table space {space}" for space, card in enumerate(table, start=1)}
+    hands: dict[str, list[str]] = {}
+    for name, cards in given.items():
+        player = canon_player(players, name)
+        require(player not in hands, "duplicate_hand", f"{player}'s hand is given twice")
+        require(
+            len(cards) == HAND_SIZE,
+            "hand_size",
+            f"{player} is dealt {HAND_SIZE} cards, not {len(cards)}",
+        )
+        hands[player] = [canon_card(text) for text in cards]
+        for card in hands[player]:
+            _check_new_card(card, removed, seen, f"{player}'s hand")
+    return {player: hands[player] for player in players if player in hands}
+
+
+def _check_new_card(card: str, removed: list[str], seen: dict[str, str], where: str) -> None:
+    kind = card_type(card)
+    require(
+        kind not in removed,
+        "card_removed",
+        f"{card} ({where}) is not in this game: the {kind} hats were removed",
+    )
+    require(card not in seen, "duplicate_card", f"{card} is both in {seen.get(card)} and {where}")
+    seen[card] = where
+
+
+# --- decide -----------------------------------------------------------------------------------
+
+
+def decide(state: State, action: Action) -> list[Event]:
+    """The events an action causes at a Hats table, or RuleViolation."""
+    decider = _DECIDERS.get(action.get("type", ""))
+    if decider is None:
+        raise InvalidAction("unknown_action", f"Hats has no action {action.get('type')!r}")
+    require(
+        not state["finished"],
+        "match_finished",
+        "the match is over: every favourite hat has been revealed",
+    )
+    player = canon_player(state["players"], action["player"])
+    return decider(state, player, action)
+
+
+def _swap(state: State, player: str, action: Action) -> list[Event]:
+    events = _main_turn(state, player)
+    card = canon_card(action["card"])
+    space = _space(state, action["space"])
+    check_leaves_hand(state, player, card)
+    on = state["table"][space - 1]
+    require(
+        card_type(card) == card_type(on) or card_value(card) > card_value(on),
+        "swap_not_allowed",
+        f"{card} cannot replace {on} on space {space}: a swap needs the same type as {on} "
+        f"({card_type(on)}) or a value higher than {card_value(on)}",
+    )
+    events.append(event("HatSwapped", player=player, card=card, space=space, taken=on))
+    return events + _play_end(state)
+
+
+def _black_hat(state: State, player: str, action: Action) -> list[Event]:
+    events = _main_turn(state, player)
+    card = maybe_card(action.get("card"))
+    if card is not None:
+        check_leaves_hand(state, player, card)
+    events.append(event("BlackHatMade", player=player, card=card))
+    return events + _play_end(state)
+
+
+def _redraw(state: State, player: str, action: Action) -> list[Event]:
+    events = _extra_turn(state, player, "redraw")
+    discarded = maybe_card(action.get("discarded"))
+    drawn = maybe_card(action.get("drawn"))
+    if discarded is not None:
+        check_leaves_hand(state, player, discarded)
+    if state["deck"] == 0 and state["pile"]["size"] == 0:
+        return events + [_drawn_back(state, player, discarded, drawn)]
+    if drawn is not None:
+        _check_draw(state, player, discarded, drawn)
+    redrawn = event("CardRedrawn", player=player, discarded=discarded, drawn=drawn, returned=False)
+    return events + [redrawn]
+
+
+def _partner_trade(state: State, player: str, action: Action) -> list[Event]:
+    partner = partner_of(state, player)
+    if partner is None:
+        off = " (this match was created with partners off)" if len(state["players"]) == 4 else ""
+        fail("no_partners", f"partner trades are only played by 4 players sitting as partners{off}")
+    events = _extra_turn(state, player, "partner trade")
+    given = maybe_card(action.get("given"))
+    received = maybe_card(action.get("received"))
+    require(
+        given is None or given != received,
+        "same_card",
+        f"a partner trade swaps two different cards, but {given} is named as given and received",
+    )
+    if given is not None:
+        check_leaves_hand(state, player, given)
+    if received is not None:
+        check_leaves_hand(state, partner, received)
+    traded = event("PartnerTraded", player=player, partner=partner, given=given, received=received)
+    return events + [traded]
+
+
+def _favourite(state: State, player: str, action: Action) -> list[Event]:
+    made = sum(state["plays"].values())
+    total = PLAYS_EACH * len(state["players"])
+    require(
+        state["phase"] != "play",
+        "favourite_too_early",
+        f"favourite hats are revealed once every player has played {PLAYS_EACH} cards; "
+        f"{made} of {total} plays are made",
+    )
+    shown = state["favourites"][player]
+    require(
+        shown is None,
+        "favourite_already_revealed",
+        f"{player} has already revealed {shown} as favourite hat",
+    )
+    card = canon_card(action["card"])
+    check_leaves_hand(state, player, card)
+    revealed = event("FavouriteRevealed", player=player, card=card)
+    after = evolve(copy.deepcopy(state), revealed)
+    if any(after["favourites"][p] is None for p in after["players"]):
+        return [revealed]
+    result = scores(after)
+    keep = ("winners", "totals", "cookie", "decided_by")
+    return [revealed, event("MatchFinished", **{key: result[key] for key in keep})]
+
+
+_DECIDERS: dict[str, Callable[[State, str, Action], list[Event]]] = {
+    "swap": _swap,
+    "black_hat": _black_hat,
+    "redraw": _redraw,
+    "partner_trade": _partner_trade,
+    "favourite": _favourite,
+}
+
+
+# --- private helpers --------------------------------------------------------------------------
+
+
+def _main_turn(state: State, player: str) -> list[Event]:
+    """Refuse a main action (swap, black hat) out of turn; the TurnStarted it implies."""
+    if state["phase"] != "play":
+        fail(
+            "too_many_plays",
+            f"{player} has played {PLAYS_EACH} cards, as has everyone: the play is over, "
+            "reveal the favourite hats",
+        )
+    turn = state["turn"]
+    if player == turn["player"]:
+        require(
+            not turn["played"],
+            "already_played",
+            f"{player} has already played a card this turn; "
+            f"{next_player(state, player)} plays next",
+        )
+        return []
+    return _next_turn(state, player)
+
+
+def _extra_turn(state: State, player: str, kind: str) -> list[Event]:
+    """Refuse a redraw or partner trade outside its window; the TurnStarted it implies."""
+    turn = state["turn"]
+    if player == turn["player"]:
+        done = turn["extra"]
+        if done is not None:
+            also = " or one partner trade" if state["teams"] else ""
+            made = done.replace("_", " ")
+            fail("second_redraw", f"{player} has already made a {made} this turn: one redraw{also}")
+        late = state["phase"] != "play" and any(state["favourites"].values())
+        require(not late, "play_over", f"the play is over: no {kind} once favourites are shown")
+        return []
+    if state["phase"] != "play":
+        fail("play_over", f"the play is over: {player} may only reveal a favourite hat now")
+    return _next_turn(state, player)
+
+
+def _next_turn(state: State, player: str) -> list[Event]:
+    turn = state["turn"]
+    current = turn["player"]
+    following = next_player(state, current)
+    if player == following and turn["played"]:
+        return [event("TurnStarted", player=player, turn=turn["number"] + 1)]
+    if turn["played"]:
+        fail(
+            "not_your_turn",
+            f"it is not {player}'s turn: {current} has played, and {following} plays next",
+        )
+    fail("not_your_turn", f"it is {current}'s turn, not {player}'s")
+
+
+def _play_end(state: State) -> list[Event]:
+    made = sum(state["plays"].values()) + 1
+    if made < PLAYS_EACH * len(state["players"]):
+        return []
+    return [event("PlayEnded", plays=PLAYS_EACH)]
+
+
+def _space(state: State, space: int) -> int:
+    spaces = len(state["table"])
+    require(
+        1 <= space <= spaces,
+        "space_out_of_range",
+        f"space {space} is not on the tea table: with {len(state['players'])} players "
+        f"the spaces are 1 to {spaces}",
+    )
+    return space
+
+
+def _drawn_back(state: State, player: str, discarded: str | None, drawn: str | None) -> Event:
+    """With the draw pile and the discard pile empty, the discarded card is drawn back."""
+    if discarded is not None and drawn is not None and discarded != drawn:
+        fail(
+            "draw_pile_empty",
+            f"the draw pile is empty, so {player} shuffles the discarded {discarded} and "
+            f"draws it straight back, not {drawn}",
+        )
+    if discarded is None and drawn is not None:
+        check_leaves_hand(state, player, drawn)
+    card = discarded or drawn
+    return event("CardRedrawn", player=player, discarded=card, drawn=card, returned=True)
+
+
+def _check_draw(state: State, player: str, discarded: str | None, drawn: str) -> None:
+    reshuffled = state["deck"] == 0
+    if drawn == discarded and not reshuffled:
+        fail(
+            "card_discarded",
+            f"{player} cannot draw {drawn} back: it was just discarded, and the draw pile "
+            f"still holds {state['deck']} cards",
+        )
+    # After a reshuffle an unnamed discard may be the very card drawn back.
+    unnamed_back = reshuffled and discarded is None and drawn in state["hands"][player]["known"]
+    if drawn != discarded and not unnamed_back:
+        check_from_deck(state, player, drawn, reshuffled=reshuffled)

@@ -1,0 +1,194 @@
+"""Hats ``view`` and ``scores``: the table as the API shows it, and every scoring category."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.contract import JSON, State
+from games.hats.table import COOKIE_POINTS, TYPES, card_type, card_value, next_player
+
+# --- view -------------------------------------------------------------------------------------
+
+
+def view(state: State) -> JSON:
+    """What the API shows of a Hats table: tea table, collections, hand sizes, whose turn."""
+    values = type_values(state)
+    players = state["players"]
+    return {
+        "phase": state["phase"],
+        "to_act": _to_act(state),
+        "players": list(players),
+        "teams": [list(team) for team in state["teams"]],
+        "turn": _turn(state),
+        "tea_table": [
+            {
+                "space": space,
+                "card": card,
+                "type": card_type(card),
+                "type_value": values[card_type(card)],
+                "counts": values[card_type(card)] == space,
+            }
+            for space, card in enumerate(state["table"], start=1)
+        ],
+        "type_values": values,
+        "collections": {p: _collection(state, p) for p in players},
+        "hands": {p: {"size": h["size"], "known": list(h["known"])} for p, h in _hands(state)},
+        "plays": dict(state["plays"]),
+        "favourites": dict(state["favourites"]),
+        "removed_types": list(state["removed_types"]),
+        "draw_pile": state["deck"],
+        "discard_pile": state["pile"]["size"],
+        "finished": state["finished"],
+        "disputes": list(state["disputes"]),
+    }
+
+
+# --- scores -----------------------------------------------------------------------------------
+
+
+def scores(state: State) -> JSON:
+    """Each category per player (collection, black hats, favourite, cookie), totals, winners."""
+    values = type_values(state)
+    cookie = cookie_holder(state)
+    rows = {p: _categories(state, p, values, cookie) for p in state["players"]}
+    winners, decided_by = _winners(state, rows, cookie) if state["finished"] else ([], None)
+    board: dict[str, Any] = {
+        "finished": state["finished"],
+        "winners": winners,
+        "decided_by": decided_by,
+        "totals": {p: row["total"] for p, row in rows.items()},
+        "categories": rows,
+        "cookie": cookie,
+        "type_values": values,
+    }
+    if state["teams"]:
+        board["teams"] = [
+            {
+                "players": list(team),
+                "total": sum(rows[p]["total"] for p in team),
+                "black_hats": sum(rows[p]["black_hats"] for p in team),
+            }
+            for team in state["teams"]
+        ]
+    return board
+
+
+def type_values(state: State) -> dict[str, int]:
+    """Each type in play and its value: the lowest tea-table space showing it, else 0."""
+    values = {kind: 0 for kind in TYPES if kind not in state["removed_types"]}
+    for space, card in reversed(list(enumerate(state["table"], start=1))):
+        values[card_type(card)] = space
+    return values
+
+
+def cookie_holder(state: State) -> str | None:
+    """Who takes the last cookie: most types collected, then the lowest cards; else nobody."""
+    kinds = {p: _types_collected(state, p) for p in state["players"]}
+    most = max(kinds.values())
+    tied = [p for p in state["players"] if kinds[p] == most]
+    ladders = {p: sorted(card_value(c) for c in state["collections"][p]) for p in tied}
+    step = 0
+    while len(tied) > 1:
+        if any(len(ladders[p]) <= step for p in tied):
+            return None
+        lowest = min(ladders[p][step] for p in tied)
+        tied = [p for p in tied if ladders[p][step] == lowest]
+        step += 1
+    return tied[0]
+
+
+# --- private helpers --------------------------------------------------------------------------
+
+
+def _categories(
+    state: State, player: str, values: dict[str, int], cookie: str | None
+) -> dict[str, int]:
+    hats = state["collections"][player]
+    row = {
+        "collection": sum(values.get(card_type(card), 0) for card in hats),
+        "black_hats": len(state["black_hats"][player]),
+        "favourite": _favourite_points(hats, state["favourites"][player]),
+        "cookie": COOKIE_POINTS if cookie == player else 0,
+    }
+    row["total"] = sum(row.values())
+    return row
+
+
+def _favourite_points(hats: list[str], favourite: str | None) -> int:
+    if favourite is None:
+        return 0
+    kind = card_type(favourite)
+    return sum(card_value(card) for card in hats if card_type(card) == kind) - card_value(favourite)
+
+
+def _types_collected(state: State, player: str) -> int:
+    black = 1 if state["black_hats"][player] else 0
+    return len({card_type(card) for card in state["collections"][player]}) + black
+
+
+def _winners(
+    state: State, rows: dict[str, dict[str, int]], cookie: str | None
+) -> tuple[list[str], str]:
+    """Highest total, then most black hats, then the cookie; by team when partners play."""
+    sides: list[list[str]] = state["teams"] or [[p] for p in state["players"]]
+    best = _top(sides, lambda side: sum(rows[p]["total"] for p in side))
+    if len(best) == 1:
+        return list(best[0]), "total"
+    best = _top(best, lambda side: sum(rows[p]["black_hats"] for p in side))
+    if len(best) == 1:
+        return list(best[0]), "black_hats"
+    holders = [side for side in best if cookie in side]
+    if holders:
+        return list(holders[0]), "cookie"
+    if len(best) == len(sides):
+        return [], "draw"
+    return [p for side in best for p in side], "shared"
+
+
+def _top(sides: list[list[str]], key: Any) -> list[list[str]]:
+    best = max(key(side) for side in sides)
+    return [side for side in sides if key(side) == best]
+
+
+def _to_act(state: State) -> list[str]:
+    if state["finished"]:
+        return []
+    if state["phase"] != "play":
+        return [p for p in state["players"] if state["favourites"][p] is None]
+    turn = state["turn"]
+    if not turn["played"]:
+        return [turn["player"]]
+    following = next_player(state, turn["player"])
+    return ([turn["player"]] if turn["extra"] is None else []) + [following]
+
+
+def _turn(state: State) -> dict[str, Any]:
+    turn = state["turn"]
+    left: list[str] = []
+    if state["phase"] == "play" and not turn["played"]:
+        left += ["swap", "black_hat"]
+    late = state["phase"] != "play" and (state["finished"] or any(state["favourites"].values()))
+    if turn["extra"] is None and not late:
+        left += ["redraw"] + (["partner_trade"] if state["teams"] else [])
+    rounds = len(state["players"])
+    return {
+        "number": turn["number"],
+        "round": (turn["number"] - 1) // rounds + 1,
+        "player": turn["player"],
+        "played": turn["played"],
+        "extra": turn["extra"],
+        "left": left,
+    }
+
+
+def _collection(state: State, player: str) -> dict[str, Any]:
+    named = [card for card in state["black_hats"][player] if card is not None]
+    return {
+        "hats": list(state["collections"][player]),
+        "black_hats": len(state["black_hats"][player]),
+        "black_hats_named": named,
+    }
+
+
+def _hands(state: State) -> list[tuple[str, dict[str, Any]]]:
+    return [(p, state["hands"][p]) for p in state["players"]]
