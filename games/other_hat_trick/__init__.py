@@ -1,0 +1,50 @@
+"""The Other Hat Trick, the three-player bluffing game of props swapped unseen and tricks performed.
+
+Source: The Other Hat Trick by Brett J. Gilbert (Good Little Games, 2013), from the Japanese rules
+summary in seed file 003_d00fdd0f431a33f4.txt, settled by the project's spec
+``games/other-hat-trick.md``; the spec wins where they differ.
+
+What the table records: each trick turned from the deck, each player's compulsory swap, each
+perform (both props shown) or fail (one prop turned face up), and at the end every prop revealed.
+tabletape follows every prop through every swap and sleight of hand: it keeps the exact set of
+arrangements of the seven props that agree with everything seen, shows what each of the seven
+places may still hold, and refuses a perform, fail or reveal that contradicts it, with the reason.
+It derives the sleight of hand after each perform, the end of the match (The Other Hat Trick
+performed, or failed by three players in a row), trick points, the -3 penalties for the hat and the
+other rabbit after three failures, the totals and the winners.
+
+The package keeps the sections every game module has, one idea per module: constants in
+``constants``; setup and decide in ``rules``; evolve and view in ``fold``; scores in ``scoring``;
+the deduction of where the props are in ``knowledge``; example in ``example``; the JSON Schemas
+in ``schemas``; who is who and whose turn it is in ``table``; ``GAME`` below.
+"""
+
+from __future__ import annotations
+
+from games.contract import Game
+from games.other_hat_trick.constants import PLAYERS
+from games.other_hat_trick.example import example
+from games.other_hat_trick.fold import evolve, view
+from games.other_hat_trick.rules import decide, setup
+from games.other_hat_trick.schemas import ACTIONS, OPTIONS, SETUP
+from games.other_hat_trick.scoring import scores
+
+__all__ = ["GAME", "decide", "evolve", "example", "scores", "setup", "view"]
+
+GAME = Game(
+    id="other-hat-trick",
+    title="The Other Hat Trick",
+    min_players=PLAYERS,
+    max_players=PLAYERS,
+    source="The Other Hat Trick by Brett J. Gilbert (Good Little Games, 2013), Japanese rules "
+    "summary (seed 003_d00fdd0f431a33f4.txt), settled by the spec games/other-hat-trick.md",
+    actions=ACTIONS,
+    setup_schema=SETUP,
+    options_schema=OPTIONS,
+    setup=setup,
+    decide=decide,
+    evolve=evolve,
+    view=view,
+    scores=scores,
+    example=example,
+)

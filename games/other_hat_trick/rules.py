@@ -1,0 +1,291 @@
+"""The Other Hat Trick's setup and decide: what each recorded action means, or why it is refused."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from games.contract import Action, Event, event, fail, require
+from games.other_hat_trick.constants import (
+    CHOOSE,
+    FAILURES_TO_END,
+    FINAL_TRICK,
+    MIDDLE,
+    MIDDLE_NAME,
+    PERFORM,
+    PLAYERS,
+    PROP_COUNTS,
+    PROPS,
+    REFILL,
+    REVEAL,
+    SWAP,
+    TRICK_IDS,
+    State,
+    needs_words,
+    place_label,
+    place_of,
+    prop_words,
+    satisfies,
+    trick_points,
+    trick_title,
+)
+from games.other_hat_trick.knowledge import Claim, contradiction
+from games.other_hat_trick.scoring import final_scores
+from games.other_hat_trick.table import NEXT_STEP, find_player, require_phase
+
+# --- setup -----------------------------------------------------------------------------------
+
+
+def setup(players: list[str], setup: dict[str, Any], options: dict[str, Any]) -> list[Event]:
+    """The match's first event, after the checks the schemas cannot make."""
+    require(
+        len(players) == PLAYERS,
+        "player_count",
+        f"The Other Hat Trick is played by exactly 3 players, not {len(players)}",
+    )
+    for name in players:
+        require(
+            name.strip().casefold() != MIDDLE_NAME,
+            "reserved_name",
+            f"a player may not be called {name!r}: 'middle' names the seventh prop",
+        )
+    require(
+        isinstance(setup.get("first_player"), str),
+        "first_player_required",
+        "setup.first_player must name the youngest player, who takes the first turn",
+    )
+    first_player = find_player(players, setup["first_player"])
+    first_trick = setup.get("first_trick")
+    require(
+        first_trick in TRICK_IDS,
+        "first_trick_required",
+        "setup.first_trick must name the trick turned from the top of the deck: one of "
+        + ", ".join(TRICK_IDS),
+    )
+    require(
+        first_trick != FINAL_TRICK,
+        "other_hat_trick_not_last",
+        "The Other Hat Trick lies at the bottom of the deck, so it cannot be the first trick "
+        "turned",
+    )
+    canonical = {"first_player": first_player, "first_trick": first_trick}
+    return [event("MatchCreated", players=list(players), setup=canonical, options=dict(options))]
+
+
+# --- decide ----------------------------------------------------------------------------------
+
+
+def decide(state: State, action: Action) -> list[Event]:
+    """The events an action causes, or RuleViolation saying which rule it breaks."""
+    require(
+        not state["finished"],
+        "match_finished",
+        "the match is finished: every prop was revealed and the scores are final",
+    )
+    return _DECIDERS[action["type"]](state, action)
+
+
+def _turn_trick(state: State, action: Action) -> list[Event]:
+    require_phase(state, (CHOOSE, REFILL), "turn a trick")
+    trick = action["trick"]
+    turned = state["turned"]
+    require(
+        trick not in turned,
+        "trick_already_turned",
+        f"{trick_title(trick)} was already turned ({_whereabouts(state, trick)})",
+    )
+    require(
+        len(turned) < len(TRICK_IDS),
+        "deck_empty",
+        "the trick deck is empty: The Other Hat Trick was its last trick",
+    )
+    left = len(TRICK_IDS) - 1 - len(turned)
+    require(
+        trick != FINAL_TRICK or left == 0,
+        "other_hat_trick_not_last",
+        f"The Other Hat Trick is the last trick of the deck, and {left} other "
+        f"trick{'s are' if left != 1 else ' is'} still above it",
+    )
+    return [event("TrickTurned", trick=trick, player=state["turn"])]
+
+
+def _swap(state: State, action: Action) -> list[Event]:
+    player = _acting_player(state, action, (CHOOSE, SWAP), "swap")
+    require(
+        action["with_player"].strip().casefold() != MIDDLE_NAME,
+        "swap_with_middle",
+        "the middle prop is never swapped: swap with one of another player's props",
+    )
+    other = find_player(state["players"], action["with_player"])
+    require(
+        other != player,
+        "swap_with_self",
+        f"{player} must swap with another player, not with their own props",
+    )
+    return [
+        event(
+            "PropsSwapped",
+            player=player,
+            slot=action["slot"],
+            with_player=other,
+            with_slot=action["with_slot"],
+            trick=state["pile"][-1],
+        )
+    ]
+
+
+def _perform(state: State, action: Action) -> list[Event]:
+    player = _acting_player(state, action, (PERFORM,), "perform")
+    trick, props = state["pile"][-1], list(action["props"])
+    require(
+        satisfies(trick, props),
+        "props_do_not_satisfy",
+        f"{prop_words(props[0])} and {prop_words(props[1])} do not perform {trick_title(trick)}: "
+        f"it needs {needs_words(trick)}",
+    )
+    seat = state["players"].index(player)
+    _require_fits(state, [(place_of(seat, 0), props[0]), (place_of(seat, 1), props[1])])
+    points, gathered = trick_points(trick), [place_of(seat, 0), place_of(seat, 1), MIDDLE]
+    events = [
+        event("TrickPerformed", player=player, trick=trick, props=props, points=points),
+        event("SleightOfHand", player=player, places=gathered),
+    ]
+    if trick == FINAL_TRICK:
+        events.append(event("MatchEnded", reason="performed", player=player))
+    return events
+
+
+def _fail(state: State, action: Action) -> list[Event]:
+    player = _acting_player(state, action, (PERFORM,), "fail")
+    trick = state["pile"][-1]
+    turned = _turned_up(state, player, action)
+    slot, prop = (None, None) if turned is None else (turned[0] % 2, turned[1])
+    if turned is not None:
+        _require_fits(state, [turned])
+    failures = state["failures"] + 1 if trick == FINAL_TRICK else 0
+    events = [
+        event("TrickFailed", player=player, trick=trick, slot=slot, prop=prop, failures=failures)
+    ]
+    if failures == FAILURES_TO_END:
+        events.append(event("MatchEnded", reason="three_failures", player=None))
+    return events
+
+
+def _reveal_all(state: State, action: Action) -> list[Event]:
+    if state["phase"] != REVEAL:
+        fail(
+            "match_not_ended",
+            "everything is revealed only once the match has ended; now "
+            f"{state['turn']} must {NEXT_STEP[state['phase']]}",
+        )
+    revealed = _read_reveal(state, action["props"])
+    shown = Counter(p for name in state["players"] for p in revealed[name])
+    shown[revealed[MIDDLE_NAME]] += 1
+    for prop in PROPS:
+        require(
+            shown[prop] == PROP_COUNTS[prop],
+            "reveal_wrong_props",
+            f"the reveal shows {_how_many(shown[prop], prop)}, but the game has "
+            f"{_how_many(PROP_COUNTS[prop], prop)}",
+        )
+    claims = [
+        (place_of(seat, slot), revealed[name][slot])
+        for seat, name in enumerate(state["players"])
+        for slot in (0, 1)
+    ]
+    _require_fits(state, [*claims, (MIDDLE, revealed[MIDDLE_NAME])])
+    board = final_scores(state["players"], state["performed"], state["ended_by"], revealed)
+    return [
+        event("PropsRevealed", props=revealed),
+        event("MatchFinished", reason=state["ended_by"], **board),
+    ]
+
+
+_DECIDERS: dict[str, Callable[[State, Action], list[Event]]] = {
+    "turn_trick": _turn_trick,
+    "swap": _swap,
+    "perform": _perform,
+    "fail": _fail,
+    "reveal_all": _reveal_all,
+}
+
+# --- private helpers -------------------------------------------------------------------------
+
+
+def _acting_player(state: State, action: Action, phases: tuple[str, ...], doing: str) -> str:
+    player = find_player(state["players"], action["player"])
+    require_phase(state, phases, doing)
+    require(
+        player == state["turn"],
+        "wrong_turn",
+        f"it is {state['turn']}'s turn, not {player}'s",
+    )
+    return player
+
+
+def _turned_up(state: State, player: str, action: Action) -> Claim | None:
+    """The place and prop a fail turned face up, or None when both were already face up."""
+    seat = state["players"].index(player)
+    hidden = [s for s in (0, 1) if state["shown"][place_of(seat, s)] is None]
+    slot, prop = action.get("slot"), action.get("prop")
+    if not hidden:
+        require(
+            slot is None and prop is None,
+            "nothing_to_turn",
+            f"both props of {player} are already face up: a fail turns nothing more, "
+            "so send neither slot nor prop",
+        )
+        return None
+    if slot is None:
+        require(
+            len(hidden) == 1,
+            "slot_required",
+            f"say which of {player}'s props was turned face up: slot 0 or slot 1",
+        )
+        slot = hidden[0]
+    place = place_of(seat, slot)
+    label = place_label(state["players"], place)
+    require(
+        slot in hidden,
+        "slot_already_face_up",
+        f"{label} is already face up; a fail turns slot {hidden[0]}",
+    )
+    if prop is None:
+        fail("prop_required", f"say which prop {label} showed")
+    return place, prop
+
+
+def _require_fits(state: State, claims: list[Claim]) -> None:
+    reason = contradiction(state, claims)
+    if reason is not None:
+        fail("prop_contradiction", reason)
+
+
+def _read_reveal(state: State, given: dict[str, Any]) -> dict[str, Any]:
+    revealed: dict[str, Any] = {MIDDLE_NAME: given[MIDDLE_NAME]}
+    for name, props in given.items():
+        if name != MIDDLE_NAME:
+            player = find_player(state["players"], name)
+            require(player not in revealed, "reveal_twice", f"{player} is revealed twice")
+            revealed[player] = list(props)
+    missing = [p for p in state["players"] if p not in revealed]
+    require(
+        not missing,
+        "reveal_incomplete",
+        "the reveal must give both props of every player and the middle prop; missing: "
+        + ", ".join(missing),
+    )
+    return {name: revealed[name] for name in [*state["players"], MIDDLE_NAME]}
+
+
+def _how_many(count: int, prop: str) -> str:
+    noun = prop.replace("-", " ")
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def _whereabouts(state: State, trick: str) -> str:
+    for player, tricks in state["performed"].items():
+        if trick in tricks:
+            return f"{player} performed it"
+    return "it is on the trick pile"
