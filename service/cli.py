@@ -1,0 +1,107 @@
+"""The `tabletape` command: serve, worker, openapi."""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from types import FrameType
+
+import click
+
+from service.config import Settings
+
+
+@click.group()
+def main() -> None:
+    """tabletape: record table games one validated action at a time, and play them back."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=8000, show_default=True, type=int, help="Port to listen on.")
+@click.option(
+    "--data-dir", default="./var", show_default=True, type=click.Path(file_okay=False),
+    help="Where the embedded Redis keeps its files (used when REDIS_URL is not set).",
+)
+@click.option("--workers", "worker_count", default=1, show_default=True, type=int,
+              help="RQ worker processes to start beside the API.")
+def serve(host: str, port: int, data_dir: str, worker_count: int) -> None:
+    """Run the API, RQ workers and (without REDIS_URL) an embedded Redis, until Ctrl-C or SIGTERM."""
+    from werkzeug.serving import make_server
+
+    from service.app import create_app
+    from service.embedded import EmbeddedRedis
+
+    embedded = None
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        embedded = EmbeddedRedis(data_dir)
+        url = embedded.start()
+        click.echo(f"embedded Redis at {url} (data in {Path(data_dir).resolve()})")
+    env = dict(os.environ, REDIS_URL=url)
+    workers = [
+        subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env)
+        for _ in range(worker_count)
+    ]
+    server = make_server(host, port, create_app(Settings.from_env(env)), threaded=True)
+    stopping = threading.Event()
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        if not stopping.is_set():
+            stopping.set()
+            threading.Thread(target=server.shutdown, daemon=True).start()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    click.echo(f"tabletape listening on http://{host}:{server.port} ({worker_count} worker(s))")
+    try:
+        server.serve_forever()
+    finally:
+        for proc in workers:
+            proc.send_signal(signal.SIGTERM)
+        for proc in workers:
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        if embedded is not None:
+            embedded.stop()
+        click.echo("tabletape stopped")
+
+
+@main.command()
+@click.option("--burst", is_flag=True, help="Work until the queue is empty, then stop.")
+@click.option("--sweep-every", default=2.0, show_default=True, type=float,
+              help="Seconds between sweeps for matches whose projection lags their log.")
+def worker(burst: bool, sweep_every: float) -> None:
+    """Run an RQ worker that keeps projections up to date (REDIS_URL, TABLETAPE_PREFIX)."""
+    from events.keys import Keys
+    from workers.main import run_worker
+
+    settings = Settings.from_env()
+    url = settings.rq_redis_url or settings.redis_url
+    run_worker(url, Keys(settings.prefix), settings.snapshot_every, sweep_every, burst)
+
+
+@main.command()
+@click.option("--output", "-o", default="-", type=click.Path(dir_okay=False, allow_dash=True),
+              help="Where to write the OpenAPI document (YAML); - for standard output.")
+def openapi(output: str) -> None:
+    """Write the OpenAPI document generated from the code."""
+    from service.openapi import spec_yaml
+
+    text = spec_yaml()
+    if output == "-":
+        click.echo(text, nl=False)
+    else:
+        Path(output).write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
