@@ -9,7 +9,7 @@ from typing import Any
 from games.contract import Action, Event, InvalidAction, State, event, fail, require
 from games.hats.fold import evolve
 from games.hats.schemas import OPTIONS_SCHEMA
-from games.hats.scoring import scores
+from games.hats.scoring import outcome
 from games.hats.table import (
     HAND_SIZE,
     PLAYS_EACH,
@@ -22,10 +22,10 @@ from games.hats.table import (
     check_from_deck,
     check_leaves_hand,
     maybe_card,
-    next_player,
     partner_of,
     table_size,
 )
+from games.hats.turns import extra_turn, main_turn, play_end
 from games.validation import with_defaults
 
 # --- setup ------------------------------------------------------------------------------------
@@ -129,7 +129,7 @@ def decide(state: State, action: Action) -> list[Event]:
 
 
 def _swap(state: State, player: str, action: Action) -> list[Event]:
-    events = _main_turn(state, player)
+    events = main_turn(state, player)
     card = canon_card(action["card"])
     space = _space(state, action["space"])
     check_leaves_hand(state, player, card)
@@ -141,20 +141,20 @@ def _swap(state: State, player: str, action: Action) -> list[Event]:
         f"({card_type(on)}) or a value higher than {card_value(on)}",
     )
     events.append(event("HatSwapped", player=player, card=card, space=space, taken=on))
-    return events + _play_end(state)
+    return events + play_end(state)
 
 
 def _black_hat(state: State, player: str, action: Action) -> list[Event]:
-    events = _main_turn(state, player)
+    events = main_turn(state, player)
     card = maybe_card(action.get("card"))
     if card is not None:
         check_leaves_hand(state, player, card)
     events.append(event("BlackHatMade", player=player, card=card))
-    return events + _play_end(state)
+    return events + play_end(state)
 
 
 def _redraw(state: State, player: str, action: Action) -> list[Event]:
-    events = _extra_turn(state, player, "redraw")
+    events = extra_turn(state, player, "redraw")
     discarded = maybe_card(action.get("discarded"))
     drawn = maybe_card(action.get("drawn"))
     if discarded is not None:
@@ -172,7 +172,7 @@ def _partner_trade(state: State, player: str, action: Action) -> list[Event]:
     if partner is None:
         off = " (this match was created with partners off)" if len(state["players"]) == 4 else ""
         fail("no_partners", f"partner trades are only played by 4 players sitting as partners{off}")
-    events = _extra_turn(state, player, "partner trade")
+    events = extra_turn(state, player, "partner trade")
     given = maybe_card(action.get("given"))
     received = maybe_card(action.get("received"))
     require(
@@ -209,9 +209,7 @@ def _favourite(state: State, player: str, action: Action) -> list[Event]:
     after = evolve(copy.deepcopy(state), revealed)
     if any(after["favourites"][p] is None for p in after["players"]):
         return [revealed]
-    result = scores(after)
-    keep = ("winners", "totals", "cookie", "decided_by")
-    return [revealed, event("MatchFinished", **{key: result[key] for key in keep})]
+    return [revealed, event("MatchFinished", **outcome(after))]
 
 
 _DECIDERS: dict[str, Callable[[State, str, Action], list[Event]]] = {
@@ -224,64 +222,6 @@ _DECIDERS: dict[str, Callable[[State, str, Action], list[Event]]] = {
 
 
 # --- private helpers --------------------------------------------------------------------------
-
-
-def _main_turn(state: State, player: str) -> list[Event]:
-    """Refuse a main action (swap, black hat) out of turn; the TurnStarted it implies."""
-    if state["phase"] != "play":
-        fail(
-            "too_many_plays",
-            f"{player} has played {PLAYS_EACH} cards, as has everyone: the play is over, "
-            "reveal the favourite hats",
-        )
-    turn = state["turn"]
-    if player == turn["player"]:
-        require(
-            not turn["played"],
-            "already_played",
-            f"{player} has already played a card this turn; "
-            f"{next_player(state, player)} plays next",
-        )
-        return []
-    return _next_turn(state, player)
-
-
-def _extra_turn(state: State, player: str, kind: str) -> list[Event]:
-    """Refuse a redraw or partner trade outside its window; the TurnStarted it implies."""
-    turn = state["turn"]
-    if player == turn["player"]:
-        done = turn["extra"]
-        if done is not None:
-            also = " or one partner trade" if state["teams"] else ""
-            made = done.replace("_", " ")
-            fail("second_redraw", f"{player} has already made a {made} this turn: one redraw{also}")
-        late = state["phase"] != "play" and any(state["favourites"].values())
-        require(not late, "play_over", f"the play is over: no {kind} once favourites are shown")
-        return []
-    if state["phase"] != "play":
-        fail("play_over", f"the play is over: {player} may only reveal a favourite hat now")
-    return _next_turn(state, player)
-
-
-def _next_turn(state: State, player: str) -> list[Event]:
-    turn = state["turn"]
-    current = turn["player"]
-    following = next_player(state, current)
-    if player == following and turn["played"]:
-        return [event("TurnStarted", player=player, turn=turn["number"] + 1)]
-    if turn["played"]:
-        fail(
-            "not_your_turn",
-            f"it is not {player}'s turn: {current} has played, and {following} plays next",
-        )
-    fail("not_your_turn", f"it is {current}'s turn, not {player}'s")
-
-
-def _play_end(state: State) -> list[Event]:
-    made = sum(state["plays"].values()) + 1
-    if made < PLAYS_EACH * len(state["players"]):
-        return []
-    return [event("PlayEnded", plays=PLAYS_EACH)]
 
 
 def _space(state: State, space: int) -> int:

@@ -48,19 +48,18 @@ def view(state: State) -> JSON:
 
 def scores(state: State) -> JSON:
     """Each category per player (collection, black hats, favourite, cookie), totals, winners."""
-    values = type_values(state)
-    cookie = cookie_holder(state)
-    rows = {p: _categories(state, p, values, cookie) for p in state["players"]}
-    winners, decided_by = _winners(state, rows, cookie) if state["finished"] else ([], None)
+    rows, cookie = _rows(state)
     board: dict[str, Any] = {
         "finished": state["finished"],
-        "winners": winners,
-        "decided_by": decided_by,
+        "winners": [],
+        "decided_by": None,
         "totals": {p: row["total"] for p, row in rows.items()},
         "categories": rows,
         "cookie": cookie,
-        "type_values": values,
+        "type_values": type_values(state),
     }
+    if state["finished"]:
+        board["winners"], board["decided_by"] = _winners(state, rows, cookie)
     if state["teams"]:
         board["teams"] = [
             {
@@ -71,6 +70,14 @@ def scores(state: State) -> JSON:
             for team in state["teams"]
         ]
     return board
+
+
+def outcome(state: State) -> dict[str, Any]:
+    """The result as if the match ended now: winners, decided_by, totals and the cookie."""
+    rows, cookie = _rows(state)
+    winners, decided_by = _winners(state, rows, cookie)
+    totals = {p: row["total"] for p, row in rows.items()}
+    return {"winners": winners, "totals": totals, "cookie": cookie, "decided_by": decided_by}
 
 
 def type_values(state: State) -> dict[str, int]:
@@ -98,6 +105,12 @@ def cookie_holder(state: State) -> str | None:
 
 
 # --- private helpers --------------------------------------------------------------------------
+
+
+def _rows(state: State) -> tuple[dict[str, dict[str, int]], str | None]:
+    values = type_values(state)
+    cookie = cookie_holder(state)
+    return {p: _categories(state, p, values, cookie) for p in state["players"]}, cookie
 
 
 def _categories(
