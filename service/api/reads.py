@@ -101,16 +101,18 @@ def replay(query: dict[str, Any], match_id: str) -> dict[str, Any]:
 @blp.route("/<match_id>/scores", methods=["GET"])
 @blp.response(200, ScoresOut)
 def scores(match_id: str) -> Response:
-    """The scoreboard the workers projected, with the step it has reached."""
+    """The scoreboard the workers projected, with the step it has reached (``version``)."""
     parts = services()
     version = parts.store.version(match_id)
     projected = parts.cache.field(match_id, "scores")
     if projected is None:
+        # Not projected yet (a worker has not run since the match was created): fold it here.
         game, env = parts.reader.head(match_id)
-        at, board = version, frozen(game.scores(env["game"]))
+        board = frozen(game.scores(env["game"])) | {"version": version, "projected": False}
     else:
         at, board = projected
-    return jsonify(board | {"version": at, "log_version": version})
+        board = board | {"version": at, "projected": True}
+    return jsonify(board | {"log_version": version})
 
 
 def _ndjson(match_id: str, first: int, last: int) -> Iterator[str]:

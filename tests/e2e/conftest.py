@@ -1,0 +1,74 @@
+"""Whole-process fixtures: `tabletape serve` started as a real process."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import requests
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class Served:
+    """A running `tabletape serve`."""
+
+    url: str
+    process: subprocess.Popen[bytes]
+    log: Path
+
+
+def wait_until_healthy(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
+    """Wait for /healthz to answer 200 (at most 30 s)."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"tabletape serve exited early:\n{log.read_text()}")
+        try:
+            if requests.get(f"{url}/healthz", timeout=1).status_code == 200:
+                return
+        except requests.RequestException:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"tabletape serve did not become healthy:\n{log.read_text()}")
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[Served]:
+    """`tabletape serve` with its own embedded Redis (no REDIS_URL), one worker, on a free port."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    env["TABLETAPE_PREFIX"] = f"tt-e2e-{uuid.uuid4().hex[:8]}"
+    log = tmp_path / "serve.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "service.cli", "serve", "--port", str(port),
+             "--data-dir", str(tmp_path / "var")],
+            env=env, stdout=out, stderr=subprocess.STDOUT,
+        )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_healthy(url, process, log)
+        yield Served(url, process, log)
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
