@@ -9,7 +9,7 @@ the round. The match ends at once when a player reaches the target, or after the
 
 from __future__ import annotations
 
-import copy
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -135,7 +135,7 @@ _DECIDERS: dict[str, Callable[[State, Action], list[Event]]] = {
 
 def _settle(state: State, events: list[Event]) -> list[Event]:
     """The events with the derived facts that follow them, in order, until nothing more follows."""
-    work = copy.deepcopy(state)
+    work = json.loads(json.dumps(state))  # a private copy to fold into; JSON copies fastest
     settled: list[Event] = []
     while events:
         for one in events:
