@@ -52,5 +52,6 @@ class ProjectionCache:
         found = self.client.zrevrangebyscore(self.keys.snap(match_id), at, "-inf", start=0, num=1)
         if not found:
             return None
-        member = found[0].decode() if isinstance(found[0], bytes) else found[0]
+        first: Any = found[0]
+        member = first.decode() if isinstance(first, bytes) else str(first)
         return json.loads(member.split("|", 1)[1])

@@ -34,10 +34,9 @@ class MatchList:
         elif len(indexes) == 1:
             source = indexes[0]
         else:
-            found = self.client.zinter(indexes, aggregate="MAX", withscores=True)
-            return self._window(
-                [(self._text(m), s) for m, s in found], since_ms, until_ms, offset, limit
-            )
+            found: Any = self.client.zinter(indexes, aggregate="MAX", withscores=True)
+            scored = [(self._text(pair[0]), float(pair[1])) for pair in found]
+            return self._window(scored, since_ms, until_ms, offset, limit)
         lo = since_ms if since_ms is not None else "-inf"
         hi = until_ms if until_ms is not None else "+inf"
         total = self.client.zcount(source, lo, hi)
@@ -90,5 +89,5 @@ class MatchList:
         return [m for m, _ in kept[offset : offset + limit]], len(kept)
 
     @staticmethod
-    def _text(raw: bytes | str) -> str:
+    def _text(raw: Any) -> str:
         return raw.decode() if isinstance(raw, bytes) else raw
