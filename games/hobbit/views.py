@@ -85,15 +85,16 @@ def _survivors(state: State) -> dict[str, int]:
 
 
 def _turn(state: State) -> str | None:
-    if state["phase"] != "playing":
-        return None
     trick = state["trick"]
+    if state["phase"] != "playing" or len(trick["plays"]) >= len(trick["order"]):
+        return None
     return str(trick["order"][len(trick["plays"])])
 
 
 def _to_act(state: State) -> list[str]:
     if state["phase"] == "playing":
-        return [str(_turn(state))]
+        turn = _turn(state)
+        return [] if turn is None else [turn]
     if state["phase"] == "distributing":
         return [state["trick"]["winner"]]
     return []
