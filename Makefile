@@ -4,7 +4,7 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-HOST ?= 127.0.0.1
+BIND ?= 127.0.0.1
 PORT ?= 8000
 
 .PHONY: serve test lint bench openapi
@@ -16,7 +16,7 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 serve: $(VENV)/.installed
-	$(BIN)/tabletape serve --host $(HOST) --port $(PORT)
+	$(BIN)/tabletape serve --host $(BIND) --port $(PORT)
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .
