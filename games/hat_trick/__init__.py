@@ -19,12 +19,15 @@ from games.hat_trick.rules import MAX_PLAYERS, MIN_PLAYERS, decide, setup
 from games.hat_trick.schemas import ACTIONS, OPTIONS_SCHEMA, SETUP_SCHEMA
 from games.hat_trick.state import evolve, scores, view
 
+__all__ = ["GAME", "decide", "evolve", "example", "scores", "setup", "view"]
+
 GAME = Game(
     id="hat-trick",
     title="Hat Trick",
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
-    source="000_541fe7a985f596f8.txt",
+    source="Hat Trick (帽子戏法) rules in Chinese (seed 000_541fe7a985f596f8.txt), settled by "
+    "the spec games/hat-trick.md",
     actions=ACTIONS,
     setup_schema=SETUP_SCHEMA,
     options_schema=OPTIONS_SCHEMA,

@@ -47,9 +47,7 @@ def decide(state: State, action: Action) -> list[Event]:
     if kind not in _DECIDERS:
         raise InvalidAction("unknown_action", f"Hat Trick has no action {kind!r}")
     if state["finished"]:
-        fail(
-            "match_finished", f"the match is over ({_winners_words(state)}): nothing more to record"
-        )
+        fail("match_finished", f"the match is over ({_winners_words(state)}): nothing more to record")
     return _DECIDERS[kind](state, action)
 
 
@@ -67,9 +65,7 @@ def _reveal(state: State, action: Action) -> list[Event]:
         "card_already_revealed",
         f"card {number} was already revealed in this match: each card is revealed once",
     )
-    colour, grey, starred = (
-        _in_order(action.get(key, [])) for key in ("colour", "grey", "starred")
-    )
+    colour, grey, starred = (_in_order(action.get(key, [])) for key in ("colour", "grey", "starred"))
     _check_card(state, number, colour, grey, starred)
     return [event("CardRevealed", card=number, colour=colour, grey=grey, starred=starred)]
 
@@ -157,15 +153,11 @@ def _derived(work: State) -> list[Event]:
     queue = round_["queue"]
     if queue and queue[0]["stack"] is not None:
         reasons = judge_stack(round_["card"], queue[0]["stack"], work["options"]["stars"])
-        return _verdict(
-            work, queue[0]["player"], "fail" if reasons else "pass", "tabletape", reasons
-        )
+        return _verdict(work, queue[0]["player"], "fail" if reasons else "pass", "tabletape", reasons)
     return []
 
 
-def _verdict(
-    state: State, player: str, verdict: str, by: str, reasons: list[dict[str, Any]]
-) -> list[Event]:
+def _verdict(state: State, player: str, verdict: str, by: str, reasons: list[dict[str, Any]]) -> list[Event]:
     judged = event("DeclarationJudged", player=player, verdict=verdict, by=by, reasons=reasons)
     if verdict != "pass":
         return [judged]
@@ -191,14 +183,10 @@ def _round_in_play(state: State) -> dict[str, Any]:
     return round_  # type: ignore[no-any-return]
 
 
-def _check_card(
-    state: State, number: int, colour: list[str], grey: list[str], starred: list[str]
-) -> None:
+def _check_card(state: State, number: int, colour: list[str], grey: list[str], starred: list[str]) -> None:
     """Refuse a card whose content cannot be printed on a card of this match."""
     for prop in colour:
-        require(
-            prop not in grey, "colour_and_grey", f"the {prop} cannot be both in colour and in grey"
-        )
+        require(prop not in grey, "colour_and_grey", f"the {prop} cannot be both in colour and in grey")
     require(bool(colour or grey), "empty_card", f"card {number} must show at least one prop")
     for prop in starred:
         require(

@@ -152,9 +152,7 @@ OPTIONS_SCHEMA: Schema = {
             "minimum": 1,
             "maximum": 55,
             "default": 5,
-            "description": (
-                "Cards a player needs to win at once (standard game). Not used with full_deck."
-            ),
+            "description": ("Cards a player needs to win at once (standard game). Not used with full_deck."),
         },
         "full_deck": {
             "type": "boolean",

@@ -81,9 +81,7 @@ def judge_stack(card: dict[str, Any], stack: list[Placement], stars: str) -> lis
     reasons: list[Reason] = []
     for prop in card["colour"]:
         if prop not in links:
-            reasons.append(
-                _reason("colour_visible", prop, "must be fully visible but is not in the stack")
-            )
+            reasons.append(_reason("colour_visible", prop, "must be fully visible but is not in the stack"))
         elif _hiding_link(links, prop) is not None:
             reasons.append(
                 _reason("colour_visible", prop, f"must be fully visible but {_where(links, prop)}")
@@ -92,9 +90,7 @@ def judge_stack(card: dict[str, Any], stack: list[Placement], stars: str) -> lis
         if prop not in links:
             reasons.append(_reason("grey_hidden", prop, "must be hidden but is not in the stack"))
         elif _hiding_link(links, prop) is None:
-            reasons.append(
-                _reason("grey_hidden", prop, f"must be hidden but {_place(links, prop)}")
-            )
+            reasons.append(_reason("grey_hidden", prop, f"must be hidden but {_place(links, prop)}"))
     on_card = set(card["colour"]) | set(card["grey"])
     for prop in PROPS:
         if prop in links and prop not in on_card:
@@ -109,15 +105,11 @@ def _star_reasons(starred: list[str], stack: list[Placement], stars: str) -> lis
         held = held_props(stack, prop)
         if stars == "contain" and not held:
             reasons.append(
-                _reason(
-                    "star_holds", prop, "is starred and must hold another prop but holds nothing"
-                )
+                _reason("star_holds", prop, "is starred and must hold another prop but holds nothing")
             )
         elif stars == "empty" and held:
             reasons.append(
-                _reason(
-                    "star_empty", prop, f"is starred and must hold nothing but holds {_and(held)}"
-                )
+                _reason("star_empty", prop, f"is starred and must hold nothing but holds {_and(held)}")
             )
     return reasons
 

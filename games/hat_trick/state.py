@@ -136,8 +136,7 @@ def scores(state: State) -> JSON:
         "cards": copy.deepcopy(state["won"]),
         "discarded": list(state["discarded"]),
         "rounds": [
-            {"card": r["card"], "outcome": r["outcome"], "winner": r["winner"]}
-            for r in state["rounds"]
+            {"card": r["card"], "outcome": r["outcome"], "winner": r["winner"]} for r in state["rounds"]
         ],
     }
 

@@ -373,9 +373,7 @@ def test_when_every_player_has_failed_the_card_is_discarded() -> None:
         ("hat on table, rabbit in goblet", "support_not_in_stack", ["rabbit", "goblet"]),
     ],
 )
-def test_a_physically_impossible_stack_is_refused_not_judged(
-    text: str, code: str, names: list[str]
-) -> None:
+def test_a_physically_impossible_stack_is_refused_not_judged(text: str, code: str, names: list[str]) -> None:
     state = revealed(start())
     message = refused(state, code, type="declare", player="ann", stack=stack(text))
     assert all(name in message for name in names)

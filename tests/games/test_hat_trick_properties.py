@@ -32,9 +32,7 @@ Check = Callable[[dict[str, Any], State], None]
 def record(seed: int, check: Check | None = None) -> tuple[list[dict[str, Any]], State]:
     """Every event of example(seed) and the live state at the end; check sees every step."""
     script = GAME.example(seed)
-    players, setup, options = validate_match(
-        GAME, script["players"], script["setup"], script["options"]
-    )
+    players, setup, options = validate_match(GAME, script["players"], script["setup"], script["options"])
     events = GAME.setup(players, setup, options)
     state = fold({}, events)
     for action in script["actions"]:
@@ -61,9 +59,7 @@ def json_and_conserved(event: dict[str, Any], state: State) -> None:
     for value in (event, state, board, shown):
         assert json.loads(json.dumps(value)) == value
     in_play = 1 if shown["card"] is not None else 0
-    assert sum(board["totals"].values()) + len(board["discarded"]) + in_play == len(
-        state["revealed"]
-    )
+    assert sum(board["totals"].values()) + len(board["discarded"]) + in_play == len(state["revealed"])
     assert board["totals"] == {p: len(cards) for p, cards in board["cards"].items()}
     assert set(shown["to_act"]) <= set(shown["in_round"])
     assert state["finished"] == (event["type"] == "MatchFinished")
@@ -74,9 +70,7 @@ seeds = st.integers(min_value=0, max_value=2**20)
 
 @FAST
 @given(seeds, st.floats(min_value=0, max_value=1))
-def test_rewinding_to_any_step_and_folding_forward_equals_the_live_state(
-    seed: int, where: float
-) -> None:
+def test_rewinding_to_any_step_and_folding_forward_equals_the_live_state(seed: int, where: float) -> None:
     events, live = record(seed)
     cut = round(where * (len(events) - 1)) + 1
     snapshot = json.loads(json.dumps(fold({}, events[:cut])))
@@ -111,9 +105,7 @@ def test_a_finished_match_is_won_by_the_players_with_the_most_cards(seed: int) -
 def cards(draw: st.DrawFn) -> tuple[str, dict[str, list[str]]]:
     """A stars rule and a card that respects it."""
     stars = draw(st.sampled_from(["off", "contain", "empty"]))
-    looks = draw(
-        st.fixed_dictionaries({p: st.sampled_from(["colour", "grey", "absent"]) for p in PROPS})
-    )
+    looks = draw(st.fixed_dictionaries({p: st.sampled_from(["colour", "grey", "absent"]) for p in PROPS}))
     if all(look == "absent" for look in looks.values()):
         looks["hat"] = "colour"
     on_card = [p for p in PROPS if looks[p] != "absent"]
