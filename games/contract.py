@@ -32,6 +32,10 @@ are recorded, never silently accepted, and never refuse the action that revealed
 winning side or team; empty while unfinished or on a draw), and ``totals`` ({player: points})
 where the game has points.
 
+``figures(state)`` (optional) returns per-player figures of a finished match, e.g. Wizard's
+``{"ann": {"bid_accuracy": 0.75}}``; player statistics average each figure over a player's
+finished matches of the game.
+
 ``example(seed)`` returns a complete, legal, finished match as a script
 ``{"players", "setup", "options", "actions": [...]}``, different for different seeds (options and
 recording styles vary), deterministic for one seed. Tests, benchmarks and the fault-injection
@@ -107,6 +111,8 @@ class Game:
     # (event type, schema number they upgrade from) that return the data one schema newer.
     event_schemas: Mapping[str, int] = field(default_factory=dict)
     upcasters: Mapping[tuple[str, int], Upcaster] = field(default_factory=dict)
+    # Per-player figures of a finished match ({player: {figure: number}}), averaged by statistics.
+    figures: Callable[[State], dict[str, dict[str, float]]] | None = None
 
     def describe(self) -> dict[str, Any]:
         """What GET /v1/games says of this game."""

@@ -22,7 +22,7 @@ from games.hats.example import example
 from games.hats.fold import evolve
 from games.hats.rules import decide, setup
 from games.hats.schemas import ACTIONS, OPTIONS_SCHEMA, SETUP_SCHEMA
-from games.hats.scoring import scores, view
+from games.hats.scoring import figures, scores, view
 
 GAME = Game(
     id="hats",
@@ -39,6 +39,7 @@ GAME = Game(
     view=view,
     scores=scores,
     example=example,
+    figures=figures,
 )
 
 __all__ = ["GAME"]

@@ -104,6 +104,12 @@ def cookie_holder(state: State) -> str | None:
     return tied[0]
 
 
+def figures(state: State) -> dict[str, dict[str, float]]:
+    """Each player's cookie rate for one match: 1 for the player who took the last cookie, else 0."""
+    cookie = cookie_holder(state)
+    return {p: {"cookie_rate": 1.0 if p == cookie else 0.0} for p in state["players"]}
+
+
 # --- private helpers --------------------------------------------------------------------------
 
 

@@ -24,7 +24,7 @@ from games.wizard.example import example
 from games.wizard.fold import evolve
 from games.wizard.rules import decide, setup
 from games.wizard.schemas import ACTIONS, OPTIONS, SETUP
-from games.wizard.show import scores, view
+from games.wizard.show import figures, scores, view
 
 __all__ = ["GAME", "decide", "evolve", "example", "scores", "setup", "view"]
 
@@ -44,4 +44,5 @@ GAME = Game(
     view=view,
     scores=scores,
     example=example,
+    figures=figures,
 )

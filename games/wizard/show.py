@@ -50,6 +50,13 @@ def scores(state: State) -> dict[str, Any]:
     )
 
 
+def figures(state: State) -> dict[str, dict[str, float]]:
+    """Each player's bid accuracy: the share of scored rounds whose bid they met exactly."""
+    rounds = state["history"]
+    met = {p: sum(1 for r in rounds if r["bids"].get(p) == r["tricks"].get(p)) for p in state["players"]}
+    return {p: {"bid_accuracy": met[p] / len(rounds) if rounds else 0.0} for p in state["players"]}
+
+
 # --- private helpers -------------------------------------------------------------------------
 
 
