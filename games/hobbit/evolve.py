@@ -159,9 +159,7 @@ _HANDLERS: dict[str, Callable[[State, dict[str, Any]], None]] = {
 
 
 def _new_trick(state: State, number: int, leader: str) -> None:
-    order = [
-        p for p in clockwise_from(state, leader) if state["alive"][p] and cards_left(state, p) > 0
-    ]
+    order = [p for p in clockwise_from(state, leader) if state["alive"][p] and cards_left(state, p) > 0]
     state["trick"] = {
         "number": number,
         "leader": leader,

@@ -17,8 +17,7 @@ from games.hobbit.table import DISCARD, living
 # ---------------------------------------------------------------------------------------------
 
 POWERS = {
-    "bilbo": "Bilbo's power gives one card to himself and one to another player, "
-    "the rest discarded",
+    "bilbo": "Bilbo's power gives one card to himself and one to another player, the rest discarded",
     "thorin": "Thorin's power gives one card at random to each living player, any extra discarded",
     "smaug": "Smaug's power gives at most one card to each living player, himself included, "
     "the rest discarded",

@@ -138,9 +138,7 @@ def _hands(state: State, given: dict[str, Any], dealt: list[str], size: int) -> 
     holder: dict[str, str] = {}
     for name, cards in given.items():
         player = _seated(state["players"], name)
-        require(
-            player in dealt, "player_eliminated", f"{player} is eliminated and is dealt no cards"
-        )
+        require(player in dealt, "player_eliminated", f"{player} is eliminated and is dealt no cards")
         require(player not in hands, "duplicate_player", f"{player}'s hand is given twice")
         hand = [_card(text) for text in cards]
         require(
@@ -171,28 +169,28 @@ def _play(state: State, action: Action) -> list[Event]:
         _require_from_hand(state, player, card)
     mark = _mark(state, card, action.get("mark"))
     played = event(
-        "CardPlayed",
-        round=state["round"],
-        trick=trick["number"],
-        player=player,
-        card=card,
-        mark=mark,
+        "CardPlayed", round=state["round"], trick=trick["number"], player=player, card=card, mark=mark
     )
-    events = [played, *_revoke_found(state, player, card)]
+    return [played, *_revoke_found(state, player, card), *_trick_won(state, player, card)]
+
+
+def _trick_won(state: State, player: str, card: str) -> list[Event]:
+    trick = state["trick"]
     plays = [*trick["plays"], {"player": player, "card": card}]
-    if len(plays) == len(trick["order"]):
-        winner = _winner(plays)
-        events.append(
-            event(
-                "TrickWon",
-                round=state["round"],
-                trick=trick["number"],
-                player=winner["player"],
-                card=winner["card"],
-                cards=[p["card"] for p in plays],
-            )
+    if len(plays) < len(trick["order"]):
+        return []
+    best = _winner(plays)
+    cards = [p["card"] for p in plays]
+    return [
+        event(
+            "TrickWon",
+            round=state["round"],
+            trick=trick["number"],
+            player=best["player"],
+            card=best["card"],
+            cards=cards,
         )
-    return events
+    ]
 
 
 def _require_playing(state: State) -> None:

@@ -140,9 +140,7 @@ def _follow_up(state: State, emit: Any) -> None:
         return
     if any(cards_left(state, p) for p in living(state)):
         winner = state["trick"]["winner"]
-        leader = next(
-            p for p in clockwise_from(state, winner) if state["alive"][p] and cards_left(state, p)
-        )
+        leader = next(p for p in clockwise_from(state, winner) if state["alive"][p] and cards_left(state, p))
         emit(
             event(
                 "LeaderChosen",
@@ -218,14 +216,9 @@ def _verdict(survivors: dict[str, int], dealt: dict[str, int]) -> tuple[str | No
     return None, "draw"
 
 
-def _explain(
-    side: str | None, reason: str, survivors: dict[str, int], dealt: dict[str, int]
-) -> str:
+def _explain(side: str | None, reason: str, survivors: dict[str, int], dealt: dict[str, int]) -> str:
     if side is None:
-        return (
-            f"draw: {survivors['good']} living characters each "
-            f"and {dealt['good']} damage dealt each"
-        )
+        return f"draw: {survivors['good']} living characters each and {dealt['good']} damage dealt each"
     other = other_side(side)
     if reason == "side_wiped_out":
         return f"{side} wins: {other} has no living character left"
