@@ -11,8 +11,9 @@ taking the card there face up; or ``black_hat``, one card face down) and at most
 Hidden cards (hands, black hats, redrawn and traded cards) are optional facts, checked when given.
 
 The package is split by idea, in the order of a game module's sections:
-``table`` (constants, cards, seats, where a card lies), ``rules`` (setup, decide), ``fold``
-(evolve), ``scoring`` (view, scores), ``example``, and ``schemas`` with ``GAME`` below.
+``table`` (constants, cards, seats, where a card lies), ``rules`` (setup, decide) with ``turns``
+(the turn windows), ``fold`` (evolve), ``scoring`` (view, scores), ``example``, and ``schemas``
+with ``GAME`` below. Docs: docs/games/hats.md.
 """
 
 from __future__ import annotations

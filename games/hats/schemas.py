@@ -7,9 +7,7 @@ from typing import Any
 from games.hats.table import HAND_SIZE, TYPES
 
 _CARD_PATTERN = "^[A-Za-z]+-[0-9]{1,2}$"
-_CARD_WORDS = (
-    f"written type-value in any letter case, e.g. 'blue-4'; types {', '.join(TYPES)}, values 1 to 6"
-)
+_CARD_WORDS = f"written type-value in any letter case, e.g. 'blue-4'; types {', '.join(TYPES)}, values 1 to 6"
 
 
 def _player(what: str) -> dict[str, Any]:

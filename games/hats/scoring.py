@@ -119,9 +119,7 @@ def _rows(state: State) -> tuple[dict[str, dict[str, int]], str | None]:
     return {p: _categories(state, p, values, cookie) for p in state["players"]}, cookie
 
 
-def _categories(
-    state: State, player: str, values: dict[str, int], cookie: str | None
-) -> dict[str, int]:
+def _categories(state: State, player: str, values: dict[str, int], cookie: str | None) -> dict[str, int]:
     hats = state["collections"][player]
     row = {
         "collection": sum(values.get(card_type(card), 0) for card in hats),
@@ -145,9 +143,7 @@ def _types_collected(state: State, player: str) -> int:
     return len({card_type(card) for card in state["collections"][player]}) + black
 
 
-def _winners(
-    state: State, rows: dict[str, dict[str, int]], cookie: str | None
-) -> tuple[list[str], str]:
+def _winners(state: State, rows: dict[str, dict[str, int]], cookie: str | None) -> tuple[list[str], str]:
     """Highest total, then most black hats, then the cookie; by team when partners play."""
     sides: list[list[str]] = state["teams"] or [[p] for p in state["players"]]
     best = _top(sides, lambda side: sum(rows[p]["total"] for p in side))

@@ -25,8 +25,7 @@ def main_turn(state: State, player: str) -> list[Event]:
         require(
             not turn["played"],
             "already_played",
-            f"{player} has already played a card this turn; "
-            f"{next_player(state, player)} plays next",
+            f"{player} has already played a card this turn; {next_player(state, player)} plays next",
         )
         return []
     return _next_turn(state, player)

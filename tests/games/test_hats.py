@@ -46,9 +46,7 @@ BOB_HAND = [
 # --- helpers: build matches through the public contract --------------------------------------
 
 
-def create(
-    players: list[str] | None = None, options: dict[str, Any] | None = None, **setup: Any
-) -> State:
+def create(players: list[str] | None = None, options: dict[str, Any] | None = None, **setup: Any) -> State:
     """A new match folded from setup's events (ann starts; the usual tea table) unless told."""
     players = players or THREE
     facts: dict[str, Any] = {
@@ -421,9 +419,7 @@ def test_four_partners_may_trade_instead_of_redrawing_once_a_turn() -> None:
 
 
 @pytest.mark.parametrize(("players", "options"), [(THREE, {}), (FOUR, {"partners": False})])
-def test_a_partner_trade_without_partners_is_refused(
-    players: list[str], options: dict[str, Any]
-) -> None:
+def test_a_partner_trade_without_partners_is_refused(players: list[str], options: dict[str, Any]) -> None:
     assert refused(create(players, options), "partner_trade", player="ann").code == "no_partners"
 
 
@@ -551,9 +547,7 @@ def test_the_last_card_of_a_recorded_hand_is_the_only_possible_favourite() -> No
     ]
     state = create(TWO, hands={"ann": hand})
     for card in hand[:8]:
-        state = run(
-            state, ("black_hat", {"player": "ann", "card": card}), ("black_hat", {"player": "bob"})
-        )
+        state = run(state, ("black_hat", {"player": "ann", "card": card}), ("black_hat", {"player": "bob"}))
     assert refused(state, "favourite", player="ann", card="red-2").code == "card_collected"
     caught = refused(state, "favourite", player="ann", card="pink-1")
     assert caught.code == "card_removed"
@@ -653,9 +647,7 @@ def test_a_named_partner_trade_moves_both_cards_between_the_recorded_hands() -> 
     hands = GAME.view(state)["hands"]
     assert hands["ann"]["known"] == [*ANN_HAND[1:], "green-1"]
     assert hands["cy"]["known"] == [*cy_hand[1:], "red-2"]
-    caught = refused(
-        create(FOUR, hands={"cy": cy_hand}), "partner_trade", player="ann", received="red-2"
-    )
+    caught = refused(create(FOUR, hands={"cy": cy_hand}), "partner_trade", player="ann", received="red-2")
     assert caught.code == "card_not_in_hand" and "cy" in caught.message
 
 
