@@ -55,6 +55,10 @@ class Keys:
         """Hash of one player's statistics, by match."""
         return f"{self.prefix}:stats:{name}"
 
+    def live_wake(self, hub_id: str) -> str:
+        """Stream that wakes one API process's live-feed reader when its set of matches changes."""
+        return f"{self.prefix}:live:{hub_id}"
+
     def queue_name(self) -> str:
         """The RQ queue the projection jobs go to."""
         return f"{self.prefix}-projections"

@@ -28,6 +28,7 @@ def summary_of(
         "created_ms": int(float(header.get("created_ms", 0))),
         "version": version,
         "disputes": len(state.get("disputes", [])),
+        "figures": game.figures(state) if finished and game.figures is not None else {},
     }
 
 
