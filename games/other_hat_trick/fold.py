@@ -199,8 +199,7 @@ def _next_turn(state: State) -> None:
 def _props_view(state: State) -> dict[str, Any]:
     places = [_place_view(state, place) for place in range(PLACES)]
     shown: dict[str, Any] = {
-        name: places[place_of(seat, 0) : place_of(seat, 0) + 2]
-        for seat, name in enumerate(state["players"])
+        name: places[place_of(seat, 0) : place_of(seat, 0) + 2] for seat, name in enumerate(state["players"])
     }
     shown[MIDDLE_NAME] = places[MIDDLE]
     return shown

@@ -149,17 +149,42 @@ def _why_not_together(state: State, claims: list[Claim]) -> str:
         if fits(left, [(place, prop)]):
             continue
         label = place_label(players, place)
+        counted = _counted_out(state, claims, k)
+        if counted is not None:
+            return counted
         could = _or_words([prop_words(p) for p in possible(left, place)])
         if len(before) <= 2:
             given = " and ".join(f"{place_label(players, q)} is {prop_words(p)}" for q, p in before)
-            return (
-                f"{label} cannot be {prop_words(prop)} when {given}: it could then only be {could}"
-            )
+            return f"{label} cannot be {prop_words(prop)} when {given}: it could then only be {could}"
         return (
             f"{label} cannot be {prop_words(prop)} together with the props claimed before it: "
             f"it could then only be {could}"
         )
     return "these props do not fit what the table has seen"
+
+
+def _counted_out(state: State, claims: list[Claim], k: int) -> str | None:
+    """The reason claim k is one copy too many: the copies claimed before it and those elsewhere."""
+    players, shown = state["players"], state["shown"]
+    place, prop = claims[k]
+    before = [q for q, p in claims[:k] if p == prop]
+    claimed = {q for q, _ in claims[: k + 1]}
+    others = [q for q in range(PLACES) if q not in claimed]
+    elsewhere = min(
+        (sum(1 for q in others if world[q] == LETTER[prop]) for world in state["worlds"]),
+        default=0,
+    )
+    if not before or len(before) + 1 + elsewhere <= PROP_COUNTS[prop]:
+        return None
+    reason = f"{_too_many(prop)}, and at least {COUNT_WORDS.get(elsewhere, elsewhere)} "
+    reason += "is elsewhere" if elsewhere == 1 else "are elsewhere"
+    seen = [q for q in others if shown[q] is not None and shown[q]["prop"] == prop]
+    if seen:
+        show = "shows" if len(seen) == 1 else "show"
+        labels = _and_words([place_label(players, q) for q in seen])
+        reason += f" ({labels} {show} {COUNT_WORDS[len(seen)]})"
+    label, earlier = place_label(players, place), [place_label(players, q) for q in before]
+    return f"{label} cannot be {prop_words(prop)} as well as {_and_words(earlier)}: {reason}"
 
 
 def _story(players: list[str], place: int, note: dict[str, object]) -> str:
@@ -172,7 +197,7 @@ def _story(players: list[str], place: int, note: dict[str, object]) -> str:
     steps = _and_words([str(s) for s in moves])
     swaps = "the swap at step" if len(moves) == 1 else "the swaps at steps"
     return (
-        f"{label} is {name}: it was seen at {note['seen_at']} at step {note['step']} "
+        f"{label} is {name}, seen at {note['seen_at']} at step {note['step']} "
         f"and moved there by {swaps} {steps}"
     )
 

@@ -66,8 +66,7 @@ def setup(players: list[str], setup: dict[str, Any], options: dict[str, Any]) ->
     require(
         first_trick != FINAL_TRICK,
         "other_hat_trick_not_last",
-        "The Other Hat Trick lies at the bottom of the deck, so it cannot be the first trick "
-        "turned",
+        "The Other Hat Trick lies at the bottom of the deck, so it cannot be the first trick turned",
     )
     canonical = {"first_player": first_player, "first_trick": first_trick}
     return [event("MatchCreated", players=list(players), setup=canonical, options=dict(options))]
@@ -164,9 +163,7 @@ def _fail(state: State, action: Action) -> list[Event]:
     if turned is not None:
         _require_fits(state, [turned])
     failures = state["failures"] + 1 if trick == FINAL_TRICK else 0
-    events = [
-        event("TrickFailed", player=player, trick=trick, slot=slot, prop=prop, failures=failures)
-    ]
+    events = [event("TrickFailed", player=player, trick=trick, slot=slot, prop=prop, failures=failures)]
     if failures == FAILURES_TO_END:
         events.append(event("MatchEnded", reason="three_failures", player=None))
     return events
@@ -182,12 +179,12 @@ def _reveal_all(state: State, action: Action) -> list[Event]:
     revealed = _read_reveal(state, action["props"])
     shown = Counter(p for name in state["players"] for p in revealed[name])
     shown[revealed[MIDDLE_NAME]] += 1
-    for prop in PROPS:
-        require(
-            shown[prop] == PROP_COUNTS[prop],
+    wrong = [prop for prop in PROPS if shown[prop] != PROP_COUNTS[prop]]
+    if wrong:
+        fail(
             "reveal_wrong_props",
-            f"the reveal shows {_how_many(shown[prop], prop)}, but the game has "
-            f"{_how_many(PROP_COUNTS[prop], prop)}",
+            f"the reveal shows {_and([_how_many(shown[p], p) for p in wrong])}, but the game has "
+            f"{_and([_how_many(PROP_COUNTS[p], p) for p in wrong])}",
         )
     claims = [
         (place_of(seat, slot), revealed[name][slot])
@@ -273,8 +270,7 @@ def _read_reveal(state: State, given: dict[str, Any]) -> dict[str, Any]:
     require(
         not missing,
         "reveal_incomplete",
-        "the reveal must give both props of every player and the middle prop; missing: "
-        + ", ".join(missing),
+        "the reveal must give both props of every player and the middle prop; missing: " + ", ".join(missing),
     )
     return {name: revealed[name] for name in [*state["players"], MIDDLE_NAME]}
 
@@ -282,6 +278,10 @@ def _read_reveal(state: State, given: dict[str, Any]) -> dict[str, Any]:
 def _how_many(count: int, prop: str) -> str:
     noun = prop.replace("-", " ")
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _whereabouts(state: State, trick: str) -> str:
