@@ -1,0 +1,1 @@
+"""Benchmarks: costs measured as ratios in one run, never asserted in tests."""
