@@ -20,19 +20,12 @@ def view(state: State) -> JSON:
         "players": list(players),
         "teams": [list(team) for team in state["teams"]],
         "turn": _turn(state),
-        "tea_table": [
-            {
-                "space": space,
-                "card": card,
-                "type": card_type(card),
-                "type_value": values[card_type(card)],
-                "counts": values[card_type(card)] == space,
-            }
-            for space, card in enumerate(state["table"], start=1)
-        ],
+        "tea_table": _spaces(state, values),
         "type_values": values,
         "collections": {p: _collection(state, p) for p in players},
-        "hands": {p: {"size": h["size"], "known": list(h["known"])} for p, h in _hands(state)},
+        "hands": {
+            p: {"size": state["hands"][p]["size"], "known": list(state["hands"][p]["known"])} for p in players
+        },
         "plays": dict(state["plays"]),
         "favourites": dict(state["favourites"]),
         "removed_types": list(state["removed_types"]),
@@ -196,6 +189,20 @@ def _turn(state: State) -> dict[str, Any]:
     }
 
 
+def _spaces(state: State, values: dict[str, int]) -> list[dict[str, Any]]:
+    """Each tea-table space: its card, the card's type, the type's value, and whether it counts."""
+    return [
+        {
+            "space": space,
+            "card": card,
+            "type": card_type(card),
+            "type_value": values[card_type(card)],
+            "counts": values[card_type(card)] == space,
+        }
+        for space, card in enumerate(state["table"], start=1)
+    ]
+
+
 def _collection(state: State, player: str) -> dict[str, Any]:
     named = [card for card in state["black_hats"][player] if card is not None]
     return {
@@ -203,7 +210,3 @@ def _collection(state: State, player: str) -> dict[str, Any]:
         "black_hats": len(state["black_hats"][player]),
         "black_hats_named": named,
     }
-
-
-def _hands(state: State) -> list[tuple[str, dict[str, Any]]]:
-    return [(p, state["hands"][p]) for p in state["players"]]
