@@ -92,9 +92,7 @@ def _played_round(
     if turned == WIZARD:
         trump = rng.choice(SUITS)
         actions.append({"type": "choose_trump", "suit": rng.choice((trump, trump.lower()))})
-    bid_order = (
-        list(order) if table["options"]["bidding"] == "clockwise" else rng.sample(order, len(order))
-    )
+    bid_order = list(order) if table["options"]["bidding"] == "clockwise" else rng.sample(order, len(order))
     bids = _bids(rng, table, bid_order)
     actions.extend({"type": "bid", "player": p, "tricks": bids[p]} for p in bid_order)
     return {p: bids[p] for p in players}, _play_tricks(rng, table, hands, trump, actions)

@@ -37,9 +37,7 @@ def bid(state: State, action: Action) -> list[Event]:
         "bid_out_of_range",
         f"{player} bids {tricks}; in round {round_no} a bid is 0 to {round_no} tricks",
     )
-    require(
-        player not in state["bids"], "already_bid", f"{player} has already bid in round {round_no}"
-    )
+    require(player not in state["bids"], "already_bid", f"{player} has already bid in round {round_no}")
     waiting = to_act(state)
     require(
         player in waiting,
@@ -78,7 +76,7 @@ def play(state: State, action: Action) -> list[Event]:
     """A card played: checked against what can be in play; closes the trick when it is the last."""
     require_phase(state, PLAYING, "play a card")
     player = find_player(state["players"], action["player"])
-    next_up = to_act(state)[0]
+    next_up = (to_act(state) or ["nobody"])[0]
     require(
         player == next_up,
         "not_your_turn",

@@ -140,13 +140,10 @@ def _record_round(state: State, action: Action) -> list[Event]:
     require(
         sum(tricks.values()) == round_no,
         "tricks_do_not_add_up",
-        f"round {round_no} has {round_no} tricks, but the tricks recorded add up to "
-        f"{sum(tricks.values())}",
+        f"round {round_no} has {round_no} tricks, but the tricks recorded add up to {sum(tricks.values())}",
     )
     check_canadian_rule(state, bids)
-    recorded = event(
-        "RoundRecorded", round=round_no, dealer=state["dealer"], bids=bids, tricks=tricks
-    )
+    recorded = event("RoundRecorded", round=round_no, dealer=state["dealer"], bids=bids, tricks=tricks)
     return [recorded, *round_end_events(state, bids, tricks)]
 
 
@@ -162,9 +159,7 @@ _DECIDERS = {
 # --- private helpers -------------------------------------------------------------------------
 
 
-def _read_hands(
-    state: State, given: dict[str, list[str]], trump_card: str | None
-) -> dict[str, list[str]]:
+def _read_hands(state: State, given: dict[str, list[str]], trump_card: str | None) -> dict[str, list[str]]:
     """Recorded hands by player (seat order), canonical, after the checks a deal must pass."""
     round_no, hands = state["round"], {}
     for name, cards in given.items():
@@ -196,9 +191,7 @@ def _refuse_extra_copies(hands: dict[str, list[str]], cards: list[str], turned: 
             f"but more are dealt{' and turned' if turned == card else ''} (held by {holders})",
         )
     if turned == card:
-        fail(
-            "card_in_two_places", f"{card} is the turned trump card, yet it is in {holders}'s hand"
-        )
+        fail("card_in_two_places", f"{card} is the turned trump card, yet it is in {holders}'s hand")
     fail("duplicate_card", f"{card} is dealt twice (held by {holders}); the deck has one {card}")
 
 
@@ -211,8 +204,7 @@ def _per_player(state: State, given: dict[str, int], what: str, code: str) -> di
         require(
             0 <= value <= round_no,
             code,
-            f"{player}'s {what} of {value} is impossible in round {round_no}: "
-            f"it is 0 to {round_no}",
+            f"{player}'s {what} of {value} is impossible in round {round_no}: it is 0 to {round_no}",
         )
         found[player] = value
     missing = [p for p in state["players"] if p not in found]

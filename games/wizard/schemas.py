@@ -93,8 +93,7 @@ ACTIONS: dict[str, dict[str, Any]] = {
             },
             "tricks": {
                 "type": "object",
-                "description": "{player: tricks won} for every player; they add up to the "
-                "round's number.",
+                "description": "{player: tricks won} for every player; they add up to the round's number.",
                 "additionalProperties": _COUNT,
             },
         },

@@ -67,10 +67,20 @@ def to_act(state: State) -> list[str]:
     if phase == BIDDING:
         waiting = [p for p in bidding_order(state) if p not in state["bids"]]
         return waiting[:1] if state["options"]["bidding"] == "clockwise" else waiting
-    if phase == PLAYING:
+    if phase == PLAYING and _trick_open(state):
         order = seats_from(state["players"], state["leader"])
         return [order[len(state["trick"])]]
     return []
+
+
+def _first(players: list[str]) -> str:
+    return players[0] if players else "nobody"
+
+
+def _trick_open(state: State) -> bool:
+    """Whether a card may be played: false in the instant between a trick's last card and its
+    TrickWon, or the last TrickWon and RoundScored (a rewind may stop there)."""
+    return len(state["trick"]) < len(state["players"]) and state["trick_number"] <= state["round"]
 
 
 def trump_words(state: State) -> str | None:
@@ -92,7 +102,7 @@ def expecting(state: State) -> str:
     if phase == BIDDING:
         return f"round {round_no} is bidding; waiting for " + " or ".join(to_act(state))
     if phase == PLAYING:
-        return f"round {round_no} is being played; {to_act(state)[0]} is to play"
+        return f"round {round_no} is being played; {_first(to_act(state))} is to play"
     return "the match is over"
 
 
@@ -113,7 +123,6 @@ def read_card(text: str) -> str:
     if card is None:
         fail(
             "unknown_card",
-            f"{text!r} is not a Wizard card; write rank then suit (7H, 10S, QD, "
-            "AC) or 'wizard' / 'jester'",
+            f"{text!r} is not a Wizard card; write rank then suit (7H, 10S, QD, AC) or 'wizard' / 'jester'",
         )
     return card

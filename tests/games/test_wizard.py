@@ -24,9 +24,7 @@ FOUR = ["ann", "bob", "cy", "dee"]
 
 def create(players: list[str] | None = None, first_dealer: str = "ann", **options: Any) -> State:
     """A new match folded from setup's events (first dealer ann unless said otherwise)."""
-    names, setup, opts = validate_match(
-        GAME, players or THREE, {"first_dealer": first_dealer}, options
-    )
+    names, setup, opts = validate_match(GAME, players or THREE, {"first_dealer": first_dealer}, options)
     state: State = {}
     for event in GAME.setup(names, setup, opts):
         state = GAME.evolve(state, event)
@@ -139,10 +137,7 @@ def test_a_match_starts_with_match_created_and_the_options_defaults_filled_in() 
 
 @pytest.mark.parametrize(("count", "rounds"), [(2, 30), (3, 20), (4, 15), (5, 12), (6, 10)])
 def test_the_match_has_sixty_cards_divided_by_the_players_rounds(count: int, rounds: int) -> None:
-    assert (
-        GAME.view(create(FOUR[:2] + ["eve", "fay", "gus", "hal"][: count - 2]))["rounds_total"]
-        == rounds
-    )
+    assert GAME.view(create(FOUR[:2] + ["eve", "fay", "gus", "hal"][: count - 2]))["rounds_total"] == rounds
 
 
 @pytest.mark.parametrize("players", [["ann"], ["a", "b", "c", "d", "e", "f", "g"]])
@@ -332,9 +327,7 @@ def test_recorded_hands_are_spelled_canonically_and_shown_in_the_view() -> None:
         ({"zed": ["QD", "KD"]}, "2C", "unknown_player"),
     ],
 )
-def test_a_deal_that_cannot_be_is_refused(
-    hands: dict[str, list[str]], trump_card: str, code: str
-) -> None:
+def test_a_deal_that_cannot_be_is_refused(hands: dict[str, list[str]], trump_card: str, code: str) -> None:
     state = run(create(), zero_round(THREE, "cy", 1))
     assert refused(state, "start_round", trump_card=trump_card, hands=hands).code == code
 
@@ -689,9 +682,7 @@ def test_a_round_scores_by_the_bid_and_the_tricks_won(bid: int, won: int, points
 
 def test_the_last_trick_scores_the_round_and_the_next_dealer_deals() -> None:
     state, _ = act(create(), "start_round", trump_card="7H")
-    state = run(
-        state, *bids(("bob", 1), ("cy", 1), ("ann", 0)), *plays(("bob", "AH"), ("cy", "2H"))
-    )
+    state = run(state, *bids(("bob", 1), ("cy", 1), ("ann", 0)), *plays(("bob", "AH"), ("cy", "2H")))
     state, events = act(state, "play", player="ann", card="3H")
     assert types(events) == ["CardPlayed", "TrickWon", "RoundScored"]
     assert events[2]["data"] == {
@@ -832,9 +823,7 @@ def test_the_example_is_deterministic_and_differs_between_seeds() -> None:
 
 def test_the_example_is_a_complete_legal_match() -> None:
     script = GAME.example(11)
-    names, setup, options = validate_match(
-        GAME, script["players"], script["setup"], script["options"]
-    )
+    names, setup, options = validate_match(GAME, script["players"], script["setup"], script["options"])
     state: State = {}
     for event in GAME.setup(names, setup, options):
         state = GAME.evolve(state, event)
