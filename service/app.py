@@ -8,7 +8,7 @@ from flask import Flask, Response, request
 from flask_smorest import Api
 
 from service import errors
-from service.api import games, health, matches, reads
+from service.api import games, health, history, matches, players, reads
 from service.bootstrap import build
 from service.config import Settings
 from service.limits import check_request
@@ -57,7 +57,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     )
     app.extensions["tabletape"] = build(settings)
     api = TabletapeApi(app)
-    for blueprint in (health.blp, games.blp, matches.blp, reads.blp):
+    for blueprint in (health.blp, games.blp, matches.blp, reads.blp, history.blp, players.blp):
         api.register_blueprint(blueprint)
     errors.register(app)
     _cors(app, settings.cors_origins)

@@ -11,6 +11,7 @@ from werkzeug.exceptions import HTTPException
 
 from events.errors import IdempotencyMismatch, MatchExists, UnknownMatch, VersionConflict
 from games.contract import RuleViolation
+from projections.exchange import ImportRefused, MidAction
 from service.recorder import Busy, Forbidden, PreconditionFailed, Unauthorized
 
 PROBLEM = "application/problem+json"
@@ -73,6 +74,8 @@ def register(app: Flask) -> None:
         app.register_error_handler(cls, _handler(status, code))
     app.register_error_handler(RuleViolation, _rule_violation)
     app.register_error_handler(PreconditionFailed, _precondition)
+    app.register_error_handler(ImportRefused, _import_refused)
+    app.register_error_handler(MidAction, _handler(422, "not_an_action_boundary"))
     app.register_error_handler(BadRequest, lambda e: problem(e.status, e.code, e.detail))
     app.register_error_handler(redis.RedisError, _redis_down)
     app.register_error_handler(HTTPException, http_problem)
@@ -89,6 +92,10 @@ def _rule_violation(error: RuleViolation) -> Response:
 
 def _precondition(error: PreconditionFailed) -> Response:
     return problem(412, "version_mismatch", str(error), expected=error.expected, actual=error.actual)
+
+
+def _import_refused(error: ImportRefused) -> Response:
+    return problem(422, "import_refused", str(error), line=error.line, reason=error.reason)
 
 
 def _redis_down(error: redis.RedisError) -> Response:

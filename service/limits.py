@@ -6,7 +6,7 @@ from flask import request
 
 from service.errors import BadRequest
 
-JSON_TYPES = ("application/json",)
+JSON_TYPES = ("application/json", "application/x-ndjson")
 
 
 def check_request(max_body: int, max_depth: int) -> None:

@@ -1,0 +1,117 @@
+"""Player statistics and leaderboards, computed from the match summaries the projector keeps.
+
+The projector writes each finished match's summary into every one of its players' statistics hash,
+keyed by match, and removes it again when an undo makes the match unfinished: so a projection run
+repeated, or every match rebuilt from its log, leaves the same statistics. Reads aggregate those
+summaries; ``aggregate`` and ``leaderboard`` are pure, so a test can recompute them from scratch.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+import redis
+
+from events.keys import Keys
+from projections.summary import FINISHED, IN_PROGRESS
+
+Summary = dict[str, Any]
+
+
+# --- pure aggregation ---------------------------------------------------------------------------
+
+
+def aggregate(name: str, summaries: Iterable[Summary]) -> dict[str, Any]:
+    """One player's figures over their finished matches: matches, wins, win rate, by game."""
+    by_game: dict[str, list[Summary]] = {}
+    for summary in summaries:
+        if summary.get("finished") and name in summary.get("players", []):
+            by_game.setdefault(summary["game"], []).append(summary)
+    games = {game: _record(name, found) for game, found in sorted(by_game.items())}
+    matches = sum(g["matches"] for g in games.values())
+    wins = sum(g["wins"] for g in games.values())
+    return {
+        "name": name,
+        "matches": matches,
+        "wins": wins,
+        "win_rate": _rate(wins, matches),
+        "by_game": games,
+    }
+
+
+def leaderboard(game_id: str, summaries: Iterable[Summary]) -> list[dict[str, Any]]:
+    """Every player of the game's finished matches, most wins first, then win rate, then name."""
+    found = [s for s in summaries if s.get("finished") and s.get("game") == game_id]
+    names = sorted({p for s in found for p in s["players"]})
+    rows = [{"name": n} | _record(n, [s for s in found if n in s["players"]]) for n in names]
+    rows.sort(key=lambda r: (-r["wins"], -r["win_rate"], r["name"]))
+    for rank, row in enumerate(rows, start=1):
+        row["rank"] = rank
+    return rows
+
+
+# --- reads from the projections -----------------------------------------------------------------
+
+
+class Statistics:
+    """Reads of the per-player statistics hashes and the match indexes."""
+
+    def __init__(self, client: redis.Redis, keys: Keys) -> None:
+        self.client = client
+        self.keys = keys
+
+    def player(self, name: str) -> dict[str, Any] | None:
+        """A player's statistics, or None when no match names them."""
+        raw = self.client.hvals(self.keys.stats(name))
+        summaries = [json.loads(value) for value in raw]
+        in_progress = self.client.zinter(
+            [self.keys.index("player", name), self.keys.index("status", IN_PROGRESS)]
+        )
+        if not summaries and not in_progress:
+            return None
+        return aggregate(name, summaries) | {"in_progress": len(in_progress)}
+
+    def leaderboard(self, game_id: str) -> list[dict[str, Any]]:
+        """The game's leaderboard over its finished matches."""
+        ids = self.client.zinter(
+            [self.keys.index("game", game_id), self.keys.index("status", FINISHED)]
+        )
+        with self.client.pipeline(transaction=False) as pipe:
+            for match_id in ids:
+                pipe.hget(self.keys.proj(_text(match_id)), "summary")
+            found = pipe.execute()
+        return leaderboard(game_id, [json.loads(raw) for raw in found if raw is not None])
+
+
+# --- private helpers ----------------------------------------------------------------------------
+
+
+def _record(name: str, summaries: list[Summary]) -> dict[str, Any]:
+    wins = sum(1 for s in summaries if name in s.get("winners", []))
+    figures: dict[str, list[float]] = {}
+    points: list[float] = []
+    for summary in summaries:
+        for figure, value in (summary.get("figures") or {}).get(name, {}).items():
+            figures.setdefault(figure, []).append(float(value))
+        totals = summary.get("totals")
+        if isinstance(totals, dict) and isinstance(totals.get(name), (int, float)):
+            points.append(float(totals[name]))
+    record: dict[str, Any] = {
+        "matches": len(summaries),
+        "wins": wins,
+        "win_rate": _rate(wins, len(summaries)),
+        "figures": {f: round(sum(v) / len(v), 4) for f, v in sorted(figures.items())},
+    }
+    if points:
+        record["average_points"] = round(sum(points) / len(points), 2)
+    return record
+
+
+def _rate(part: int, whole: int) -> float:
+    return round(part / whole, 4) if whole else 0.0
+
+
+def _text(raw: Any) -> str:
+    return raw.decode() if isinstance(raw, bytes) else str(raw)
