@@ -1,7 +1,8 @@
 """The Other Hat Trick's example(seed): a complete, legal, finished match for tests and benchmarks.
 
 The seed deals the props and shuffles the deck (the hidden truth the table never records), then
-plays: how eagerly players turn new tricks, how often they perform when they could, whether the
+plays: how eagerly players turn new tricks, how often their swap takes what the trick needs (these
+players cheat: they know where every prop is), how often they perform when they could, whether the
 app spells names as given or in capitals, and whether a fail leaves out the slot when only one
 is face down all vary with the seed. Matches end both ways: by The Other Hat Trick performed,
 and by three failures of it in a row. One seed always gives the same match.
@@ -53,6 +54,7 @@ def example(seed: int) -> Script:
         "ended": False,
         "turn_bias": rng.choice((0.15, 0.35, 0.6)),
         "perform_bias": rng.choice((0.5, 0.9, 1.0)),
+        "sharpness": rng.choice((0.0, 0.5, 0.9)),
         "shout": rng.random() < 0.3,
         "terse": rng.random() < 0.5,
         "actions": [],
@@ -96,8 +98,15 @@ def _turn_trick(table: dict[str, Any]) -> None:
 
 
 def _swap(rng: Random, table: dict[str, Any], seat: int) -> None:
-    other = rng.choice([s for s in range(PLAYERS) if s != seat])
-    slot, with_slot = rng.randrange(2), rng.randrange(2)
+    choices = [
+        (slot, other, with_slot)
+        for slot in (0, 1)
+        for other in range(PLAYERS)
+        if other != seat
+        for with_slot in (0, 1)
+    ]
+    useful = [c for c in choices if _would_satisfy(table, seat, *c)]
+    slot, other, with_slot = rng.choice(useful if useful and rng.random() < table["sharpness"] else choices)
     a, b = place_of(seat, slot), place_of(other, with_slot)
     for key in ("props", "face_up"):
         table[key][a], table[key][b] = table[key][b], table[key][a]
@@ -110,6 +119,13 @@ def _swap(rng: Random, table: dict[str, Any], seat: int) -> None:
             "with_slot": with_slot,
         }
     )
+
+
+def _would_satisfy(table: dict[str, Any], seat: int, slot: int, other: int, with_slot: int) -> bool:
+    """Whether this swap would leave the player holding what the top trick needs."""
+    mine = [table["props"][place_of(seat, 0)], table["props"][place_of(seat, 1)]]
+    mine[slot] = table["props"][place_of(other, with_slot)]
+    return satisfies(table["pile"][-1], mine)
 
 
 def _perform(rng: Random, table: dict[str, Any], seat: int, trick: str, mine: list[str]) -> None:
