@@ -9,14 +9,13 @@ the round. The match ends at once when a player reaches the target, or after the
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
 from games.contract import Action, Event, InvalidAction, State, event, fail, require
 from games.hat_trick.schemas import OPTIONS_SCHEMA
 from games.hat_trick.stacks import PROPS, canonical_stack, check_stack, judge_stack
-from games.hat_trick.state import DECK_SIZE, evolve, totals
+from games.hat_trick.state import DECK_SIZE, evolve, totals, working_copy
 from games.validation import with_defaults
 
 # --- constants -------------------------------------------------------------------------------
@@ -131,7 +130,7 @@ _DECIDERS: dict[str, Callable[[State, Action], list[Event]]] = {
 
 def _settle(state: State, events: list[Event]) -> list[Event]:
     """The events with the derived facts that follow them, in order, until nothing more follows."""
-    work = json.loads(json.dumps(state))  # a private copy to fold into; JSON copies fastest
+    work = working_copy(state)
     settled: list[Event] = []
     while events:
         for one in events:

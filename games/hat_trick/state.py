@@ -146,6 +146,17 @@ def totals(state: State) -> dict[str, int]:
     return {player: len(state["won"].get(player, [])) for player in state["players"]}
 
 
+def working_copy(state: State) -> State:
+    """A copy evolve may change without touching the original, in O(players + round), not
+    O(history): evolve replaces the round and appends to the lists, never edits what they hold."""
+    work = dict(state)
+    work["round"] = copy.deepcopy(state["round"])
+    work["won"] = {player: list(cards) for player, cards in state["won"].items()}
+    for key in ("revealed", "discarded", "rounds", "winners", "disputes"):
+        work[key] = list(state[key])
+    return work
+
+
 # --- private helpers -------------------------------------------------------------------------
 
 

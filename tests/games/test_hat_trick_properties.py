@@ -30,15 +30,16 @@ Check = Callable[[dict[str, Any], State], None]
 
 
 def record(seed: int, check: Check | None = None) -> tuple[list[dict[str, Any]], State]:
-    """Every event of example(seed) and the live state at the end; check sees every step."""
+    """Every event of example(seed) and the live state at the end; with a check, every step is
+    checked, and so is that decide leaves the state it is given unchanged."""
     script = GAME.example(seed)
     players, setup, options = validate_match(GAME, script["players"], script["setup"], script["options"])
     events = GAME.setup(players, setup, options)
     state = fold({}, events)
     for action in script["actions"]:
-        before = json.dumps(state)
+        before = json.dumps(state) if check else ""
         new = GAME.decide(state, validate_action(GAME, action))
-        assert json.dumps(state) == before, "decide changed the state it was given"
+        assert not check or json.dumps(state) == before, "decide changed the state it was given"
         for event in new:
             state = GAME.evolve(state, event)
             if check:
@@ -187,7 +188,7 @@ def declare(stars: str, card: dict[str, list[str]], stack: list[dict[str, str]])
     return GAME.decide(state, action)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(cards(), sound_stacks())
 def test_the_verdict_on_a_sound_stack_equals_a_brute_force_check(
     card: tuple[str, dict[str, list[str]]], stack: list[dict[str, str]]
@@ -199,7 +200,7 @@ def test_the_verdict_on_a_sound_stack_equals_a_brute_force_check(
     assert judged["verdict"] == ("fail" if expected else "pass")
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.lists(any_placement, min_size=1, max_size=5))
 def test_a_stack_is_refused_exactly_when_it_cannot_stand(stack: list[dict[str, str]]) -> None:
     content = {"colour": ["hat"], "grey": [], "starred": []}
