@@ -120,19 +120,11 @@ def round_end_events(state: State, bids: dict[str, int], tricks: dict[str, int])
 
 
 def _refuse_card_out_of_play(state: State, player: str, card: str) -> None:
-    round_no, hands = state["round"], state["hands"]
+    """Refuse a card that is played, turned or held elsewhere this round."""
     if copies_allowed(card) > 1:
-        seen = sum(1 for p in state["played"] if p["card"] == card)
-        seen += (state["trump_card"] == card) + sum(
-            hand.count(card) for holder, hand in hands.items() if holder != player
-        )
-        require(
-            seen < copies_allowed(card),
-            "no_copy_left",
-            f"all {copies_allowed(card)} copies of {describe_card(card)} are already played, "
-            f"turned or dealt to others in round {round_no}; {player} cannot play another",
-        )
+        _refuse_extra_copy(state, player, card)
         return
+    round_no, hands = state["round"], state["hands"]
     for earlier in state["played"]:
         if earlier["card"] == card:
             fail(
@@ -151,6 +143,20 @@ def _refuse_card_out_of_play(state: State, player: str, card: str) -> None:
             "card_in_another_hand",
             f"{card} was dealt to {holder} in round {round_no}, so {player} cannot play it",
         )
+
+
+def _refuse_extra_copy(state: State, player: str, card: str) -> None:
+    """Refuse a Wizard or Jester when all of its copies are accounted for elsewhere."""
+    seen = sum(1 for p in state["played"] if p["card"] == card)
+    seen += (state["trump_card"] == card) + sum(
+        hand.count(card) for holder, hand in state["hands"].items() if holder != player
+    )
+    require(
+        seen < copies_allowed(card),
+        "no_copy_left",
+        f"all {copies_allowed(card)} copies of {describe_card(card)} are already played, "
+        f"turned or dealt to others in round {state['round']}; {player} cannot play another",
+    )
 
 
 def _refuse_against_hand(state: State, player: str, card: str) -> None:
