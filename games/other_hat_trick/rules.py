@@ -90,14 +90,14 @@ def _turn_trick(state: State, action: Action) -> list[Event]:
     trick = action["trick"]
     turned = state["turned"]
     require(
-        trick not in turned,
-        "trick_already_turned",
-        f"{trick_title(trick)} was already turned ({_whereabouts(state, trick)})",
-    )
-    require(
         len(turned) < len(TRICK_IDS),
         "deck_empty",
         "the trick deck is empty: The Other Hat Trick was its last trick",
+    )
+    require(
+        trick not in turned,
+        "trick_already_turned",
+        f"{trick_title(trick)} was already turned ({_whereabouts(state, trick)})",
     )
     left = len(TRICK_IDS) - 1 - len(turned)
     require(

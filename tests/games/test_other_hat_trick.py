@@ -190,6 +190,15 @@ def test_the_other_hat_trick_is_never_the_first_trick_turned() -> None:
     assert caught.value.code == "other_hat_trick_not_last"
 
 
+def test_setup_called_directly_still_needs_the_first_player_and_the_first_trick() -> None:
+    with pytest.raises(RuleViolation) as no_player:
+        GAME.setup(PLAYERS, {"first_trick": "hat-trick"}, {})
+    assert no_player.value.code == "first_player_required"
+    with pytest.raises(RuleViolation) as no_trick:
+        GAME.setup(PLAYERS, {"first_player": "ann"}, {})
+    assert no_trick.value.code == "first_trick_required"
+
+
 def test_a_player_may_not_be_called_middle() -> None:
     with pytest.raises(RuleViolation) as caught:
         GAME.setup(["ann", "Middle", "cy"], {"first_player": "ann", "first_trick": "hat-trick"}, {})
@@ -332,8 +341,8 @@ def test_the_deck_is_empty_once_the_other_hat_trick_is_turned() -> None:
     view = table.view()
     assert (view["deck"], view["top"], view["phase"]) == (0, "other-hat-trick", "choose")
     assert len(view["pile"]) == 10
-    refused = table.refuse({"type": "turn_trick", "trick": "other-hat-trick"})
-    assert refused.code == "trick_already_turned"
+    refused = table.refuse({"type": "turn_trick", "trick": "hat-trick"})
+    assert refused.code == "deck_empty"
 
 
 # --- perform ---------------------------------------------------------------------------------
@@ -771,6 +780,8 @@ def test_the_reveal_names_every_player_and_the_middle() -> None:
     assert refused.code == "reveal_incomplete" and refused.message.endswith("missing: bob")
     action = revealed(table, dee=["carrot", "carrot"])
     assert table.refuse(action).code == "unknown_player"
+    action = revealed(table, ANN=table.truth[0:2])
+    assert table.refuse(action).code == "reveal_twice"
     with pytest.raises(InvalidAction):
         validate_action(GAME, {"type": "reveal_all", "props": {"ann": ["hat", "carrot"]}})
 
