@@ -65,7 +65,7 @@ def list_matches(query: dict[str, Any]) -> dict[str, Any]:
         "total": total,
         "offset": query["offset"],
         "limit": query["limit"],
-        "links": {},
+        "links": _page_links(query, total),
     }
 
 
@@ -125,6 +125,22 @@ def redo(match_id: str) -> dict[str, Any]:
     return recorded(
         services().recorder.redo(match_id, bearer_token(), if_match(), idempotency_key())
     )
+
+
+def _page_links(query: dict[str, Any], total: int) -> dict[str, str | None]:
+    """Links to the pages beside this one, with the same filters."""
+    offset, limit = query["offset"], query["limit"]
+    kept = {k: v.isoformat() if isinstance(v, datetime) else v for k, v in query.items()
+            if k not in ("offset", "limit") and v is not None}
+
+    def page(start: int) -> str:
+        return url_for("matches.list_matches", **kept, offset=start, limit=limit)
+
+    return {
+        "first": page(0),
+        "prev": page(max(0, offset - limit)) if offset > 0 else None,
+        "next": page(offset + limit) if offset + limit < total else None,
+    }
 
 
 def _ms(moment: datetime | None) -> int | None:
