@@ -15,6 +15,7 @@ import json
 import logging
 import queue
 import threading
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -139,14 +140,27 @@ class Watch:
 
     def catch_up(self) -> None:
         """Queue what was appended between ``after`` and the hub's first delivery."""
-        self.inbox.put(self.hub.store.read(self.match_id, self.last + 1))
+        missed = self.hub.store.read(self.match_id, self.last + 1)
+        if missed:
+            self.inbox.put(missed)
 
     def next_events(self, timeout: float) -> list[StoredEvent]:
         """The events after the last one returned, waiting up to ``timeout`` seconds for some."""
-        try:
-            batch = self.inbox.get(timeout=timeout)
-        except queue.Empty:
-            return []
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                batch = self.inbox.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                return []
+            fresh = self._fresh(batch)
+            if fresh:
+                upcasters = self.hub.store.upcasters
+                if upcasters is None:
+                    return fresh
+                return [upcasters.upcast(self.game_id, e) for e in fresh]
+
+    def _fresh(self, batch: list[StoredEvent]) -> list[StoredEvent]:
+        """The events of a delivery not returned yet, a gap before them filled from the log."""
         fresh: list[StoredEvent] = []
         for event in batch:
             if event.seq <= self.last:
@@ -155,9 +169,6 @@ class Watch:
                 fresh += self.hub.store.read(self.match_id, self.last + 1, event.seq - 1)
             fresh.append(event)
             self.last = event.seq
-        upcasters = self.hub.store.upcasters
-        if upcasters is not None:
-            return [upcasters.upcast(self.game_id, e) for e in fresh]
         return fresh
 
     def close(self) -> None:

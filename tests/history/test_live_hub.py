@@ -1,0 +1,121 @@
+"""The live hub and feed in process: one blocking read per hub, every watcher served in order."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+import redis
+from flask import Flask
+
+from games.registry import all_games
+from projections.live import Feed, LiveHub
+from tests.service.conftest import Table
+
+
+@pytest.fixture
+def hubs(app: Flask, redis_url: str) -> Iterator[Callable[[], tuple[LiveHub, list[redis.Redis]]]]:
+    """Make hubs (as separate API processes would have), counting the connections each opens."""
+    made: list[LiveHub] = []
+    parts = app.extensions["tabletape"]
+
+    def make() -> tuple[LiveHub, list[redis.Redis]]:
+        opened: list[redis.Redis] = []
+
+        def connect() -> redis.Redis:
+            opened.append(redis.Redis.from_url(redis_url, socket_timeout=60))
+            return opened[-1]
+
+        made.append(LiveHub(connect, parts.store, parts.keys))
+        return made[-1], opened
+
+    yield make
+    for hub in made:
+        hub.close()
+
+
+def messages(feed: Feed, until: str = "end", limit: int = 10_000) -> list[tuple[str, Any, str | None]]:
+    """(event, data, id) of each SSE message of a feed, up to the first ``until`` message."""
+    found: list[tuple[str, Any, str | None]] = []
+    for chunk in feed.lines():
+        fields = dict(
+            line.split(": ", 1) for line in chunk.strip().splitlines() if ": " in line and line[0] != ":"
+        )
+        if "event" in fields:
+            found.append((fields["event"], json.loads(fields["data"]), fields.get("id")))
+            if fields["event"] == until or len(found) >= limit:
+                break
+    return found
+
+
+def test_many_watchers_of_several_matches_share_one_connection_and_see_every_step_once(
+    recorded: Callable[..., Table], hubs: Any
+) -> None:
+    hub, opened = hubs()
+    plays = [("hats", 0), ("hat-trick", 1)]
+    matches = [recorded(game_id, seed, upto=2) for game_id, seed in plays]
+    starts = [m.log_length() for m in matches]
+    watches = [(i, hub.watch(m.id, m.created["game"], starts[i])) for i, m in enumerate(matches)
+               for _ in range(5)]
+    for match, (game_id, seed) in zip(matches, plays, strict=True):
+        for action in all_games()[game_id].example(seed)["actions"][2:6]:
+            match.ok(action)
+    for i, watch in watches:
+        seen: list[int] = []
+        while not seen or seen[-1] < matches[i].log_length():
+            events = watch.next_events(timeout=10)
+            assert events, "the hub delivered nothing for 10 s"
+            seen += [e.seq for e in events]
+        assert seen == list(range(starts[i] + 1, matches[i].log_length() + 1))
+    assert hub.watching() == 10 and len(opened) == 1
+    for _, watch in watches:
+        watch.close()
+    assert hub.watching() == 0
+
+
+def test_two_hubs_as_two_api_processes_both_follow_the_same_match(
+    recorded: Callable[..., Table], hubs: Any
+) -> None:
+    match = recorded("hats", 3, upto=1)
+    start = match.log_length()
+    watches = [hubs()[0].watch(match.id, "hats", start) for _ in range(2)]
+    for action in all_games()["hats"].example(3)["actions"][1:4]:
+        match.ok(action)
+    for watch in watches:
+        seen: list[int] = []
+        while not seen or seen[-1] < match.log_length():
+            events = watch.next_events(timeout=10)
+            assert events
+            seen += [e.seq for e in events]
+        assert seen == list(range(start + 1, match.log_length() + 1))
+
+
+def test_a_feed_starts_with_the_state_streams_frames_and_ends_with_the_final_state(
+    app: Flask, recorded: Callable[..., Table], hubs: Any
+) -> None:
+    script = all_games()["hats"].example(0)
+    match = recorded("hats", 0, upto=3)
+    start = match.log_length()
+    feed = Feed(app.extensions["tabletape"].reader, hubs()[0], match.id, keepalive=10)
+    for action in script["actions"][3:]:
+        match.ok(action)
+    found = messages(feed)
+    assert found[0][0] == "state" and found[0][2] == str(start)
+    assert found[0][1]["state"] == match.get("state", at=start).json["state"]
+    frames = [m for m in found if m[0] == "frame"]
+    assert [int(m[2] or 0) for m in frames] == list(range(start + 1, match.log_length() + 1))
+    assert frames[-1][1]["state"] == match.get("state").json["state"]
+    assert found[-1][0] == "end" and found[-1][1]["finished"] is True
+
+
+def test_a_resumed_feed_sends_only_the_steps_after_the_last_event_id(
+    app: Flask, recorded: Callable[..., Table], hubs: Any
+) -> None:
+    match = recorded("hats", 0)
+    feed = Feed(app.extensions["tabletape"].reader, hubs()[0], match.id, last_event_id=5, keepalive=10)
+    found = messages(feed)
+    assert [m[0] for m in found][:1] == ["frame"] and found[0][2] == "6"
+    assert [int(m[2] or 0) for m in found if m[0] == "frame"] == list(range(6, match.log_length() + 1))
+    assert found[-1][0] == "end"
