@@ -203,10 +203,13 @@ class Feed:
         start = head["version"] if last_event_id is None else min(last_event_id, head["version"])
         self.env = reader.envelope(self.game, match_id, start)
         self.keepalive = keepalive
-        self.watch = hub.watch(match_id, self.game.id, start)
+        self.hub = hub
 
     def lines(self) -> Iterator[str]:
         """The stream: retry hint, state (unless resumed), a frame per step, then the end."""
+        # Watching starts with the stream, so a stream never started leaves no watch behind;
+        # the watch catches up from the envelope's step, so nothing appended meanwhile is lost.
+        self.watch = self.hub.watch(self.match_id, self.game.id, self.env["version"])
         try:
             yield "retry: 2000\n\n"
             if not self.resumed:
