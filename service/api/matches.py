@@ -91,7 +91,7 @@ def show_match(match_id: str) -> dict[str, Any]:
         "finished": bool(scores.get("finished")),
         "winners": scores.get("winners", []),
         "disputes": env["game"].get("disputes", []),
-        "links": links(match_id),
+        "links": links(match_id) | _origin(header),
     }
 
 
@@ -125,6 +125,12 @@ def redo(match_id: str) -> dict[str, Any]:
     return recorded(
         services().recorder.redo(match_id, bearer_token(), if_match(), idempotency_key())
     )
+
+
+def _origin(header: dict[str, str]) -> dict[str, str]:
+    """A link to the match a fork was made from, if it is one."""
+    origin = header.get("forked_from")
+    return {"origin": url_for("matches.show_match", match_id=origin)} if origin else {}
 
 
 def _page_links(query: dict[str, Any], total: int) -> dict[str, str | None]:

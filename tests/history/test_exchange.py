@@ -115,6 +115,7 @@ def test_a_fork_copies_the_effective_history_and_then_diverges_from_its_origin(
     fork = answer.json
     assert fork["origin"] == {"forked_from": match.id, "forked_at": str(at)}
     assert fork["links"]["origin"].endswith(match.id)
+    assert client.get(fork["links"]["self"]).json["links"]["origin"] == fork["links"]["origin"]
     forked_state = client.get(f"/v1/matches/{fork['id']}/state").json["state"]
     assert forked_state == match.get("state", at=at).json["state"]
     events = client.get(f"/v1/matches/{fork['id']}/events").json["events"]
