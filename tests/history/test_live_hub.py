@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -25,8 +26,10 @@ def hubs(app: Flask, redis_url: str) -> Iterator[Callable[[], tuple[LiveHub, lis
         opened: list[redis.Redis] = []
 
         def connect() -> redis.Redis:
-            opened.append(redis.Redis.from_url(redis_url, socket_timeout=60))
+            opened.append(redis.Redis.from_url(redis_url, socket_timeout=60, client_name=name))
             return opened[-1]
+
+        name = f"tt-live-test-{uuid.uuid4().hex[:8]}"
 
         made.append(LiveHub(connect, parts.store, parts.keys))
         return made[-1], opened
@@ -119,3 +122,28 @@ def test_a_resumed_feed_sends_only_the_steps_after_the_last_event_id(
     assert [m[0] for m in found][:1] == ["frame"] and found[0][2] == "6"
     assert [int(m[2] or 0) for m in found if m[0] == "frame"] == list(range(6, match.log_length() + 1))
     assert found[-1][0] == "end"
+
+
+def test_a_hub_whose_connection_is_killed_reconnects_and_loses_no_step(
+    recorded: Callable[..., Table], hubs: Any, redis_client: redis.Redis
+) -> None:
+    hub, opened = hubs()
+    match = recorded("hats", 3, upto=1)
+    start = match.log_length()
+    watch = hub.watch(match.id, "hats", start)
+    actions = all_games()["hats"].example(3)["actions"]
+    match.ok(actions[1])
+    seen = [e.seq for e in watch.next_events(timeout=10)]
+    name = opened[0].connection_pool.connection_kwargs["client_name"]
+    killed = [c["id"] for c in redis_client.client_list() if c.get("name") == name]
+    assert len(killed) == 1
+    redis_client.client_kill_filter(_id=killed[0])
+    for action in actions[2:5]:
+        match.ok(action)
+    while seen[-1] < match.log_length():
+        events = watch.next_events(timeout=10)
+        assert events, "the hub did not come back within 10 s"
+        seen += [e.seq for e in events]
+    assert seen == list(range(start + 1, match.log_length() + 1))
+    serving = [c["id"] for c in redis_client.client_list() if c.get("name") == name]
+    assert serving and killed[0] not in serving
