@@ -243,6 +243,9 @@ def _check_batch(
     game: Game, env: Envelope, batch: list[tuple[int, StoredEvent]], rewind: history.Rewind
 ) -> Envelope:
     number, first = batch[0]
+    action_id = first.meta.get("action_id")
+    if not isinstance(action_id, str) or not action_id or action_id == history.CREATION:
+        raise ImportRefused(number, "each action's events need an action_id of their own")
     if first.type in history.CORRECTIONS:
         make = history.undo_event if first.type == history.UNDONE else history.redo_event
         if len(batch) != 1 or make(env) != first.data:

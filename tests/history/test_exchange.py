@@ -173,3 +173,12 @@ def test_an_unfinished_match_does_not_export_as_a_play(
     match = recorded("hats", 1, upto=3)
     answer = client.get(f"/v1/matches/{match.id}/export", query_string={"format": "bgstats"})
     assert answer.status_code == 409 and answer.json["code"] == "not_finished"
+
+
+def test_an_import_whose_later_action_claims_to_be_the_creation_is_refused(
+    recorded: Callable[..., Table], client: FlaskClient
+) -> None:
+    values = export(client, recorded("hat-trick", 1, upto=3).id)
+    values[-1]["meta"]["action_id"] = "create"
+    answer = send(client, values)
+    assert answer.status_code == 422 and answer.json["line"] == len(values)
