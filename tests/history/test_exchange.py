@@ -179,6 +179,9 @@ def test_an_import_whose_later_action_claims_to_be_the_creation_is_refused(
     recorded: Callable[..., Table], client: FlaskClient
 ) -> None:
     values = export(client, recorded("hat-trick", 1, upto=3).id)
-    values[-1]["meta"]["action_id"] = "create"
+    batch = [v["meta"]["action_id"] for v in values[1:]].index(values[-1]["meta"]["action_id"]) + 1
+    for value in values[batch:]:
+        value["meta"]["action_id"] = "create"
     answer = send(client, values)
-    assert answer.status_code == 422 and answer.json["line"] == len(values)
+    assert answer.status_code == 422 and answer.json["line"] == batch + 1
+    assert "action_id" in answer.json["reason"]
