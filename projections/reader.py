@@ -86,8 +86,19 @@ class MatchReader:
         base = self._base(match_id, step)
         if base["version"] >= step:
             return base
-        events = self.store.iter_events(match_id, base["version"] + 1, step)
-        return history.fold(game, base, events, lambda n: self.envelope(game, match_id, n))
+        # Every envelope of this fold is kept, so an undo's rewind into it is a lookup: folding
+        # again from an earlier base would, with undos inside, cost exponentially many folds.
+        seen = {base["version"]: json.dumps(base)}
+
+        def rewind(n: int) -> Envelope:
+            kept = seen.get(n)
+            return json.loads(kept) if kept is not None else self.envelope(game, match_id, n)
+
+        env = base
+        for event in self.store.iter_events(match_id, base["version"] + 1, step):
+            env = history.step(game, env, event, rewind)
+            seen[event.seq] = json.dumps(env)
+        return env
 
     def _base(self, match_id: str, step: int) -> Envelope:
         projected = self.cache.envelope(match_id)

@@ -103,5 +103,25 @@ def openapi(output: str) -> None:
         Path(output).write_text(text, encoding="utf-8")
 
 
+@main.command(name="verify")
+@click.argument("match_ids", nargs=-1)
+def verify_command(match_ids: tuple[str, ...]) -> None:
+    """Fold every match's log afresh and list each projection that differs; exit 1 when any does."""
+    from service.ops import verify
+
+    sys.exit(verify(Settings.from_env(), match_ids))
+
+
+@main.command(name="rebuild")
+@click.argument("match_ids", nargs=-1)
+@click.option("--all", "everything", is_flag=True,
+              help="Rebuild every match, not only those whose projection differs from its log.")
+def rebuild_command(match_ids: tuple[str, ...], everything: bool) -> None:
+    """Project matches again from their logs (by default those `verify` finds different)."""
+    from service.ops import rebuild
+
+    sys.exit(rebuild(Settings.from_env(), match_ids, only_different=not everything))
+
+
 if __name__ == "__main__":
     main()
