@@ -123,5 +123,30 @@ def rebuild_command(match_ids: tuple[str, ...], everything: bool) -> None:
     sys.exit(rebuild(Settings.from_env(), match_ids, only_different=not everything))
 
 
+@main.command(name="export")
+@click.argument("match_id")
+@click.option("--output", "-o", default="-", type=click.Path(dir_okay=False, allow_dash=True),
+              help="Where to write the export; - for standard output.")
+@click.option("--format", "form", default="ndjson", show_default=True,
+              type=click.Choice(["ndjson", "bgstats"]),
+              help="ndjson: the whole log (header first); bgstats: a finished match as a BG Stats play.")
+def export_command(match_id: str, output: str, form: str) -> None:
+    """Write a match's log as NDJSON (REDIS_URL, TABLETAPE_PREFIX)."""
+    from service.transfer import export_match
+
+    with click.open_file(output, "w", encoding="utf-8") as out:
+        status = export_match(Settings.from_env(), match_id, out, form)
+    sys.exit(status)
+
+
+@main.command(name="import")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+def import_command(file: str) -> None:
+    """Create a match from an NDJSON export, every action checked by the rules; - reads stdin."""
+    from service.transfer import import_file
+
+    sys.exit(import_file(Settings.from_env(), file))
+
+
 if __name__ == "__main__":
     main()
