@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 import json
+import os
+import re
+import signal
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+import redis
 import requests
 
 from games.registry import all_games
-from tests.e2e.conftest import Served
+from tests.e2e.conftest import Served, free_port, wait_until_healthy
 
 pytestmark = pytest.mark.e2e
 Message = tuple[str, Any, str | None]
@@ -135,3 +142,39 @@ def test_many_spectators_of_one_match_each_see_every_step(served: Served) -> Non
 def test_following_an_unknown_match_is_a_404_problem(served: Served) -> None:
     answer = requests.get(f"{served.url}/v1/matches/nope/live", timeout=5)
     assert answer.status_code == 404 and answer.json()["code"] == "unknown_match"
+
+
+def test_a_spectator_on_a_second_api_process_follows_what_the_first_one_records(
+    served: Served, tmp_path: Path
+) -> None:
+    found = re.search(r"embedded Redis at (\S+)", served.log.read_text())
+    assert found, served.log.read_text()
+    table = Table(served.url, "hats", 3)
+    client = redis.Redis.from_url(found.group(1))
+    meta = next(client.scan_iter(match=f"*:{{{table.id}}}:meta")).decode()
+    client.close()
+    port = free_port()
+    env = dict(os.environ, REDIS_URL=found.group(1), TABLETAPE_PREFIX=meta.split(":{", 1)[0])
+    log = tmp_path / "second.log"
+    with log.open("wb") as out:
+        second = subprocess.Popen(
+            [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", "0"],
+            env=env, stdout=out, stderr=subprocess.STDOUT,
+        )
+    try:
+        other = f"http://127.0.0.1:{port}"
+        wait_until_healthy(other, second, log)
+        stream = listen(other, table.id)
+        sender = table.send(len(table.script["actions"]))
+        steps: list[int] = []
+        for kind, data, _ in sse(stream):
+            if kind == "end":
+                break
+            if kind == "frame":
+                steps.append(data["step"])
+        stream.close()
+        sender.join()
+        assert steps == list(range(table.created + 1, table.version + 1))
+    finally:
+        second.send_signal(signal.SIGTERM)
+        second.wait(timeout=20)
