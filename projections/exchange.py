@@ -159,7 +159,10 @@ def bgstats_play(reader: MatchReader, match_id: str) -> dict[str, Any] | None:
     events = [e for e in reader.store.iter_events(match_id) if history.is_effective(env, e.seq)]
     begun, ended = _moment(events[0].meta.get("ts")), _moment(events[-1].meta.get("ts"))
     players = list(env["game"].get("players", []))
-    starter = next((e.meta.get("actor") for e in events if e.meta.get("actor") in players), None)
+    # Tables may name players in any case ("HAL" for "hal"); the seat's spelling is the name.
+    seats = {name.casefold(): name for name in players}
+    actors = (seats.get(str(e.meta.get("actor", "")).strip().casefold()) for e in events)
+    starter = next((name for name in actors if name is not None), None)
     totals = board.get("totals") or {}
     return {
         "sourceName": "tabletape",

@@ -15,6 +15,12 @@ from tests.service.conftest import Table
 app, client, table, work = api.app, api.client, api.table, api.work
 
 
+# Example seeds with short matches per game (the examples run from 4 to 700 actions), so that a
+# test driving every game stays quick; two sets, so that tests see different matches.
+SHORT = {"hat-trick": 1, "hats": 0, "hobbit": 1, "other-hat-trick": 6, "wizard": 7}
+OTHER = {"hat-trick": 11, "hats": 3, "hobbit": 5, "other-hat-trick": 11, "wizard": 10}
+
+
 def record(table: Callable[..., Table], game_id: str, seed: int, upto: int | None = None) -> Table:
     """A match of ``game_id`` with the first ``upto`` actions (all by default) of example ``seed``."""
     script = all_games()[game_id].example(seed)

@@ -9,12 +9,13 @@ import pytest
 from flask.testing import FlaskClient
 
 from games.registry import all_games
+from tests.history.conftest import SHORT
 from tests.service.conftest import Table
 
 
 def corrected(table: Callable[..., Table], game_id: str) -> Table:
     """A game's example match with an undo, a redo and a second undo on the way (so steps are undone)."""
-    script = all_games()[game_id].example(1)
+    script = all_games()[game_id].example(SHORT[game_id])
     match = table(game_id, script["players"], setup=script["setup"], options=script["options"])
     actions = script["actions"]
     middle = len(actions) // 2
