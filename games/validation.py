@@ -11,10 +11,20 @@ from jsonschema import Draft202012Validator
 from games.contract import Action, Game, InvalidAction
 
 
+# Building a validator costs far more than using one; a game's schemas never change.
+_VALIDATORS: dict[int, tuple[Mapping[str, Any], Draft202012Validator]] = {}
+
+
+def _validator(schema: Mapping[str, Any]) -> Draft202012Validator:
+    cached = _VALIDATORS.get(id(schema))
+    if cached is None or cached[0] is not schema:
+        cached = (schema, Draft202012Validator(schema))
+        _VALIDATORS[id(schema)] = cached
+    return cached[1]
+
+
 def _first_error(schema: Mapping[str, Any], value: Any, what: str) -> None:
-    errors = sorted(
-        Draft202012Validator(schema).iter_errors(value), key=lambda e: (len(e.path), e.message)
-    )
+    errors = sorted(_validator(schema).iter_errors(value), key=lambda e: (len(e.path), e.message))
     if not errors:
         return
     err = errors[0]

@@ -48,9 +48,23 @@ class MatchReader:
         return game, self.envelope(game, match_id, step)
 
     def naive_at(self, game: Game, match_id: str, step: int) -> Envelope:
-        """The envelope at ``step`` folded from step 1, ignoring every stored envelope."""
-        events = self.store.iter_events(match_id, 1, step)
-        return history.fold(game, history.empty(), events, lambda n: self.naive_at(game, match_id, n))
+        """The envelope at ``step`` folded from step 1, ignoring every stored envelope.
+
+        The baseline that snapshots are measured against: one pass over the log, keeping a copy of
+        the envelope only at the steps that an undo or redo in the log returns to.
+        """
+        targets = {
+            int(e.data["restores"])
+            for e in self.store.iter_events(match_id, 1, step)
+            if e.type in history.CORRECTIONS
+        }
+        kept: dict[int, Envelope] = {0: history.empty()}
+        env = history.empty()
+        for event in self.store.iter_events(match_id, 1, step):
+            env = history.step(game, env, event, lambda n: copy.deepcopy(kept[n]))
+            if event.seq in targets:
+                kept[event.seq] = copy.deepcopy(env)
+        return env
 
     def frames(
         self, match_id: str, first: int, last: int, raw: bool = False
