@@ -10,7 +10,6 @@ from jsonschema import Draft202012Validator
 
 from games.contract import Action, Game, InvalidAction
 
-
 # Building a validator costs far more than using one; a game's schemas never change.
 _VALIDATORS: dict[int, tuple[Mapping[str, Any], Draft202012Validator]] = {}
 
