@@ -1,13 +1,17 @@
 """Reading a match: its state now, at any step, and as replay frames, without folding the whole log.
 
-Every read starts from the newest stored envelope at or before the step it needs (the projected
-envelope, else the nearest snapshot) and folds only the events after it.
+Every read starts from the newest envelope at or before the step it needs (one this process
+computed recently, the projected one, else the nearest snapshot) and folds only the events after
+it. An envelope at a given step never changes, since the log is never edited, so keeping recent
+ones in memory is safe with any number of API processes.
 """
 
 from __future__ import annotations
 
 import copy
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -28,9 +32,12 @@ def frozen(value: Any) -> Any:
 class MatchReader:
     """Rebuilds envelopes of a match from the log, the projection and the snapshots."""
 
-    def __init__(self, store: EventStore, cache: ProjectionCache) -> None:
+    def __init__(self, store: EventStore, cache: ProjectionCache, memo_size: int = 256) -> None:
         self.store = store
         self.cache = cache
+        self._memo: OrderedDict[str, Envelope] = OrderedDict()
+        self._memo_size = memo_size
+        self._lock = threading.Lock()
 
     def game_of(self, match_id: str) -> Game:
         """The rules the match is played by (UnknownMatch when there is no such match)."""
@@ -40,7 +47,9 @@ class MatchReader:
         """The match's rules and its envelope at the newest step."""
         game = self.game_of(match_id)
         version = self.store.version(match_id)
-        return game, self.envelope(game, match_id, version)
+        env = self.envelope(game, match_id, version)
+        self._remember(match_id, env)
+        return game, env
 
     def at(self, match_id: str, step: int) -> tuple[Game, Envelope]:
         """The match's rules and its envelope right after ``step``."""
@@ -93,15 +102,21 @@ class MatchReader:
         self, game: Game, match_id: str, env: Envelope, events: Iterable[StoredEvent]
     ) -> Envelope:
         """Fold events onto an envelope the caller owns."""
-        return history.fold(game, env, events, lambda n: self.envelope(game, match_id, n))
+        env = history.fold(game, env, events, lambda n: self.envelope(game, match_id, n))
+        self._remember(match_id, env)
+        return env
 
     def envelope(self, game: Game, match_id: str, step: int) -> Envelope:
         """The envelope right after ``step``, as a fresh value the caller owns."""
         base = self._base(match_id, step)
         if base["version"] >= step:
             return base
-        # Every envelope of this fold is kept, so an undo's rewind into it is a lookup: folding
-        # again from an earlier base would, with undos inside, cost exponentially many folds.
+        events = list(self.store.iter_events(match_id, base["version"] + 1, step))
+        if not any(event.type in history.CORRECTIONS for event in events):
+            return history.fold(game, base, events, lambda n: self.envelope(game, match_id, n))
+        # A correction rewinds to the end of an earlier batch; the batch ends of this fold are
+        # kept, so such a rewind is a lookup, not a new fold (which, with more corrections inside,
+        # would fold again and again).
         seen = {base["version"]: json.dumps(base)}
 
         def rewind(n: int) -> Envelope:
@@ -109,14 +124,40 @@ class MatchReader:
             return json.loads(kept) if kept is not None else self.envelope(game, match_id, n)
 
         env = base
-        for event in self.store.iter_events(match_id, base["version"] + 1, step):
+        for i, event in enumerate(events):
             env = history.step(game, env, event, rewind)
-            seen[event.seq] = json.dumps(env)
+            following = events[i + 1] if i + 1 < len(events) else None
+            if following is None or following.meta.get("action_id") != event.meta.get("action_id"):
+                seen[event.seq] = json.dumps(env)
         return env
 
     def _base(self, match_id: str, step: int) -> Envelope:
+        remembered = self._recall(match_id, step)
+        if remembered is not None and remembered["version"] == step:
+            return remembered
         projected = self.cache.envelope(match_id)
         if projected is not None and projected["version"] <= step:
-            return projected
+            if remembered is None or remembered["version"] < projected["version"]:
+                return projected
+        if remembered is not None:
+            return remembered
         snapshot = self.cache.nearest_snapshot(match_id, step)
         return snapshot if snapshot is not None else copy.deepcopy(history.empty())
+
+    def _remember(self, match_id: str, env: Envelope) -> None:
+        """Keep a copy of the newest envelope this process computed for the match."""
+        with self._lock:
+            known = self._memo.get(match_id)
+            if known is None or known["version"] <= env["version"]:
+                self._memo[match_id] = frozen(env)
+                self._memo.move_to_end(match_id)
+                while len(self._memo) > self._memo_size:
+                    self._memo.popitem(last=False)
+
+    def _recall(self, match_id: str, step: int) -> Envelope | None:
+        """A fresh copy of the remembered envelope, if it is at or before ``step``."""
+        with self._lock:
+            known = self._memo.get(match_id)
+            if known is None or known["version"] > step:
+                return None
+            return frozen(known)
