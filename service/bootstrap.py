@@ -13,9 +13,9 @@ from projections.cache import ProjectionCache
 from projections.listing import MatchList
 from projections.queueing import enqueue_projection, projection_queue
 from projections.reader import MatchReader
+from projections.upcasting import game_upcasters
 from service.config import Settings
 from service.recorder import Recorder
-from projections.upcasting import game_upcasters
 
 
 @dataclass
@@ -56,8 +56,10 @@ def build(settings: Settings) -> Services:
     queue = projection_queue(rq_client, keys, is_async=not settings.sync_projections)
 
     def notify(match_id: str) -> None:
-        client.sadd(keys.dirty(), match_id)
-        enqueue_projection(queue, keys, match_id, settings.snapshot_every)
+        # A match already dirty has a projection job pending or running, and that job keeps
+        # projecting until the match is clean, so one job per burst of writes is enough.
+        if client.sadd(keys.dirty(), match_id) or settings.sync_projections:
+            enqueue_projection(queue, keys, match_id, settings.snapshot_every)
 
     recorder = Recorder(store, reader, notify)
     matches = MatchList(client, keys, store)

@@ -196,7 +196,11 @@ class Recorder:
             if earlier is not None:
                 return self._replayed(game, match_id, earlier.first, earlier.last)
         for _ in range(ATTEMPTS):
-            env = self.reader.envelope(game, match_id, self.store.version(match_id))
+            version = self.store.version(match_id)
+            if if_match is not None and if_match != version:
+                # Refused before folding: under contention most conditional writes end here.
+                raise PreconditionFailed(if_match, version)
+            env = self.reader.envelope(game, match_id, version)
             if if_match is not None and if_match != env["version"]:
                 raise PreconditionFailed(if_match, env["version"])
             new = decide(env)

@@ -11,6 +11,9 @@ from rq import get_current_job
 from events.keys import Keys
 from workers.wiring import projector_for
 
+# A job projects again while writes keep coming, at most this many times; the sweep does the rest.
+ROUNDS = 100
+
 
 def project_match(match_id: str, prefix: str, snapshot_every: int) -> dict[str, Any]:
     """Bring one match's projection up to its log (idempotent; safe to run twice or at once)."""
@@ -21,5 +24,11 @@ def project_match(match_id: str, prefix: str, snapshot_every: int) -> dict[str, 
         # Fault-injection aid: makes a projection slow enough to kill a worker in the middle.
         time.sleep(delay)
     projector = projector_for(job.connection, Keys(prefix), snapshot_every)
-    done = projector.project(match_id)
-    return {"match_id": match_id, "checkpoint": done.checkpoint, "folded": done.folded}
+    folded = 0
+    for _ in range(ROUNDS):
+        done = projector.project(match_id)
+        folded += done.folded
+        # Writes that found the match still dirty enqueued no job of their own: catch them up.
+        if done.caught_up:
+            break
+    return {"match_id": match_id, "checkpoint": done.checkpoint, "folded": folded}
