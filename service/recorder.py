@@ -12,12 +12,15 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import logging
 import secrets
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
+
+import redis
 
 from events.envelope import NewEvent, StoredEvent
 from events.errors import VersionConflict
@@ -30,6 +33,7 @@ from projections.history import Envelope
 from projections.reader import MatchReader, frozen
 
 ATTEMPTS = 8
+log = logging.getLogger("tabletape.recorder")
 
 
 class Unauthorized(Exception):
@@ -123,8 +127,8 @@ class Recorder:
         body = {"game": game.id, "players": names, "setup": setup, "options": options}
         new = self._envelopes(game, events, history.CREATION, "table", body)
         result = self.store.create(match_id, header, new, created_ms)
-        self.notify(match_id)
-        recorded = self._answer(game, match_id, history.empty(), result.first, result.last)
+        self._notify(match_id)
+        recorded = self._answer(game, match_id, history.empty(), result.first, new)
         return Created(match_id, token, game, names, setup, options, recorded)
 
     def act(
@@ -214,16 +218,26 @@ class Recorder:
                 continue
             if result.duplicate:
                 return self._replayed(game, match_id, result.first, result.last)
-            self.notify(match_id)
-            return self._answer(game, match_id, env, result.first, result.last)
+            self._notify(match_id)
+            return self._answer(game, match_id, env, result.first, new)
         raise Busy(f"the match changed {ATTEMPTS} times while this write was decided; send it again")
 
     def _answer(
-        self, game: Game, match_id: str, env: Envelope, first: int, last: int
+        self, game: Game, match_id: str, env: Envelope, first: int, new: list[NewEvent]
     ) -> Recorded:
-        events = self.store.read(match_id, first, last)
+        # Built from what was appended, not read back: once the append is done the answer needs
+        # Redis only for a rewind, so a store that fails now does not turn a recorded write into
+        # an error that invites a second one.
+        events = [StoredEvent(first + i, e.type, e.data, e.meta) for i, e in enumerate(new)]
         env = self.reader.advance(game, match_id, env, events)
-        return Recorded(match_id, last, events, frozen(game.view(env["game"])))
+        return Recorded(match_id, first + len(events) - 1, events, frozen(game.view(env["game"])))
+
+    def _notify(self, match_id: str) -> None:
+        """Ask for a projection; if Redis fails now, the write stands and the sweep projects it."""
+        try:
+            self.notify(match_id)
+        except redis.RedisError as exc:
+            log.warning("could not enqueue the projection of %s (%s); the sweep will", match_id, exc)
 
     def _replayed(self, game: Game, match_id: str, first: int, last: int) -> Recorded:
         events = self.store.read(match_id, first, last)

@@ -15,6 +15,7 @@ from projections.queueing import projection_queue
 from workers.sweep import sweep_all, sweep_dirty
 
 log = logging.getLogger("tabletape.worker")
+MAX_RECONNECT_WAIT = 4.0
 
 
 def sweep_forever(url: str, keys: Keys, every: float, snapshot_every: int, stop: threading.Event) -> None:
@@ -31,6 +32,8 @@ def sweep_forever(url: str, keys: Keys, every: float, snapshot_every: int, stop:
                 sweep_dirty(client, keys, queue, snapshot_every)
         except redis.RedisError as exc:
             log.warning("sweep: Redis unavailable (%s); trying again", exc)
+            # A write whose dirty mark was lost with Redis is found by comparing every match.
+            first = True
         stop.wait(every)
 
 
@@ -49,10 +52,16 @@ def run_worker(
                 client = redis.Redis.from_url(url, socket_connect_timeout=2, health_check_interval=10)
                 queue = projection_queue(client, keys)
                 worker = Worker([queue], connection=client, serializer=JSONSerializer)
+                # Back off at most this long while Redis is away, so a restart is noticed quickly.
+                worker.max_connection_wait_time = MAX_RECONNECT_WAIT
                 worker.work(burst=burst, logging_level="WARNING")
-                return
+                # RQ's loop also returns when an error it does not handle (a Redis restart seen
+                # outside its dequeue) stops it: only a requested stop or a burst ends the process.
+                if burst or getattr(worker, "_stop_requested", False):
+                    return
+                log.warning("worker: the RQ loop stopped without being asked; starting it again in 1 s")
             except (redis.ConnectionError, redis.TimeoutError) as exc:
                 log.warning("worker: Redis unavailable (%s); reconnecting in 1 s", exc)
-                time.sleep(1)
+            time.sleep(1)
     finally:
         stop.set()

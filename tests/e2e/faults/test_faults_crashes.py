@@ -1,0 +1,125 @@
+"""Crashes: an RQ worker killed in the middle of a projection, and Redis killed between appends."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import requests
+from rq.registry import StartedJobRegistry
+
+from games.registry import all_games
+from projections.queueing import projection_queue
+from tests.e2e.faults import driver
+from tests.e2e.faults.conftest import Stack
+from tests.e2e.faults.stack import wait_for
+
+pytestmark = pytest.mark.e2e
+
+
+def short_script(game_id: str) -> dict[str, Any]:
+    """The game's example with the fewest actions among a few seeds (and at least four)."""
+    game = all_games()[game_id]
+    scripts = [s for s in map(game.example, range(4)) if len(s["actions"]) >= 4]
+    return min(scripts, key=lambda s: len(s["actions"]))
+
+
+def test_projections_converge_within_seconds_after_a_worker_is_killed_in_the_middle_of_a_job(
+    fresh_stack: Stack, figure: Callable[[str], None]
+) -> None:
+    slow = fresh_stack.start_worker(TABLETAPE_SLOW_PROJECTION="60")
+    recorded = []
+    for game_id in sorted(all_games()):
+        script = short_script(game_id)
+        match = driver.create(fresh_stack.url, game_id, script)
+        driver.play(match, script["actions"])
+        recorded.append(match)
+    started = StartedJobRegistry(queue=projection_queue(fresh_stack.client(), fresh_stack.keys))
+    wait_for(lambda: started.count > 0, "the slow worker starting a projection job")
+    slow.kill()
+    assert all(fresh_stack.checkpoint(m.id) < m.version for m in recorded)
+
+    began = time.monotonic()
+    fresh_stack.start_worker()
+    fresh_stack.start_worker()
+    for match in recorded:
+        fresh_stack.converged(match.id, match.version, seconds=60)
+    took = time.monotonic() - began
+    verifier = fresh_stack.verifier()
+    assert [d for m in recorded for d in verifier.check(m.id)] == []
+    figure(f"worker kill -9: {len(recorded)} matches projected {took:.1f} s after new workers started")
+
+
+def write_until_accepted(
+    match: driver.Match, action: dict[str, Any], key: str
+) -> tuple[requests.Response, int]:
+    """Send one action with an Idempotency-Key until it is accepted; return it and the retries."""
+    retries = 0
+    with requests.Session() as session:
+        while True:
+            answer = match.write(session, action, **{"Idempotency-Key": key})
+            if answer.status_code == 201:
+                return answer, retries
+            assert answer.status_code == 503, answer.text
+            retries += 1
+            time.sleep(0.05)
+
+
+def test_acknowledged_events_survive_a_redis_kill_and_everything_recovers_without_a_restart(
+    fresh_stack: Stack, figure: Callable[[str], None]
+) -> None:
+    fresh_stack.start_worker()
+    fresh_stack.start_worker()
+    matches: list[driver.Match] = []
+    acked: dict[str, list[dict[str, Any]]] = {}
+    scripts: dict[str, tuple[dict[str, Any], int]] = {}
+    for game_id in sorted(all_games()):
+        script = short_script(game_id)
+        match = driver.create(fresh_stack.url, game_id, script)
+        half = len(script["actions"]) // 2
+        answers = driver.play(match, script["actions"][:half])
+        acked[match.id] = [e for answer in answers for e in answer["events"]]
+        matches.append(match)
+        scripts[match.id] = (script, half)
+
+    fresh_stack.redis.kill()
+    slowest = 0.0
+    for match in matches:
+        script, half = scripts[match.id]
+        for method, path, body in [("post", f"/v1/matches/{match.id}/actions", script["actions"][half]),
+                                   ("get", f"/v1/matches/{match.id}/state", None)]:
+            asked = time.monotonic()
+            answer = requests.request(method, fresh_stack.url + path, json=body, headers=match.auth,
+                                      timeout=10)
+            slowest = max(slowest, time.monotonic() - asked)
+            assert answer.status_code == 503, answer.text
+            assert answer.headers["Content-Type"] == "application/problem+json"
+            assert answer.json()["code"] == "store_unavailable"
+
+    time.sleep(2)  # Redis stays away long enough for every worker to lose its connections.
+    fresh_stack.redis.start()
+    restarted = time.monotonic()
+    first = matches[0]
+    script, half = scripts[first.id]
+    _, retries = write_until_accepted(first, script["actions"][half], uuid.uuid4().hex)
+    recovered = time.monotonic() - restarted
+    for match in matches:
+        log = match.log()
+        assert all(log[e["seq"] - 1] == e for e in acked[match.id])
+        script, half = scripts[match.id]
+        rest = script["actions"][half + 1:] if match is first else script["actions"][half:]
+        driver.play(match, rest)
+        assert driver.seqs_are_whole(match.log())
+    for match in matches:
+        fresh_stack.converged(match.id, match.version, seconds=60)
+    projected = time.monotonic() - restarted
+    assert fresh_stack.api.running and all(w.running for w in fresh_stack.workers)
+    verifier = fresh_stack.verifier()
+    assert [d for m in matches for d in verifier.check(m.id)] == []
+    kept = sum(map(len, acked.values()))
+    figure(f"redis kill -9: {kept} acknowledged events kept; writes answered 503 in at most "
+           f"{slowest:.2f} s while down; first write accepted {recovered:.2f} s after the restart "
+           f"({retries} retries); every projection caught up {projected:.1f} s after it")
