@@ -113,6 +113,10 @@ class Game:
     upcasters: Mapping[tuple[str, int], Upcaster] = field(default_factory=dict)
     # Per-player figures of a finished match ({player: {figure: number}}), averaged by statistics.
     figures: Callable[[State], dict[str, dict[str, float]]] | None = None
+    # What an open read may show of a logged event ({"seq", "type", "data", "meta"}) given the
+    # match's state now: a game whose table hides facts for a while (secret bids) returns a copy
+    # with them held back. Absent: every event is public.
+    public: Callable[[State, dict[str, Any]], dict[str, Any]] | None = None
 
     def describe(self) -> dict[str, Any]:
         """What GET /v1/games says of this game."""

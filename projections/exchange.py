@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 import itertools
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -73,10 +73,18 @@ def export_header(store: EventStore, match_id: str) -> dict[str, Any]:
     return line
 
 
-def export_lines(store: EventStore, match_id: str) -> Iterator[str]:
-    """The match as NDJSON lines (each ending in a newline): the header (read now), then every event."""
+def export_lines(
+    store: EventStore,
+    match_id: str,
+    disclose: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+) -> Iterator[str]:
+    """The match as NDJSON lines (each ending in a newline): the header (read now), then every event.
+
+    ``disclose`` holds back what open reads may not show yet (see projections.disclosure).
+    """
     first = _line(export_header(store, match_id))
-    events = (_line(event.as_dict()) for event in store.iter_events(match_id))
+    show = disclose or (lambda event: event)
+    events = (_line(show(event.as_dict())) for event in store.iter_events(match_id))
     return itertools.chain([first], events)
 
 

@@ -27,6 +27,7 @@ from events.envelope import StoredEvent
 from events.keys import Keys
 from events.store import EventStore
 from projections import history
+from projections.disclosure import disclosed
 from projections.reader import MatchReader, frozen
 
 log = logging.getLogger("tabletape.live")
@@ -231,7 +232,9 @@ class Feed:
         self.env = history.step(
             self.game, self.env, own, lambda n: self.reader.envelope(self.game, self.match_id, n)
         )
-        return sse("frame", self.reader.frame(self.game, self.env, event, True), event.seq)
+        frame = self.reader.frame(self.game, self.env, event, True)
+        frame["event"] = disclosed(self.game, self.env["game"], frame["event"])
+        return sse("frame", frame, event.seq)
 
     def _state(self) -> dict[str, Any]:
         return {

@@ -21,6 +21,7 @@ from games.contract import Game
 from games.registry import get_game
 from projections import history
 from projections.cache import ProjectionCache
+from projections.disclosure import disclosed
 from projections.history import Envelope
 
 
@@ -84,7 +85,9 @@ class MatchReader:
         for event in self.store.iter_events(match_id, first, last):
             env = history.step(game, env, event, lambda n: self.envelope(game, match_id, n))
             if raw or (event.type not in history.CORRECTIONS and history.is_effective(head, event.seq)):
-                yield self.frame(game, env, event, history.is_effective(head, event.seq))
+                frame = self.frame(game, env, event, history.is_effective(head, event.seq))
+                frame["event"] = disclosed(game, head["game"], frame["event"])
+                yield frame
 
     @staticmethod
     def frame(game: Game, env: Envelope, event: StoredEvent, effective: bool) -> dict[str, Any]:

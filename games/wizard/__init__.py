@@ -24,7 +24,7 @@ from games.wizard.example import example
 from games.wizard.fold import evolve
 from games.wizard.rules import decide, setup
 from games.wizard.schemas import ACTIONS, OPTIONS, SETUP
-from games.wizard.show import figures, scores, view
+from games.wizard.show import figures, public, scores, view
 
 __all__ = ["GAME", "decide", "evolve", "example", "scores", "setup", "view"]
 
@@ -45,4 +45,5 @@ GAME = Game(
     scores=scores,
     example=example,
     figures=figures,
+    public=public,
 )

@@ -57,6 +57,20 @@ def figures(state: State) -> dict[str, dict[str, float]]:
     return {p: {"bid_accuracy": met[p] / len(rounds) if rounds else 0.0} for p in state["players"]}
 
 
+def public(state: State, event: dict[str, Any]) -> dict[str, Any]:
+    """A logged event as open reads show it: a bid the table cannot see yet keeps its number back."""
+    if event.get("type") != "BidPlaced" or event["data"].get("round") != state.get("round"):
+        return event
+    if state["bids_revealed"] or state["phase"] in (SCORED, FINISHED):
+        return event
+    hidden = copy.deepcopy(event)
+    hidden["data"]["tricks"] = None
+    hidden["data"]["hidden"] = True
+    if isinstance(hidden.get("meta", {}).get("action"), dict):
+        hidden["meta"]["action"]["tricks"] = None
+    return hidden
+
+
 # --- private helpers -------------------------------------------------------------------------
 
 

@@ -9,6 +9,7 @@ import redis
 from flask import Response, current_app, request, url_for
 
 from projections import live
+from projections.disclosure import disclosed
 from projections.exchange import bgstats_play, export_lines
 from service.api import Blueprint, services
 from service.copies import Copied, Copier
@@ -107,7 +108,8 @@ def export(query: dict[str, Any], match_id: str) -> Any:
         if play is None:
             raise BadRequest(409, "not_finished", "only a finished match exports as a BG Stats play")
         return play
-    lines = export_lines(services().store, match_id)
+    game, now = services().reader.head(match_id)
+    lines = export_lines(services().store, match_id, lambda e: disclosed(game, now["game"], e))
     return Response(lines, mimetype=NDJSON, headers={
         "Content-Disposition": f'attachment; filename="{match_id}.ndjson"'})
 

@@ -3,16 +3,24 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from flask import Response, jsonify, request, stream_with_context, url_for
 
+from projections.disclosure import disclosed, disclosed_all
 from projections.reader import frozen
 from service.api import Blueprint, services
 from service.errors import BadRequest
-from service.schemas import EventPage, RangeQuery, ReplayPage, ReplayQuery, ScoresOut, StateOut
-from service.schemas import StateQuery
+from service.schemas import (
+    EventPage,
+    RangeQuery,
+    ReplayPage,
+    ReplayQuery,
+    ScoresOut,
+    StateOut,
+    StateQuery,
+)
 
 blp = Blueprint(
     "reads", __name__, url_prefix="/v1/matches", description="Read, rewind and replay matches."
@@ -26,14 +34,20 @@ NDJSON = "application/x-ndjson"
 @blp.alt_response(200, description="One event a line when Accept is application/x-ndjson",
                   content_type=NDJSON, success=True)
 def events(query: dict[str, Any], match_id: str) -> Any:
-    """The raw log, steps from..to, paginated; NDJSON with Accept: application/x-ndjson."""
+    """The raw log, steps from..to, paginated; NDJSON with Accept: application/x-ndjson.
+
+    Facts the table cannot see yet (a secret bid before the round is scored) are held back.
+    """
     store = services().store
     version = store.version(match_id)
     first = query["from_"]
     last = min(query.get("to") or version, version, first + query["limit"] - 1)
+    game, now = services().reader.head(match_id)
     if request.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON:
-        return Response(stream_with_context(_ndjson(match_id, first, last)), mimetype=NDJSON)
-    page = [e.as_dict() for e in store.read(match_id, first, last)] if first <= last else []
+        lines = _ndjson(match_id, first, last, lambda e: disclosed(game, now["game"], e))
+        return Response(stream_with_context(lines), mimetype=NDJSON)
+    events = store.read(match_id, first, last) if first <= last else []
+    page = list(disclosed_all(game, now["game"], (e.as_dict() for e in events)))
     nxt = (
         url_for("reads.events", match_id=match_id, **{"from": last + 1}, limit=query["limit"])
         if last < version and (query.get("to") is None or last < query["to"])
@@ -115,6 +129,8 @@ def scores(match_id: str) -> Response:
     return jsonify(board | {"log_version": version})
 
 
-def _ndjson(match_id: str, first: int, last: int) -> Iterator[str]:
+def _ndjson(
+    match_id: str, first: int, last: int, disclose: Callable[[dict[str, Any]], dict[str, Any]]
+) -> Iterator[str]:
     for event in services().store.iter_events(match_id, first, last):
-        yield json.dumps(event.as_dict(), separators=(",", ":")) + "\n"
+        yield json.dumps(disclose(event.as_dict()), separators=(",", ":")) + "\n"
