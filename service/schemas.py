@@ -71,7 +71,10 @@ class MatchesQuery(Schema):
 
 
 class Problem(Schema):
-    """RFC 9457 problem details."""
+    """RFC 9457 problem details (some problems carry more members, e.g. ``errors``, ``actual``)."""
+
+    class Meta:
+        unknown = INCLUDE
 
     type = fields.String()
     title = fields.String()
