@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 from typing import Any
+
+import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 
 class EmbeddedRedis:
@@ -25,8 +30,20 @@ class EmbeddedRedis:
         )
         return f"unix://{self._server.socket_file}"
 
-    def stop(self) -> None:
-        """Save and stop the server."""
-        if self._server is not None:
-            self._server.shutdown()
-            self._server = None
+    def stop(self, timeout: float = 10.0) -> None:
+        """Save and stop the server, and wait until it has exited."""
+        if self._server is None:
+            return
+        socket_file = self._server.socket_file
+        self._server = None
+        try:
+            # No retries: the connection dropping is the answer, not a fault to retry.
+            client = redis.Redis(unix_socket_path=socket_file, retry=Retry(NoBackoff(), 0))
+            client.shutdown(save=True)
+        except redis.ConnectionError:
+            pass  # the server closes the connection as it exits
+        # Redis removes its socket as it exits; waiting on that, not on the process, avoids
+        # waiting for a daemon's zombie to be reaped.
+        deadline = time.monotonic() + timeout
+        while os.path.exists(socket_file) and time.monotonic() < deadline:
+            time.sleep(0.02)

@@ -57,7 +57,10 @@ def run_worker(
                 worker.work(burst=burst, logging_level="WARNING")
                 # RQ's loop also returns when an error it does not handle (a Redis restart seen
                 # outside its dequeue) stops it: only a requested stop or a burst ends the process.
-                if burst or getattr(worker, "_stop_requested", False):
+                # RQ marks a stop asked by a signal with its date (an idle worker stops at once,
+                # without setting _stop_requested).
+                asked = getattr(worker, "_shutdown_requested_date", None) is not None
+                if burst or asked or getattr(worker, "_stop_requested", False):
                     return
                 log.warning("worker: the RQ loop stopped without being asked; starting it again in 1 s")
             except (redis.ConnectionError, redis.TimeoutError) as exc:
