@@ -35,7 +35,25 @@ def recorded(answer: Recorded) -> dict[str, Any]:
     }
 
 
+def _links_from_created() -> dict[str, Any]:
+    """OpenAPI links from a created match to the operations on it (for clients and fuzzers)."""
+    by_id = {"match_id": "$response.body#/id"}
+    write = {**by_id, "header.Authorization": "Bearer {$response.body#/token}"}
+    targets = {
+        "show": ("", "get", by_id), "act": ("/actions", "post", write),
+        "undo": ("/undo", "post", write), "redo": ("/redo", "post", write),
+        "scores": ("/scores", "get", by_id), "events": ("/events", "get", by_id),
+        "state": ("/state", "get", by_id), "replay": ("/replay", "get", by_id),
+    }
+    return {
+        name: {"operationRef": f"#/paths/~1v1~1matches~1{{match_id}}{tail.replace('/', '~1')}/{verb}",
+               "parameters": params}
+        for name, (tail, verb, params) in targets.items()
+    }
+
+
 @blp.route("", methods=["POST"])
+@blp.doc(responses={201: {"links": _links_from_created()}})
 @blp.arguments(CreateMatch)
 @blp.response(201, Created)
 def create_match(body: dict[str, Any]) -> dict[str, Any]:

@@ -122,7 +122,7 @@ class RedisServer(Process):
         self.spawn()
         client = redis.Redis.from_url(self.url, socket_connect_timeout=0.5)
         try:
-            wait_for(lambda: self._pings(client), "redis-server answering")
+            wait_for(lambda: self._pings(client), "redis-server answering", seconds=60)
         finally:
             client.close()
 
@@ -147,23 +147,30 @@ class Api(Process):
     """The API under gunicorn with two sync workers, access log on."""
 
     def __init__(self, folder: Path, env: dict[str, str]) -> None:
-        self.port = free_port()
+        self.port = 0
         self.access_log = folder / "access.log"
-        argv = [sys.executable, "-m", "gunicorn", "--workers", "2", "--bind", f"127.0.0.1:{self.port}",
-                "--timeout", "30", "--graceful-timeout", "5", "--no-control-socket",
-                "--access-logfile", str(self.access_log),
-                "service.app:create_app()"]
-        super().__init__("gunicorn", argv, env, folder / "gunicorn.log")
+        super().__init__("gunicorn", [], env, folder / "gunicorn.log")
 
     @property
     def url(self) -> str:
         """The API's base URL."""
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self) -> None:
-        """Start gunicorn; wait until /healthz answers 200."""
-        self.spawn()
-        wait_for(self._healthy, "the API answering /healthz")
+    def start(self, attempts: int = 3) -> None:
+        """Start gunicorn on a free port; wait until /healthz answers 200 (another port if taken)."""
+        for attempt in range(attempts):
+            self.port = free_port()
+            self.argv = [sys.executable, "-m", "gunicorn", "--workers", "2",
+                         "--bind", f"127.0.0.1:{self.port}", "--timeout", "30",
+                         "--graceful-timeout", "5", "--no-control-socket",
+                         "--access-logfile", str(self.access_log), "service.app:create_app()"]
+            self.spawn()
+            try:
+                wait_for(self._healthy, "the API answering /healthz", seconds=60)
+                return
+            except RuntimeError:
+                if attempt == attempts - 1:
+                    raise
 
     def _healthy(self) -> bool:
         if not self.running:
