@@ -8,7 +8,7 @@ from functools import cache
 
 from games.contract import Game, InvalidAction
 
-_NOT_GAMES = {"contract", "registry", "validation", "cards"}
+_NOT_GAMES = {"contract", "registry", "validation", "players"}
 
 
 @cache

@@ -16,6 +16,7 @@ from games.contract import Action, Event, InvalidAction, State, event, fail, req
 from games.hat_trick.schemas import OPTIONS_SCHEMA
 from games.hat_trick.stacks import PROPS, canonical_stack, check_stack, judge_stack
 from games.hat_trick.state import DECK_SIZE, evolve, totals, working_copy
+from games.players import find_player
 from games.validation import with_defaults
 
 # --- constants -------------------------------------------------------------------------------
@@ -71,7 +72,7 @@ def _reveal(state: State, action: Action) -> list[Event]:
 
 def _declare(state: State, action: Action) -> list[Event]:
     round_ = _round_in_play(state)
-    player = _player(state, action["player"])
+    player = find_player(state["players"], action["player"])
     require(
         player not in round_["out"],
         "player_out",
@@ -91,7 +92,7 @@ def _declare(state: State, action: Action) -> list[Event]:
 
 def _judge(state: State, action: Action) -> list[Event]:
     round_ = _round_in_play(state)
-    player = _player(state, action["player"])
+    player = find_player(state["players"], action["player"])
     queue = round_["queue"]
     entry = next((entry for entry in queue if entry["player"] == player), None)
     if entry is None:
@@ -201,15 +202,6 @@ def _check_card(state: State, number: int, colour: list[str], grey: list[str], s
         )
 
 
-def _player(state: State, name: str) -> str:
-    """The canonical name: an exact match, else the only one equal ignoring case."""
-    if name in state["players"]:
-        return name
-    same = [p for p in state["players"] if p.casefold() == name.strip().casefold()]
-    if len(same) == 1:
-        return same[0]
-    known = ", ".join(state["players"])
-    fail("unknown_player", f"there is no player {name!r} in this match; the players are: {known}")
 
 
 def _in_order(props: list[str]) -> list[str]:

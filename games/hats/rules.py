@@ -15,7 +15,6 @@ from games.hats.table import (
     PLAYS_EACH,
     REMOVED_WITH_TWO,
     canon_card,
-    canon_player,
     canon_type,
     card_type,
     card_value,
@@ -26,6 +25,7 @@ from games.hats.table import (
     table_size,
 )
 from games.hats.turns import extra_turn, main_turn, play_end
+from games.players import find_player as canon_player
 from games.validation import with_defaults
 
 # --- setup ------------------------------------------------------------------------------------

@@ -71,14 +71,6 @@ def maybe_card(text: Any) -> str | None:
 # --- seats ------------------------------------------------------------------------------------
 
 
-def canon_player(players: list[str], name: str) -> str:
-    """The player's name as seated, matched exactly or else in any letter case."""
-    if name in players:
-        return name
-    folded = [p for p in players if p.lower() == name.strip().lower()]
-    if len(folded) != 1:
-        fail("unknown_player", f"there is no player {name!r}; the players are {', '.join(players)}")
-    return folded[0]
 
 
 def next_player(state: State, player: str) -> str:

@@ -22,9 +22,9 @@ from games.hobbit.table import (
     canonical_card,
     colour,
     living,
-    resolve_player,
     value,
 )
+from games.players import find_player as _seated
 
 # ---------------------------------------------------------------------------------------------
 # setup
@@ -274,11 +274,6 @@ def _winner(plays: list[dict[str, str]]) -> dict[str, str]:
     return max(rivals, key=lambda p: value(p["card"]))
 
 
-def _seated(players: list[str], name: Any) -> str:
-    player = resolve_player(players, name)
-    if player is None:
-        fail("unknown_player", f"'{name}' is not a player of this match ({', '.join(players)})")
-    return player
 
 
 def _card(text: Any) -> str:

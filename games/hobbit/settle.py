@@ -24,9 +24,9 @@ from games.hobbit.table import (
     clockwise_from,
     living,
     other_side,
-    resolve_player,
     side_of,
 )
+from games.players import match_player as resolve_player
 
 # ---------------------------------------------------------------------------------------------
 # distribute

@@ -85,15 +85,6 @@ def other_side(side: str) -> str:
     return "evil" if side == "good" else "good"
 
 
-def resolve_player(players: list[str], name: Any) -> str | None:
-    """The seated player a name means (exactly, else ignoring case), or None."""
-    if not isinstance(name, str):
-        return None
-    name = name.strip()
-    if name in players:
-        return name
-    folded = [p for p in players if p.casefold() == name.casefold()]
-    return folded[0] if len(folded) == 1 else None
 
 
 def side_of(state: dict[str, Any], player: str) -> str:

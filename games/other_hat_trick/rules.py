@@ -32,7 +32,8 @@ from games.other_hat_trick.constants import (
 )
 from games.other_hat_trick.knowledge import Claim, contradiction
 from games.other_hat_trick.scoring import final_scores
-from games.other_hat_trick.table import NEXT_STEP, find_player, require_phase
+from games.other_hat_trick.table import NEXT_STEP, require_phase
+from games.players import find_player
 
 # --- setup -----------------------------------------------------------------------------------
 

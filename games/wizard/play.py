@@ -4,6 +4,7 @@ and the derived events that close a trick, a round and the match."""
 from __future__ import annotations
 
 from games.contract import Action, Event, event, fail, require
+from games.players import find_player
 from games.wizard.cards import (
     copies_allowed,
     describe_card,
@@ -16,7 +17,6 @@ from games.wizard.table import (
     BIDDING,
     PLAYING,
     State,
-    find_player,
     read_card,
     require_phase,
     sole_leader,

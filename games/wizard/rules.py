@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.contract import Action, Event, InvalidAction, event, fail, require
+from games.players import find_player
 from games.validation import with_defaults
 from games.wizard.cards import (
     MAX_PLAYERS,
@@ -25,7 +26,6 @@ from games.wizard.table import (
     CHOOSE_TRUMP,
     START_ROUND,
     State,
-    find_player,
     read_card,
     require_phase,
 )

@@ -39,17 +39,6 @@ def bidding_order(state: State) -> list[str]:
     return seats_from(state["players"], left_of(state["players"], state["dealer"]))
 
 
-def find_player(players: list[str], name: str) -> str:
-    """The seated player called ``name`` (exact, else the only case-insensitive match)."""
-    if name in players:
-        return name
-    matches = [p for p in players if p.casefold() == name.strip().casefold()]
-    if len(matches) == 1:
-        return matches[0]
-    fail(
-        "unknown_player",
-        f"{name!r} is not a player of this match; the players are: " + ", ".join(players),
-    )
 
 
 def sole_leader(totals: dict[str, int]) -> str | None:
