@@ -131,6 +131,7 @@ _TITLES = {
     405: "Method not allowed",
     406: "Not acceptable",
     409: "Conflict",
+    411: "Length required",
     412: "Version mismatch",
     413: "Request too large",
     415: "Unsupported media type",

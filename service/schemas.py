@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from marshmallow import INCLUDE, Schema, fields, validate
+from typing import Any
+
+from marshmallow import INCLUDE, Schema, ValidationError, fields, pre_load, validate
 
 MAX_PLAYERS_PER_REQUEST = 16
 NAME = validate.Length(min=1, max=64)
@@ -33,6 +35,15 @@ class Action(Schema):
         unknown = INCLUDE
 
     type = fields.String(required=True, validate=NAME, metadata={"example": "bid"})
+
+    @pre_load
+    def one_action(self, data: Any, **kwargs: Any) -> Any:
+        """Refuse a list of actions with a message that says why: one action per request."""
+        if isinstance(data, list):
+            raise ValidationError(
+                f"send one action per request, as a JSON object; this body is a list of {len(data)}"
+            )
+        return data
 
 
 class StateQuery(Schema):

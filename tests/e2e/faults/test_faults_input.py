@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+import requests
 
+from games.registry import all_games
+from service.schemas import MAX_PLAYERS_PER_REQUEST
+from tests.e2e.faults import driver
 from tests.e2e.faults.conftest import Stack
 from tests.e2e.faults.stack import ROOT
 
@@ -38,3 +44,134 @@ def test_schemathesis_finds_no_server_error_and_no_answer_outside_the_spec(
     links = re.search(r"API Links:\s+(\d+) covered / (\d+) selected", run.stdout)
     covered = f"; {links.group(1)} of {links.group(2)} links followed statefully" if links else ""
     figure(f"schemathesis: {generated.group(1)} cases over every operation, no failure{covered}")
+
+
+def problem_of(answer: requests.Response, status: int) -> dict[str, Any]:
+    """The problem details of a refused request, checked for status and media type."""
+    assert answer.status_code == status, answer.text
+    assert answer.headers["Content-Type"] == "application/problem+json"
+    body: dict[str, Any] = answer.json()
+    assert body["status"] == status and body["detail"]
+    return body
+
+
+@pytest.fixture(scope="module")
+def match(stack: Stack) -> driver.Match:
+    """A match of the first registered game, two actions in."""
+    game_id = sorted(all_games())[0]
+    script = all_games()[game_id].example(1)
+    made = driver.create(stack.url, game_id, script)
+    driver.play(made, script["actions"][:2])
+    return made
+
+
+def version_of(match: driver.Match) -> int:
+    """The match's version as its log says."""
+    return int(requests.get(f"{match.url}/v1/matches/{match.id}/events", params={"limit": 1},
+                            timeout=10).json()["version"])
+
+
+def test_a_body_over_the_limit_is_refused_with_413_and_records_nothing(match: driver.Match) -> None:
+    huge = b'{"type": "' + b"x" * (2 * 1024 * 1024) + b'"}'
+    answer = requests.post(f"{match.url}/v1/matches/{match.id}/actions", data=huge,
+                           headers=match.auth | {"Content-Type": "application/json"}, timeout=20)
+    assert problem_of(answer, 413)["code"] == "body_too_large"
+    assert version_of(match) == match.version
+
+
+def test_a_chunked_body_is_refused_with_a_clear_4xx(match: driver.Match) -> None:
+    def chunks() -> Iterator[bytes]:
+        yield b'{"type": "'
+        for _ in range(40):
+            yield b"x" * 65536
+        yield b'"}'
+
+    answer = requests.post(f"{match.url}/v1/matches/{match.id}/actions", data=chunks(),
+                           headers=match.auth | {"Content-Type": "application/json"}, timeout=20)
+    assert answer.status_code in (411, 413), answer.text
+    assert problem_of(answer, answer.status_code)["code"] in ("length_required", "body_too_large")
+    assert version_of(match) == match.version
+
+
+def test_json_nested_too_deep_is_refused_with_400(match: driver.Match) -> None:
+    deep = '{"type": "bid", "x": ' + "[" * 5000 + "]" * 5000 + "}"
+    answer = requests.post(f"{match.url}/v1/matches/{match.id}/actions", data=deep,
+                           headers=match.auth | {"Content-Type": "application/json"}, timeout=20)
+    assert problem_of(answer, 400)["code"] == "json_too_deep"
+    assert version_of(match) == match.version
+
+
+@pytest.mark.parametrize("content_type, body", [
+    ("text/plain", '{"type": "undo"}'),
+    ("application/x-www-form-urlencoded", "type=bid&tricks=1"),
+    ("application/xml", "<action type='bid'/>"),
+])
+def test_a_body_that_is_not_json_is_refused_with_415(
+    match: driver.Match, content_type: str, body: str
+) -> None:
+    answer = requests.post(f"{match.url}/v1/matches/{match.id}/actions", data=body,
+                           headers=match.auth | {"Content-Type": content_type}, timeout=20)
+    assert problem_of(answer, 415)["code"] == "unsupported_media_type"
+    assert version_of(match) == match.version
+
+
+@pytest.mark.parametrize("body", ['{"type": "bid"', "null", '"undo"', "[1, 2", "\xff\xfe"])
+def test_a_body_that_is_not_an_action_is_refused_with_400(match: driver.Match, body: str) -> None:
+    answer = requests.post(f"{match.url}/v1/matches/{match.id}/actions", data=body.encode("latin-1"),
+                           headers=match.auth | {"Content-Type": "application/json"}, timeout=20)
+    problem_of(answer, 400)
+    assert version_of(match) == match.version
+
+
+def test_several_actions_in_one_request_are_refused_with_400_naming_the_limit(match: driver.Match) -> None:
+    script = all_games()[sorted(all_games())[0]].example(1)
+    answer = requests.post(f"{match.url}/v1/matches/{match.id}/actions", json=script["actions"][2:5],
+                           headers=match.auth, timeout=20)
+    assert "one action" in problem_of(answer, 400)["detail"]
+    assert version_of(match) == match.version
+
+
+def test_more_players_than_a_request_may_name_are_refused_with_400(stack: Stack) -> None:
+    players = [f"player {i}" for i in range(MAX_PLAYERS_PER_REQUEST + 1)]
+    answer = requests.post(f"{stack.url}/v1/matches", json={"game": "wizard", "players": players},
+                           timeout=20)
+    assert "players" in problem_of(answer, 400)["detail"]
+
+
+@pytest.mark.parametrize("names", [["x" * 65, "bob", "cy"], ["ann", "", "cy"], ["ann", "ann", "cy"]])
+def test_player_names_too_long_empty_or_repeated_are_refused(stack: Stack, names: list[str]) -> None:
+    answer = requests.post(f"{stack.url}/v1/matches", json={"game": "wizard", "players": names},
+                           timeout=20)
+    problem_of(answer, 400)
+
+
+def test_unicode_player_names_are_kept_as_written_in_every_game(stack: Stack) -> None:
+    names = ["Zoë", "李雷", "Ђорђе 🎩", "أحمد", "Ann-Marie O'Neill"]
+    for game_id, game in sorted(all_games().items()):
+        script = game.example(1)
+        chosen = names[: len(script["players"])]
+        renamed = dict(zip(script["players"], chosen, strict=True))
+        text = json.dumps(script, ensure_ascii=False)
+        for old, new in renamed.items():
+            text = text.replace(json.dumps(old, ensure_ascii=False), json.dumps(new, ensure_ascii=False))
+        made = driver.create(stack.url, game_id, json.loads(text))
+        driver.play(made, json.loads(text)["actions"][:3])
+        shown = requests.get(f"{stack.url}/v1/matches/{made.id}", timeout=10).json()
+        assert shown["players"] == chosen
+        stack.converged(made.id, made.version)
+        listed = requests.get(f"{stack.url}/v1/matches", params={"player": chosen[0]}, timeout=10)
+        assert made.id in [m["id"] for m in listed.json()["matches"]]
+
+
+def test_a_token_of_another_match_writes_nothing(stack: Stack, match: driver.Match) -> None:
+    other = driver.create(stack.url, "wizard", all_games()["wizard"].example(1))
+    script = all_games()[sorted(all_games())[0]].example(1)
+    answer = requests.post(f"{match.url}/v1/matches/{match.id}/actions", json=script["actions"][2],
+                           headers=other.auth, timeout=20)
+    assert problem_of(answer, 403)["code"] == "wrong_token"
+    for what in ("undo", "redo"):
+        refused = requests.post(f"{match.url}/v1/matches/{match.id}/{what}", headers=other.auth, timeout=20)
+        problem_of(refused, 403)
+    missing = requests.post(f"{match.url}/v1/matches/{match.id}/undo", timeout=20)
+    problem_of(missing, 401)
+    assert version_of(match) == match.version
