@@ -102,8 +102,11 @@ def _redis_down(error: redis.RedisError) -> Response:
     if isinstance(error, redis.ResponseError) and "BUSY" not in str(error):
         return _unexpected(error)
     log.warning("Redis unavailable: %s", error)
-    return problem(503, "store_unavailable", "the event store is not answering; nothing was "
-                   "recorded by this request; try again shortly")
+    # A write whose append was sent before Redis stopped answering may still be applied, so the
+    # answer says so, and how to retry without recording it twice.
+    return problem(503, "store_unavailable", "the event store is not answering; try again shortly "
+                   "(a write may or may not have been recorded: retry it with the same "
+                   "Idempotency-Key to record it exactly once)")
 
 
 def _unexpected(error: Exception) -> Response:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import time
 import uuid
 from collections.abc import Callable
@@ -123,3 +125,26 @@ def test_acknowledged_events_survive_a_redis_kill_and_everything_recovers_withou
     figure(f"redis kill -9: {kept} acknowledged events kept; writes answered 503 in at most "
            f"{slowest:.2f} s while down; first write accepted {recovered:.2f} s after the restart "
            f"({retries} retries); every projection caught up {projected:.1f} s after it")
+
+
+def test_a_write_to_a_stalled_redis_answers_503_and_its_retry_records_it_once(fresh_stack: Stack) -> None:
+    fresh_stack.start_worker()
+    game_id = sorted(all_games())[-1]
+    script = short_script(game_id)
+    match = driver.create(fresh_stack.url, game_id, script)
+    driver.play(match, script["actions"][:1])
+    action, key = script["actions"][1], uuid.uuid4().hex
+    assert fresh_stack.redis.proc is not None
+    os.kill(fresh_stack.redis.proc.pid, signal.SIGSTOP)
+    try:
+        with requests.Session() as session:
+            stalled = match.write(session, action, **{"Idempotency-Key": key})
+    finally:
+        os.kill(fresh_stack.redis.proc.pid, signal.SIGCONT)
+    assert stalled.status_code == 503 and stalled.json()["code"] == "store_unavailable"
+    assert "Idempotency-Key" in stalled.json()["detail"]
+    answer, _ = write_until_accepted(match, action, key)
+    log = match.log()
+    assert driver.seqs_are_whole(log)
+    assert sum(1 for e in log if e["meta"].get("action") == action) == 1
+    assert log[-len(answer.json()["events"]):] == answer.json()["events"]
