@@ -49,6 +49,13 @@ def longest_example(seeds: int = 6) -> tuple[Game, dict[str, Any]]:
     return game, game.example(seed)
 
 
+def script_of(game: Game, actions: int, seeds: int = 10) -> dict[str, Any]:
+    """The game's first example (by seed) with at least ``actions`` actions."""
+    found = next((s for s in map(game.example, range(seeds)) if len(s["actions"]) >= actions), None)
+    assert found is not None, f"no example of {game.id} has {actions} actions"
+    return found
+
+
 def plan(game: Game, script: dict[str, Any], writes_wanted: int = 0) -> Plan:
     """The writes that play ``script`` (padded with undo/redo pairs) and the version before each."""
     actions = script["actions"]
@@ -102,18 +109,6 @@ class Match:
                                 headers=self.auth | headers, timeout=20)
         return session.post(f"{self.url}/v1/matches/{self.id}/actions", json=write,
                             headers=self.auth | headers, timeout=20)
-
-    def log(self) -> list[dict[str, Any]]:
-        """Every event of the match's log, read page by page over HTTP."""
-        events: list[dict[str, Any]] = []
-        start = 1
-        while True:
-            page = requests.get(f"{self.url}/v1/matches/{self.id}/events",
-                                params={"from": start, "limit": 1000}, timeout=20).json()
-            events += page["events"]
-            if not page["events"] or events[-1]["seq"] >= page["version"]:
-                return events
-            start = events[-1]["seq"] + 1
 
 
 def create(url: str, game_id: str, script: dict[str, Any]) -> Match:

@@ -109,12 +109,12 @@ def test_acknowledged_events_survive_a_redis_kill_and_everything_recovers_withou
     _, retries = write_until_accepted(first, script["actions"][half], uuid.uuid4().hex)
     recovered = time.monotonic() - restarted
     for match in matches:
-        log = match.log()
+        log = fresh_stack.log(match.id)
         assert all(log[e["seq"] - 1] == e for e in acked[match.id])
         script, half = scripts[match.id]
         rest = script["actions"][half + 1:] if match is first else script["actions"][half:]
         driver.play(match, rest)
-        assert driver.seqs_are_whole(match.log())
+        assert driver.seqs_are_whole(fresh_stack.log(match.id))
     for match in matches:
         fresh_stack.converged(match.id, match.version, seconds=60)
     projected = time.monotonic() - restarted
@@ -144,7 +144,7 @@ def test_a_write_to_a_stalled_redis_answers_503_and_its_retry_records_it_once(fr
     assert stalled.status_code == 503 and stalled.json()["code"] == "store_unavailable"
     assert "Idempotency-Key" in stalled.json()["detail"]
     answer, _ = write_until_accepted(match, action, key)
-    log = match.log()
+    log = fresh_stack.log(match.id)
     assert driver.seqs_are_whole(log)
     assert sum(1 for e in log if e["meta"].get("action") == action) == 1
     assert log[-len(answer.json()["events"]):] == answer.json()["events"]

@@ -35,7 +35,7 @@ def recorded(stack: Stack) -> list[driver.Match]:
     """A whole match of every game, with an undo and a redo, projected by the workers."""
     made = []
     for game_id, game in sorted(all_games().items()):
-        script = game.example(3)
+        script = driver.script_of(game, 2)
         match = driver.create(stack.url, game_id, script)
         driver.play(match, script["actions"][:-1] + [driver.UNDO, driver.REDO] + script["actions"][-1:])
         stack.converged(match.id, match.version)

@@ -24,7 +24,7 @@ def matches(stack: Stack) -> list[driver.Match]:
     """A match of every game, three actions in, plus refused writes with wrong and missing tokens."""
     made = []
     for game_id, game in sorted(all_games().items()):
-        script = game.example(2)
+        script = driver.script_of(game, 3)
         match = driver.create(stack.url, game_id, script)
         driver.play(match, script["actions"][:3])
         made.append(match)

@@ -17,6 +17,7 @@ import pytest
 import requests
 
 from games.registry import all_games
+from projections.reader import MatchReader
 from tests.e2e.faults import driver
 from tests.e2e.faults.conftest import Stack
 
@@ -47,7 +48,8 @@ def writer(match: driver.Match, plan: driver.Plan, wanted: int, tally: Tally) ->
                 try:
                     answer = match.write(session, plan.writes[due], **{
                         "If-Match": str(version), "Idempotency-Key": key})
-                except requests.ConnectionError:
+                except requests.RequestException:
+                    # No answer (dropped or timed out): the same key makes the retry safe.
                     tally.retries += 1
                     continue
                 if answer.status_code in (409, 503):
@@ -83,7 +85,7 @@ def test_eight_concurrent_writers_leave_every_acknowledged_action_in_the_log_exa
 
     acked = [answer for tally in tallies for answer in tally.acked]
     assert len(acked) == WRITERS * PER_WRITER
-    log = match.log()
+    log = stack.log(match.id)
     assert driver.seqs_are_whole(log)
     assert len(log) == plan.before[len(acked)]
     for answer in acked:
@@ -98,9 +100,9 @@ def test_eight_concurrent_writers_leave_every_acknowledged_action_in_the_log_exa
 
     stack.converged(match.id, len(log))
     assert stack.verifier().check(match.id) == []
-    fresh = stack.verifier().expected(match.id)
-    shown = requests.get(f"{stack.url}/v1/matches/{match.id}/state", timeout=20).json()
-    assert shown["state"] == fresh.view
+    verifier = stack.verifier()
+    _, head = MatchReader(verifier.store, verifier.cache).head(match.id)
+    assert head == verifier.expected(match.id).env
     figure(f"concurrent writers: {WRITERS} x {PER_WRITER} acknowledged writes of {game.id} in "
            f"{took:.1f} s; {sum(t.conflicts for t in tallies)} conflicts (412), "
            f"{sum(t.retries for t in tallies)} retries")
@@ -123,7 +125,7 @@ def test_a_retry_after_a_lost_response_gets_the_first_answer_and_the_log_holds_t
     stack: Stack, game_id: str
 ) -> None:
     game = all_games()[game_id]
-    script = game.example(1)
+    script = driver.script_of(game, 4)
     match = driver.create(stack.url, game_id, script)
     driver.play(match, script["actions"][:2])
     action = script["actions"][2]
@@ -136,10 +138,18 @@ def test_a_retry_after_a_lost_response_gets_the_first_answer_and_the_log_holds_t
         again = match.write(session, action, **{"Idempotency-Key": key})
     assert retried.status_code == 201, retried.text
     assert again.json() == retried.json()
-    log = match.log()
+    log = stack.log(match.id)
     assert driver.seqs_are_whole(log)
     action_id = retried.json()["events"][0]["meta"]["action_id"]
     assert [e for e in log if e["meta"]["action_id"] == action_id] == retried.json()["events"]
     assert sum(1 for e in log if e["meta"].get("action") == action) == 1
     assert log[-len(retried.json()["events"]):] == retried.json()["events"]
     assert retried.json()["version"] == log[-1]["seq"]
+
+    seen = uuid.uuid4().hex
+    with requests.Session() as session:
+        first = match.write(session, script["actions"][3], **{"Idempotency-Key": seen})
+        repeated = match.write(session, script["actions"][3], **{"Idempotency-Key": seen})
+    assert first.status_code == repeated.status_code == 201
+    assert repeated.json() == first.json()
+    assert stack.log(match.id)[-1]["seq"] == first.json()["version"]
