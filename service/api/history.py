@@ -100,7 +100,7 @@ def fork(body: dict[str, Any], match_id: str) -> dict[str, Any]:
 @blp.arguments(ExportQuery, location="query")
 @blp.response(200, BgStatsPlay, description="format=bgstats: the match as a BG Stats play.")
 @blp.alt_response(200, description="format=ndjson: the header, then one event a line.",
-                  content_type=NDJSON, success=True)
+                  content_type=NDJSON, schema={"type": "string"}, success=True)
 def export(query: dict[str, Any], match_id: str) -> Any:
     """The match's log as NDJSON (header first), or a finished match as a BG Stats play."""
     if query["format"] == "bgstats":

@@ -32,7 +32,7 @@ NDJSON = "application/x-ndjson"
 @blp.arguments(RangeQuery, location="query")
 @blp.response(200, EventPage, content_type="application/json")
 @blp.alt_response(200, description="One event a line when Accept is application/x-ndjson",
-                  content_type=NDJSON, success=True)
+                  content_type=NDJSON, schema={"type": "string"}, success=True)
 def events(query: dict[str, Any], match_id: str) -> Any:
     """The raw log, steps from..to, paginated; NDJSON with Accept: application/x-ndjson.
 
