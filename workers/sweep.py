@@ -17,7 +17,12 @@ from projections.queueing import enqueue_projection
 
 
 def sweep_dirty(client: redis.Redis, keys: Keys, queue: Queue, snapshot_every: int) -> int:
-    """Enqueue a projection for each match on the dirty set; return how many."""
+    """Enqueue a projection for each match on the dirty set, unless enough jobs wait; return how many."""
+    if queue.count >= client.scard(keys.dirty()):
+        # As many jobs wait as there are dirty matches: enqueueing more each sweep would grow the
+        # queue faster than workers drain it. A match whose job was lost is enqueued as soon as
+        # the queue is shorter than the dirty set, so the queue stays under twice its size.
+        return 0
     count = 0
     for raw in client.sscan_iter(keys.dirty(), count=500):
         enqueue_projection(queue, keys, _text(raw), snapshot_every)

@@ -13,9 +13,13 @@ from games.registry import all_games
 
 @schemathesis.serializer("application/x-ndjson")
 def ndjson(context: Any, value: Any) -> bytes:
-    """One JSON value a line (a generated list gives one line per item)."""
+    """The body as NDJSON text: text and bytes as they are, other values one JSON value a line."""
+    if isinstance(value, bytes):
+        return value
+    if isinstance(value, str):
+        return value.encode("utf-8", "surrogatepass")
     items = value if isinstance(value, list) else [value]
-    return "".join(json.dumps(item) + "\n" for item in items).encode()
+    return "".join(json.dumps(item, default=str) + "\n" for item in items).encode()
 
 
 _CHOICE = random.Random(20261130)
