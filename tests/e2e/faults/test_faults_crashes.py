@@ -100,6 +100,8 @@ def test_acknowledged_events_survive_a_redis_kill_and_everything_recovers_withou
             assert answer.status_code == 503, answer.text
             assert answer.headers["Content-Type"] == "application/problem+json"
             assert answer.json()["code"] == "store_unavailable"
+            assert answer.headers["Retry-After"] == "1"
+    assert requests.get(f"{fresh_stack.url}/healthz", timeout=10).status_code == 503
 
     time.sleep(2)  # Redis stays away long enough for every worker to lose its connections.
     fresh_stack.redis.start()
