@@ -7,6 +7,7 @@ import signal
 import time
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -70,63 +71,79 @@ def write_until_accepted(
             time.sleep(0.05)
 
 
-def test_acknowledged_events_survive_a_redis_kill_and_everything_recovers_without_a_restart(
-    fresh_stack: Stack, figure: Callable[[str], None]
-) -> None:
-    fresh_stack.start_worker()
-    fresh_stack.start_worker()
-    matches: list[driver.Match] = []
-    acked: dict[str, list[dict[str, Any]]] = {}
-    scripts: dict[str, tuple[dict[str, Any], int]] = {}
+@dataclass
+class HalfPlayed:
+    """A match with the first half of its script recorded, and the events acknowledged for it."""
+
+    match: driver.Match
+    script: dict[str, Any]
+    half: int
+    acked: list[dict[str, Any]]
+
+    @property
+    def next_action(self) -> dict[str, Any]:
+        """The first action not yet recorded."""
+        return dict(self.script["actions"][self.half])
+
+
+def half_play_every_game(stack: Stack) -> list[HalfPlayed]:
+    """A match of every game, half its script recorded."""
+    played = []
     for game_id in sorted(all_games()):
         script = short_script(game_id)
-        match = driver.create(fresh_stack.url, game_id, script)
+        match = driver.create(stack.url, game_id, script)
         half = len(script["actions"]) // 2
         answers = driver.play(match, script["actions"][:half])
-        acked[match.id] = [e for answer in answers for e in answer["events"]]
-        matches.append(match)
-        scripts[match.id] = (script, half)
+        played.append(HalfPlayed(match, script, half, [e for a in answers for e in a["events"]]))
+    return played
 
-    fresh_stack.redis.kill()
+
+def refused_while_down(stack: Stack, played: list[HalfPlayed]) -> float:
+    """Check that writes and reads get 503 problems while Redis is down; the slowest answer's time."""
     slowest = 0.0
-    for match in matches:
-        script, half = scripts[match.id]
-        for method, path, body in [("post", f"/v1/matches/{match.id}/actions", script["actions"][half]),
+    for one in played:
+        match = one.match
+        for method, path, body in [("post", f"/v1/matches/{match.id}/actions", one.next_action),
                                    ("get", f"/v1/matches/{match.id}/state", None)]:
             asked = time.monotonic()
-            answer = requests.request(method, fresh_stack.url + path, json=body, headers=match.auth,
-                                      timeout=10)
+            answer = requests.request(method, stack.url + path, json=body, headers=match.auth, timeout=10)
             slowest = max(slowest, time.monotonic() - asked)
             assert answer.status_code == 503, answer.text
             assert answer.headers["Content-Type"] == "application/problem+json"
             assert answer.json()["code"] == "store_unavailable"
             assert answer.headers["Retry-After"] == "1"
-    assert requests.get(f"{fresh_stack.url}/healthz", timeout=10).status_code == 503
+    assert requests.get(f"{stack.url}/healthz", timeout=10).status_code == 503
+    return slowest
 
+
+def test_acknowledged_events_survive_a_redis_kill_and_everything_recovers_without_a_restart(
+    fresh_stack: Stack, figure: Callable[[str], None]
+) -> None:
+    fresh_stack.start_worker()
+    fresh_stack.start_worker()
+    played = half_play_every_game(fresh_stack)
+    fresh_stack.redis.kill()
+    slowest = refused_while_down(fresh_stack, played)
     time.sleep(2)  # Redis stays away long enough for every worker to lose its connections.
     fresh_stack.redis.start()
     restarted = time.monotonic()
-    first = matches[0]
-    script, half = scripts[first.id]
-    _, retries = write_until_accepted(first, script["actions"][half], uuid.uuid4().hex)
+    _, retries = write_until_accepted(played[0].match, played[0].next_action, uuid.uuid4().hex)
     recovered = time.monotonic() - restarted
-    for match in matches:
-        log = fresh_stack.log(match.id)
-        assert all(log[e["seq"] - 1] == e for e in acked[match.id])
-        script, half = scripts[match.id]
-        rest = script["actions"][half + 1:] if match is first else script["actions"][half:]
-        driver.play(match, rest)
-        assert driver.seqs_are_whole(fresh_stack.log(match.id))
-    for match in matches:
-        fresh_stack.converged(match.id, match.version, seconds=60)
+    played[0].half += 1
+    for one in played:
+        log = fresh_stack.log(one.match.id)
+        assert all(log[e["seq"] - 1] == e for e in one.acked)
+        driver.play(one.match, one.script["actions"][one.half:])
+        assert driver.seqs_are_whole(fresh_stack.log(one.match.id))
+    for one in played:
+        fresh_stack.converged(one.match.id, one.match.version, seconds=60)
     projected = time.monotonic() - restarted
     assert fresh_stack.api.running and all(w.running for w in fresh_stack.workers)
     verifier = fresh_stack.verifier()
-    assert [d for m in matches for d in verifier.check(m.id)] == []
-    kept = sum(map(len, acked.values()))
-    figure(f"redis kill -9: {kept} acknowledged events kept; writes answered 503 in at most "
-           f"{slowest:.2f} s while down; first write accepted {recovered:.2f} s after the restart "
-           f"({retries} retries); every projection caught up {projected:.1f} s after it")
+    assert [d for one in played for d in verifier.check(one.match.id)] == []
+    figure(f"redis kill -9: {sum(len(one.acked) for one in played)} acknowledged events kept; writes "
+           f"answered 503 in at most {slowest:.2f} s while down; first write accepted {recovered:.2f} s "
+           f"after the restart ({retries} retries); every projection caught up {projected:.1f} s after it")
 
 
 def test_a_write_to_a_stalled_redis_answers_503_and_its_retry_records_it_once(fresh_stack: Stack) -> None:

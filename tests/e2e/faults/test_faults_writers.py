@@ -68,6 +68,22 @@ def writer(match: driver.Match, plan: driver.Plan, wanted: int, tally: Tally) ->
             version = answer.json()["version"]
 
 
+def assert_each_acknowledged_once(log: list[dict[str, Any]], acked: list[dict[str, Any]],
+                                  plan: driver.Plan) -> None:
+    """The log has no gap, holds each acknowledged write's events once, and the writes in order."""
+    assert driver.seqs_are_whole(log)
+    assert len(log) == plan.before[len(acked)]
+    for answer in acked:
+        for event in answer["events"]:
+            assert log[event["seq"] - 1] == event
+    batches: dict[str, int] = {}
+    for event in log:
+        batches[event["meta"]["action_id"]] = batches.get(event["meta"]["action_id"], 0) + 1
+    assert all(batches[a["events"][0]["meta"]["action_id"]] == len(a["events"]) for a in acked)
+    sent = [e["meta"]["action"] for e in log if "action" in e["meta"]][1:]
+    assert sent == plan.writes[: len(acked)]
+
+
 def test_eight_concurrent_writers_leave_every_acknowledged_action_in_the_log_exactly_once(
     stack: Stack, figure: Callable[[str], None]
 ) -> None:
@@ -86,17 +102,7 @@ def test_eight_concurrent_writers_leave_every_acknowledged_action_in_the_log_exa
     acked = [answer for tally in tallies for answer in tally.acked]
     assert len(acked) == WRITERS * PER_WRITER
     log = stack.log(match.id)
-    assert driver.seqs_are_whole(log)
-    assert len(log) == plan.before[len(acked)]
-    for answer in acked:
-        for event in answer["events"]:
-            assert log[event["seq"] - 1] == event
-    batches: dict[str, int] = {}
-    for event in log:
-        batches[event["meta"]["action_id"]] = batches.get(event["meta"]["action_id"], 0) + 1
-    assert all(batches[a["events"][0]["meta"]["action_id"]] == len(a["events"]) for a in acked)
-    sent = [e["meta"]["action"] for e in log if "action" in e["meta"]][1:]
-    assert sent == plan.writes[: len(acked)]
+    assert_each_acknowledged_once(log, acked, plan)
 
     stack.converged(match.id, len(log))
     assert stack.verifier().check(match.id) == []
