@@ -45,7 +45,9 @@ def build(settings: Settings) -> Services:
         settings.redis_url, socket_timeout=timeout, socket_connect_timeout=timeout
     )
     rq_client = (
-        redis.Redis.from_url(settings.rq_redis_url, socket_timeout=timeout)
+        redis.Redis.from_url(
+            settings.rq_redis_url, socket_timeout=timeout, socket_connect_timeout=timeout
+        )
         if settings.rq_redis_url
         else client
     )
