@@ -57,6 +57,28 @@ class MatchReader:
         game = self.game_of(match_id)
         return game, self.envelope(game, match_id, step)
 
+    def describe(self, match_id: str) -> dict[str, Any]:
+        """A match's players, setup, options, version, status, winners and disputes, now."""
+        header = self.store.header(match_id)
+        game, env = self.head(match_id)
+        created = self.store.read(match_id, 1, 1)[0].data
+        board = game.scores(env["game"])
+        return {
+            "id": match_id,
+            "game": game.id,
+            "players": created["players"],
+            "setup": created["setup"],
+            "options": created["options"],
+            "version": env["version"],
+            "projected_version": self.cache.checkpoint(match_id),
+            "created_at": header.get("created_at"),
+            "status": "finished" if board.get("finished") else "in_progress",
+            "finished": bool(board.get("finished")),
+            "winners": board.get("winners", []),
+            "disputes": env["game"].get("disputes", []),
+            "forked_from": header.get("forked_from"),
+        }
+
     def naive_at(self, game: Game, match_id: str, step: int) -> Envelope:
         """The envelope at ``step`` folded from step 1, ignoring every stored envelope.
 

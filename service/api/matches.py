@@ -91,26 +91,9 @@ def list_matches(query: dict[str, Any]) -> dict[str, Any]:
 @blp.response(200, MatchOut)
 def show_match(match_id: str) -> dict[str, Any]:
     """A match's players, setup, options, version and status."""
-    parts = services()
-    game, env = parts.reader.head(match_id)
-    created = parts.store.read(match_id, 1, 1)[0].data
-    scores = game.scores(env["game"])
-    header = parts.store.header(match_id)
-    return {
-        "id": match_id,
-        "game": game.id,
-        "players": created["players"],
-        "setup": created["setup"],
-        "options": created["options"],
-        "version": env["version"],
-        "projected_version": parts.cache.checkpoint(match_id),
-        "created_at": header.get("created_at"),
-        "status": "finished" if scores.get("finished") else "in_progress",
-        "finished": bool(scores.get("finished")),
-        "winners": scores.get("winners", []),
-        "disputes": env["game"].get("disputes", []),
-        "links": links(match_id) | _origin(header),
-    }
+    shown = services().reader.describe(match_id)
+    origin = shown.pop("forked_from")
+    return shown | {"links": links(match_id) | _origin(origin)}
 
 
 @blp.route("/<match_id>/actions", methods=["POST"])
@@ -145,9 +128,8 @@ def redo(match_id: str) -> dict[str, Any]:
     )
 
 
-def _origin(header: dict[str, str]) -> dict[str, str]:
+def _origin(origin: str | None) -> dict[str, str]:
     """A link to the match a fork was made from, if it is one."""
-    origin = header.get("forked_from")
     return {"origin": url_for("matches.show_match", match_id=origin)} if origin else {}
 
 
