@@ -36,10 +36,16 @@ def record_vs_xadd(parts: Bench, actions: int = 400) -> None:
     recorded = spent / len(todo)
     payload = parts.store.read(made.match_id, 2, 2)[0]
     stream = f"{parts.keys.prefix}:raw-xadd"
-    raw = per_call(lambda: parts.client.xadd(stream, {"type": payload.type, "data": str(payload.data),
-                                                     "meta": str(payload.meta)}), 2000)
-    print(f"record one action: {recorded * 1e3:.3f} ms; raw XADD: {raw * 1e3:.3f} ms; "
-          f"ratio {recorded / raw:.1f}x")
+    raw = per_call(
+        lambda: parts.client.xadd(
+            stream, {"type": payload.type, "data": str(payload.data), "meta": str(payload.meta)}
+        ),
+        2000,
+    )
+    print(
+        f"record one action: {recorded * 1e3:.3f} ms; raw XADD: {raw * 1e3:.3f} ms; "
+        f"ratio {recorded / raw:.1f}x"
+    )
 
 
 def rewind_vs_naive(parts: Bench, steps: tuple[int, ...] = (1_000, 10_000)) -> None:
@@ -58,19 +64,28 @@ def rewind_vs_naive(parts: Bench, steps: tuple[int, ...] = (1_000, 10_000)) -> N
     for n in steps:
         snap = per_call(lambda n=n: parts.reader.envelope(game, made.match_id, n), 20)
         naive = per_call(lambda n=n: parts.reader.naive_at(game, made.match_id, n), 3)
-        print(f"rewind to step {n}: {snap * 1e3:.2f} ms from the nearest snapshot; "
-              f"{naive * 1e3:.1f} ms folding from step 1; ratio {naive / snap:.0f}x")
+        print(
+            f"rewind to step {n}: {snap * 1e3:.2f} ms from the nearest snapshot; "
+            f"{naive * 1e3:.1f} ms folding from step 1; ratio {naive / snap:.0f}x"
+        )
     memory(parts, made.match_id)
 
 
 def memory(parts: Bench, match_id: str) -> None:
     """Bytes the log, the snapshots and the projection take in Redis."""
     version = parts.store.version(match_id)
-    sizes = {name: parts.client.memory_usage(key) or 0 for name, key in (
-        ("log", parts.keys.log(match_id)), ("snapshots", parts.keys.snap(match_id)),
-        ("projection", parts.keys.proj(match_id)))}
-    print(f"memory for {version} steps: log {sizes['log'] / version:.0f} B/step; snapshots "
-          f"{sizes['snapshots'] / sizes['log']:.2f}x the log; projection {sizes['projection']} B")
+    sizes = {
+        name: parts.client.memory_usage(key) or 0
+        for name, key in (
+            ("log", parts.keys.log(match_id)),
+            ("snapshots", parts.keys.snap(match_id)),
+            ("projection", parts.keys.proj(match_id)),
+        )
+    }
+    print(
+        f"memory for {version} steps: log {sizes['log'] / version:.0f} B/step; snapshots "
+        f"{sizes['snapshots'] / sizes['log']:.2f}x the log; projection {sizes['projection']} B"
+    )
 
 
 def main() -> int:

@@ -43,10 +43,14 @@ def exchange(parts: Bench, match_id: str) -> None:
     start = time.perf_counter()
     check_log(*parse_lines(fork_lines(parts.reader, match_id, version)))
     forked = time.perf_counter() - start
-    print(f"export: {len(checked.events)} events, {len(text.encode()) / 1024:.0f} KiB NDJSON "
-          f"in {exported * 1000:.0f} ms")
-    print(f"import check (every action through the rules): {imported * 1000:.0f} ms "
-          f"= {imported / len(checked.events) * 1e6:.0f} us/event")
+    print(
+        f"export: {len(checked.events)} events, {len(text.encode()) / 1024:.0f} KiB NDJSON "
+        f"in {exported * 1000:.0f} ms"
+    )
+    print(
+        f"import check (every action through the rules): {imported * 1000:.0f} ms "
+        f"= {imported / len(checked.events) * 1e6:.0f} us/event"
+    )
     print(f"fork at the last step (effective history, checked): {forked * 1000:.0f} ms")
 
 
@@ -67,12 +71,18 @@ def fan_out(parts: Bench, watchers: int = 200, appends: int = 20) -> None:
 
     def connect() -> redis.Redis:
         pool = parts.client.connection_pool
-        opened.append(redis.Redis(connection_pool=redis.ConnectionPool(
-            connection_class=pool.connection_class, **pool.connection_kwargs)))
+        opened.append(
+            redis.Redis(
+                connection_pool=redis.ConnectionPool(
+                    connection_class=pool.connection_class, **pool.connection_kwargs
+                )
+            )
+        )
         return opened[-1]
 
-    made = parts.recorder.create("hats", *[get_game("hats").example(0)[k] for k in
-                                           ("players", "setup", "options")])
+    made = parts.recorder.create(
+        "hats", *[get_game("hats").example(0)[k] for k in ("players", "setup", "options")]
+    )
     hub = LiveHub(connect, parts.store, parts.keys)
     start_version = parts.store.version(made.match_id)
     watches = [hub.watch(made.match_id, "hats", start_version) for _ in range(watchers)]
@@ -88,9 +98,11 @@ def fan_out(parts: Bench, watchers: int = 200, appends: int = 20) -> None:
         lags.append(time.perf_counter() - sent)
     hub.close()
     lags.sort()
-    print(f"live: {watchers} watchers of one match on {len(opened)} hub connection(s); append to "
-          f"last watcher delivered: median {lags[len(lags) // 2] * 1000:.1f} ms, "
-          f"max {lags[-1] * 1000:.1f} ms over {len(lags)} appends")
+    print(
+        f"live: {watchers} watchers of one match on {len(opened)} hub connection(s); append to "
+        f"last watcher delivered: median {lags[len(lags) // 2] * 1000:.1f} ms, "
+        f"max {lags[-1] * 1000:.1f} ms over {len(lags)} appends"
+    )
 
 
 def main() -> None:

@@ -33,8 +33,7 @@ class VersionConflict(StoreError):
     def __init__(self, expected: int, actual: int, match_id: str = "") -> None:
         which = f"match {match_id!r}" if match_id else "the match"
         super().__init__(
-            f"{which} is at version {actual}, not {expected} as the request expected; "
-            "read it again and retry"
+            f"{which} is at version {actual}, not {expected} as the request expected; read it again and retry"
         )
         self.expected = expected
         self.actual = actual

@@ -128,9 +128,7 @@ class EventStore:
                 return
             start = events[-1].seq + 1
 
-    def recall(
-        self, match_id: str, idempotency_key: str, fingerprint: str = ""
-    ) -> AppendResult | None:
+    def recall(self, match_id: str, idempotency_key: str, fingerprint: str = "") -> AppendResult | None:
         """What an earlier append under this key wrote (duplicate), or None if the key is new.
 
         Lets a retry be answered before its action is decided again against a newer state;

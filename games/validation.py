@@ -73,9 +73,7 @@ def validate_match(
             if game.min_players == game.max_players
             else f"{game.min_players} to {game.max_players}"
         )
-        raise InvalidAction(
-            "player_count", f"{game.title} is played by {span} players, not {len(names)}"
-        )
+        raise InvalidAction("player_count", f"{game.title} is played by {span} players, not {len(names)}")
     setup = {} if setup is None else setup
     options = {} if options is None else options
     if not isinstance(setup, dict):

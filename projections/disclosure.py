@@ -13,9 +13,7 @@ def disclosed(game: Game, now: State, event: dict[str, Any]) -> dict[str, Any]:
     return game.public(now, event) if game.public is not None else event
 
 
-def disclosed_all(
-    game: Game, now: State, events: Iterable[dict[str, Any]]
-) -> Iterator[dict[str, Any]]:
+def disclosed_all(game: Game, now: State, events: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
     """Logged events as an open read may show them."""
     for event in events:
         yield disclosed(game, now, event)

@@ -98,9 +98,7 @@ class MatchReader:
                 kept[event.seq] = copy.deepcopy(env)
         return env
 
-    def frames(
-        self, match_id: str, first: int, last: int, raw: bool = False
-    ) -> Iterator[dict[str, Any]]:
+    def frames(self, match_id: str, first: int, last: int, raw: bool = False) -> Iterator[dict[str, Any]]:
         """Frames first..last (each event with the game's view after it), in one pass."""
         game, head = self.head(match_id)
         env = self.envelope(game, match_id, first - 1)
@@ -123,9 +121,7 @@ class MatchReader:
             "state": frozen(game.view(env["game"])),
         }
 
-    def advance(
-        self, game: Game, match_id: str, env: Envelope, events: Iterable[StoredEvent]
-    ) -> Envelope:
+    def advance(self, game: Game, match_id: str, env: Envelope, events: Iterable[StoredEvent]) -> Envelope:
         """Fold events onto an envelope the caller owns."""
         env = history.fold(game, env, events, lambda n: self.envelope(game, match_id, n))
         self._remember(match_id, env)

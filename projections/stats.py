@@ -75,9 +75,7 @@ class Statistics:
 
     def leaderboard(self, game_id: str) -> list[dict[str, Any]]:
         """The game's leaderboard over its finished matches."""
-        ids = self.client.zinter(
-            [self.keys.index("game", game_id), self.keys.index("status", FINISHED)]
-        )
+        ids = self.client.zinter([self.keys.index("game", game_id), self.keys.index("status", FINISHED)])
         with self.client.pipeline(transaction=False) as pipe:
             for match_id in ids:
                 pipe.hget(self.keys.proj(_text(match_id)), "summary")

@@ -123,8 +123,12 @@ class Verifier:
         if checkpoint != want.env["version"]:
             differ("checkpoint", f"projected to step {checkpoint}, the log has {want.env['version']}")
         fields = self.client.hmget(self.keys.proj(match_id), ["env", "view", "scores", "summary"])
-        for name, raw, value in zip(("env", "view", "scores", "summary"), fields,
-                                    (want.env, want.view, want.scores, want.summary), strict=True):
+        for name, raw, value in zip(
+            ("env", "view", "scores", "summary"),
+            fields,
+            (want.env, want.view, want.scores, want.summary),
+            strict=True,
+        ):
             if raw is None:
                 differ(name, "missing")
             elif json.loads(raw) != _plain(value):
@@ -155,7 +159,7 @@ class Verifier:
         for (key, present), score in zip(entries, answers, strict=False):
             if (score is not None) != present:
                 differ(f"index {key}", "should list the match" if present else "should not list it")
-        for player, raw in zip(summary["players"], answers[len(entries):], strict=True):
+        for player, raw in zip(summary["players"], answers[len(entries) :], strict=True):
             want = _plain(summary) if summary["finished"] else None
             got = json.loads(raw) if raw is not None else None
             if got != want:

@@ -41,13 +41,9 @@ class Services:
 def build(settings: Settings) -> Services:
     """Wire every part from the settings."""
     timeout = settings.redis_timeout
-    client = redis.Redis.from_url(
-        settings.redis_url, socket_timeout=timeout, socket_connect_timeout=timeout
-    )
+    client = redis.Redis.from_url(settings.redis_url, socket_timeout=timeout, socket_connect_timeout=timeout)
     rq_client = (
-        redis.Redis.from_url(
-            settings.rq_redis_url, socket_timeout=timeout, socket_connect_timeout=timeout
-        )
+        redis.Redis.from_url(settings.rq_redis_url, socket_timeout=timeout, socket_connect_timeout=timeout)
         if settings.rq_redis_url
         else client
     )

@@ -26,11 +26,20 @@ def main() -> None:
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8000, show_default=True, type=int, help="Port to listen on.")
 @click.option(
-    "--data-dir", default="./var", show_default=True, type=click.Path(file_okay=False),
+    "--data-dir",
+    default="./var",
+    show_default=True,
+    type=click.Path(file_okay=False),
     help="Where the embedded Redis keeps its files (used when REDIS_URL is not set).",
 )
-@click.option("--workers", "worker_count", default=1, show_default=True, type=int,
-              help="RQ worker processes to start beside the API.")
+@click.option(
+    "--workers",
+    "worker_count",
+    default=1,
+    show_default=True,
+    type=int,
+    help="RQ worker processes to start beside the API.",
+)
 def serve(host: str, port: int, data_dir: str, worker_count: int) -> None:
     """Run the API, RQ workers and (without REDIS_URL) an embedded Redis, until Ctrl-C or SIGTERM."""
     from werkzeug.serving import make_server
@@ -77,8 +86,13 @@ def serve(host: str, port: int, data_dir: str, worker_count: int) -> None:
 
 @main.command()
 @click.option("--burst", is_flag=True, help="Work until the queue is empty, then stop.")
-@click.option("--sweep-every", default=2.0, show_default=True, type=float,
-              help="Seconds between sweeps for matches whose projection lags their log.")
+@click.option(
+    "--sweep-every",
+    default=2.0,
+    show_default=True,
+    type=float,
+    help="Seconds between sweeps for matches whose projection lags their log.",
+)
 def worker(burst: bool, sweep_every: float) -> None:
     """Run an RQ worker that keeps projections up to date (REDIS_URL, TABLETAPE_PREFIX)."""
     from events.keys import Keys
@@ -90,8 +104,13 @@ def worker(burst: bool, sweep_every: float) -> None:
 
 
 @main.command()
-@click.option("--output", "-o", default="-", type=click.Path(dir_okay=False, allow_dash=True),
-              help="Where to write the OpenAPI document (YAML); - for standard output.")
+@click.option(
+    "--output",
+    "-o",
+    default="-",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    help="Where to write the OpenAPI document (YAML); - for standard output.",
+)
 def openapi(output: str) -> None:
     """Write the OpenAPI document generated from the code."""
     from service.openapi import spec_yaml
@@ -114,8 +133,12 @@ def verify_command(match_ids: tuple[str, ...]) -> None:
 
 @main.command(name="rebuild")
 @click.argument("match_ids", nargs=-1)
-@click.option("--all", "everything", is_flag=True,
-              help="Rebuild every match, not only those whose projection differs from its log.")
+@click.option(
+    "--all",
+    "everything",
+    is_flag=True,
+    help="Rebuild every match, not only those whose projection differs from its log.",
+)
 def rebuild_command(match_ids: tuple[str, ...], everything: bool) -> None:
     """Project matches again from their logs (by default those `verify` finds different)."""
     from service.ops import rebuild
@@ -125,11 +148,21 @@ def rebuild_command(match_ids: tuple[str, ...], everything: bool) -> None:
 
 @main.command(name="export")
 @click.argument("match_id")
-@click.option("--output", "-o", default="-", type=click.Path(dir_okay=False, allow_dash=True),
-              help="Where to write the export; - for standard output.")
-@click.option("--format", "form", default="ndjson", show_default=True,
-              type=click.Choice(["ndjson", "bgstats"]),
-              help="ndjson: the whole log (header first); bgstats: a finished match as a BG Stats play.")
+@click.option(
+    "--output",
+    "-o",
+    default="-",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    help="Where to write the export; - for standard output.",
+)
+@click.option(
+    "--format",
+    "form",
+    default="ndjson",
+    show_default=True,
+    type=click.Choice(["ndjson", "bgstats"]),
+    help="ndjson: the whole log (header first); bgstats: a finished match as a BG Stats play.",
+)
 def export_command(match_id: str, output: str, form: str) -> None:
     """Write a match's log as NDJSON (REDIS_URL, TABLETAPE_PREFIX)."""
     from service.transfer import export_match

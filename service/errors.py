@@ -104,17 +104,22 @@ def _redis_down(error: redis.RedisError) -> Response:
     log.warning("Redis unavailable: %s", error)
     # A write whose append was sent before Redis stopped answering may still be applied, so the
     # answer says so, and how to retry without recording it twice.
-    return problem(503, "store_unavailable", "the event store is not answering; try again shortly "
-                   "(a write may or may not have been recorded: retry it with the same "
-                   "Idempotency-Key to record it exactly once)")
+    return problem(
+        503,
+        "store_unavailable",
+        "the event store is not answering; try again shortly "
+        "(a write may or may not have been recorded: retry it with the same "
+        "Idempotency-Key to record it exactly once)",
+    )
 
 
 def _unexpected(error: Exception) -> Response:
     if isinstance(error, HTTPException):
         return http_problem(error)
     log.exception("unexpected error", exc_info=error)
-    return problem(500, "internal_error", "tabletape failed unexpectedly; nothing was recorded "
-                   "by this request")
+    return problem(
+        500, "internal_error", "tabletape failed unexpectedly; nothing was recorded by this request"
+    )
 
 
 def _flatten(messages: Any, path: str = "") -> str:

@@ -20,8 +20,11 @@ def check_request(max_body: int, max_depth: int) -> None:
     if length is None and not data and "chunked" in request.headers.get("Transfer-Encoding", "").lower():
         # Servers that do not terminate a chunked body hand the app none: refuse it, never read it
         # as empty.
-        raise BadRequest(411, "length_required", "send the body with a Content-Length header; "
-                         "chunked bodies are not accepted")
+        raise BadRequest(
+            411,
+            "length_required",
+            "send the body with a Content-Length header; chunked bodies are not accepted",
+        )
     # A body without Content-Length is cut at the limit as it is read, so reaching it means over.
     if len(data) > max_body or (length is None and len(data) >= max_body):
         raise BadRequest(413, "body_too_large", f"the body is over the limit of {max_body} bytes")
@@ -29,7 +32,8 @@ def check_request(max_body: int, max_depth: int) -> None:
         return
     if request.mimetype not in JSON_TYPES and not request.mimetype.endswith("+json"):
         raise BadRequest(
-            415, "unsupported_media_type",
+            415,
+            "unsupported_media_type",
             f"send the body as application/json, not {request.mimetype or 'no content type'}",
         )
     if nesting_depth(data) > max_depth:

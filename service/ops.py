@@ -48,8 +48,9 @@ def verify(settings: Settings, match_ids: tuple[str, ...]) -> int:
     for difference in differences:
         click.echo(str(difference))
     matches = len({d.match_id for d in differences})
-    click.echo(f"verified {checked} matches: {matches} with differences, "
-               f"{len(differences)} differences in all")
+    click.echo(
+        f"verified {checked} matches: {matches} with differences, {len(differences)} differences in all"
+    )
     if differences:
         click.echo("run `tabletape rebuild` to project them again from their logs")
     return 1 if differences else 0

@@ -209,9 +209,7 @@ class Recorder:
                 raise PreconditionFailed(if_match, env["version"])
             new = decide(env)
             try:
-                result = self.store.append(
-                    match_id, new, env["version"], idempotency_key, digest
-                )
+                result = self.store.append(match_id, new, env["version"], idempotency_key, digest)
             except VersionConflict as conflict:
                 if if_match is not None:
                     raise PreconditionFailed(if_match, conflict.actual) from conflict
@@ -222,9 +220,7 @@ class Recorder:
             return self._answer(game, match_id, env, result.first, new)
         raise Busy(f"the match changed {ATTEMPTS} times while this write was decided; send it again")
 
-    def _answer(
-        self, game: Game, match_id: str, env: Envelope, first: int, new: list[NewEvent]
-    ) -> Recorded:
+    def _answer(self, game: Game, match_id: str, env: Envelope, first: int, new: list[NewEvent]) -> Recorded:
         # Built from what was appended, not read back: once the append is done the answer needs
         # Redis only for a rewind, so a store that fails now does not turn a recorded write into
         # an error that invites a second one.

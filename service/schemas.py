@@ -190,9 +190,7 @@ class ScoresOut(Schema):
     totals = fields.Dict()
     version = fields.Integer(metadata={"description": "The step the projection has reached."})
     log_version = fields.Integer(metadata={"description": "The match's newest step."})
-    projected = fields.Boolean(
-        metadata={"description": "False until a worker has projected the match once."}
-    )
+    projected = fields.Boolean(metadata={"description": "False until a worker has projected the match once."})
 
 
 class GameOut(Schema):

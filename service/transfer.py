@@ -43,8 +43,9 @@ def import_file(settings: Settings, path: str) -> int:
     """Create a match from an NDJSON export file, checked by the rules; the exit status."""
     parts = build(settings)
     try:
-        text = (click.get_text_stream("stdin").read() if path == "-"
-                else Path(path).read_text(encoding="utf-8"))
+        text = (
+            click.get_text_stream("stdin").read() if path == "-" else Path(path).read_text(encoding="utf-8")
+        )
         made = Copier(parts.store, parts.reader, parts.recorder.notify).import_lines(text.splitlines())
     except ImportRefused as refused:
         click.echo(f"refused, nothing was created: {refused}", err=True)

@@ -18,8 +18,16 @@ def test_every_route_of_the_app_is_documented() -> None:
     import yaml
 
     paths = yaml.safe_load(spec_yaml())["paths"]
-    for path in ("/v1/games", "/v1/matches", "/v1/matches/{match_id}/actions",
-                 "/v1/matches/{match_id}/undo", "/v1/matches/{match_id}/redo",
-                 "/v1/matches/{match_id}/events", "/v1/matches/{match_id}/state",
-                 "/v1/matches/{match_id}/replay", "/v1/matches/{match_id}/scores", "/healthz"):
+    for path in (
+        "/v1/games",
+        "/v1/matches",
+        "/v1/matches/{match_id}/actions",
+        "/v1/matches/{match_id}/undo",
+        "/v1/matches/{match_id}/redo",
+        "/v1/matches/{match_id}/events",
+        "/v1/matches/{match_id}/state",
+        "/v1/matches/{match_id}/replay",
+        "/v1/matches/{match_id}/scores",
+        "/healthz",
+    ):
         assert path in paths

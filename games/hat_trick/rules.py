@@ -202,8 +202,6 @@ def _check_card(state: State, number: int, colour: list[str], grey: list[str], s
         )
 
 
-
-
 def _in_order(props: list[str]) -> list[str]:
     return [prop for prop in PROPS if prop in props]
 

@@ -71,8 +71,6 @@ def maybe_card(text: Any) -> str | None:
 # --- seats ------------------------------------------------------------------------------------
 
 
-
-
 def next_player(state: State, player: str) -> str:
     """The player to the left (clockwise) of ``player``."""
     seats: list[str] = state["players"]

@@ -274,8 +274,6 @@ def _winner(plays: list[dict[str, str]]) -> dict[str, str]:
     return max(rivals, key=lambda p: value(p["card"]))
 
 
-
-
 def _card(text: Any) -> str:
     card = canonical_card(text)
     if card is None:

@@ -85,8 +85,6 @@ def other_side(side: str) -> str:
     return "evil" if side == "good" else "good"
 
 
-
-
 def side_of(state: dict[str, Any], player: str) -> str:
     """The side of a player's character."""
     return CHARACTERS[state["characters"][player]]

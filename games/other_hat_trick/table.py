@@ -17,8 +17,6 @@ NEXT_STEP = {
 # --- seats and phases ------------------------------------------------------------------------
 
 
-
-
 def require_phase(state: State, phases: tuple[str, ...], doing: str) -> None:
     """Refuse unless the match is in one of ``phases``, saying what must happen instead."""
     phase = state["phase"]

@@ -39,8 +39,6 @@ def bidding_order(state: State) -> list[str]:
     return seats_from(state["players"], left_of(state["players"], state["dealer"]))
 
 
-
-
 def sole_leader(totals: dict[str, int]) -> str | None:
     """The player whose total is strictly above everyone else's, or None on a tie."""
     best = max(totals.values())

@@ -25,7 +25,9 @@ from service.history_schemas import (
 )
 
 blp = Blueprint(
-    "history", __name__, url_prefix="/v1/matches",
+    "history",
+    __name__,
+    url_prefix="/v1/matches",
     description="Follow a match live, fork it, export it and import it.",
 )
 _HUB_LOCK = threading.Lock()
@@ -72,9 +74,14 @@ def copied(made: Copied) -> dict[str, Any]:
 
 @blp.route("/<match_id>/live", methods=["GET"])
 @blp.arguments(LiveQuery, location="query")
-@blp.response(200, content_type=EVENT_STREAM, description=(
-    "Server-Sent Events: `state` (the match now), then a `frame` per step (id: the step), then "
-    "`end` with the final state once the match is finished. Resume with Last-Event-ID."))
+@blp.response(
+    200,
+    content_type=EVENT_STREAM,
+    description=(
+        "Server-Sent Events: `state` (the match now), then a `frame` per step (id: the step), then "
+        "`end` with the final state once the match is finished. Resume with Last-Event-ID."
+    ),
+)
 def follow(query: dict[str, Any], match_id: str) -> Response:
     """Follow a match live: its state, then every step as it is recorded, until it finishes."""
     header = request.headers.get("Last-Event-ID", "").strip()
@@ -83,7 +90,8 @@ def follow(query: dict[str, Any], match_id: str) -> Response:
     after = int(header) if header else query.get("last_event_id")
     feed = live.Feed(services().reader, live_hub(), match_id, after)
     return Response(
-        feed.lines(), mimetype=EVENT_STREAM,
+        feed.lines(),
+        mimetype=EVENT_STREAM,
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
 
@@ -99,8 +107,13 @@ def fork(body: dict[str, Any], match_id: str) -> dict[str, Any]:
 @blp.route("/<match_id>/export", methods=["GET"])
 @blp.arguments(ExportQuery, location="query")
 @blp.response(200, BgStatsPlay, description="format=bgstats: the match as a BG Stats play.")
-@blp.alt_response(200, description="format=ndjson: the header, then one event a line.",
-                  content_type=NDJSON, schema={"type": "string"}, success=True)
+@blp.alt_response(
+    200,
+    description="format=ndjson: the header, then one event a line.",
+    content_type=NDJSON,
+    schema={"type": "string"},
+    success=True,
+)
 def export(query: dict[str, Any], match_id: str) -> Any:
     """The match's log as NDJSON (header first), or a finished match as a BG Stats play."""
     if query["format"] == "bgstats":
@@ -110,17 +123,20 @@ def export(query: dict[str, Any], match_id: str) -> Any:
         return play
     game, now = services().reader.head(match_id)
     lines = export_lines(services().store, match_id, lambda e: disclosed(game, now["game"], e))
-    return Response(lines, mimetype=NDJSON, headers={
-        "Content-Disposition": f'attachment; filename="{match_id}.ndjson"'})
+    return Response(
+        lines, mimetype=NDJSON, headers={"Content-Disposition": f'attachment; filename="{match_id}.ndjson"'}
+    )
 
 
 @blp.route("/import", methods=["POST"])
 @blp.response(201, CopiedOut)
-@blp.doc(requestBody={
-    "required": True,
-    "description": "An export: the header line, then one event a line.",
-    "content": {NDJSON: {"schema": {"type": "string"}}},
-})
+@blp.doc(
+    requestBody={
+        "required": True,
+        "description": "An export: the header line, then one event a line.",
+        "content": {NDJSON: {"schema": {"type": "string"}}},
+    }
+)
 def import_match() -> dict[str, Any]:
     """Create a match from an NDJSON export, replaying every action through the rules."""
     return copied(copier().import_lines(request.get_data(as_text=True).splitlines()))

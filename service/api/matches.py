@@ -12,16 +12,13 @@ from service.recorder import Recorded
 from service.schemas import Action, Created, CreateMatch, MatchesQuery, MatchOut, MatchPage
 from service.schemas import Recorded as RecordedOut
 
-blp = Blueprint(
-    "matches", __name__, url_prefix="/v1/matches", description="Record matches and correct them."
-)
+blp = Blueprint("matches", __name__, url_prefix="/v1/matches", description="Record matches and correct them.")
 
 
 def links(match_id: str) -> dict[str, str]:
     """Where to read a match."""
     return {
-        name: url_for(f"reads.{name}", match_id=match_id)
-        for name in ("events", "state", "replay", "scores")
+        name: url_for(f"reads.{name}", match_id=match_id) for name in ("events", "state", "replay", "scores")
     } | {"self": url_for("matches.show_match", match_id=match_id)}
 
 
@@ -40,14 +37,20 @@ def _links_from_created() -> dict[str, Any]:
     by_id = {"match_id": "$response.body#/id"}
     write = {**by_id, "header.Authorization": "Bearer {$response.body#/token}"}
     targets = {
-        "show": ("", "get", by_id), "act": ("/actions", "post", write),
-        "undo": ("/undo", "post", write), "redo": ("/redo", "post", write),
-        "scores": ("/scores", "get", by_id), "events": ("/events", "get", by_id),
-        "state": ("/state", "get", by_id), "replay": ("/replay", "get", by_id),
+        "show": ("", "get", by_id),
+        "act": ("/actions", "post", write),
+        "undo": ("/undo", "post", write),
+        "redo": ("/redo", "post", write),
+        "scores": ("/scores", "get", by_id),
+        "events": ("/events", "get", by_id),
+        "state": ("/state", "get", by_id),
+        "replay": ("/replay", "get", by_id),
     }
     return {
-        name: {"operationRef": f"#/paths/~1v1~1matches~1{{match_id}}{tail.replace('/', '~1')}/{verb}",
-               "parameters": params}
+        name: {
+            "operationRef": f"#/paths/~1v1~1matches~1{{match_id}}{tail.replace('/', '~1')}/{verb}",
+            "parameters": params,
+        }
         for name, (tail, verb, params) in targets.items()
     }
 
@@ -102,9 +105,7 @@ def show_match(match_id: str) -> dict[str, Any]:
 @blp.doc(parameters=WRITE_HEADERS)
 def post_action(action: dict[str, Any], match_id: str) -> dict[str, Any]:
     """Record one action; the rules check it and derive its events."""
-    answer = services().recorder.act(
-        match_id, bearer_token(), action, if_match(), idempotency_key()
-    )
+    answer = services().recorder.act(match_id, bearer_token(), action, if_match(), idempotency_key())
     return recorded(answer)
 
 
@@ -113,9 +114,7 @@ def post_action(action: dict[str, Any], match_id: str) -> dict[str, Any]:
 @blp.doc(parameters=WRITE_HEADERS)
 def undo(match_id: str) -> dict[str, Any]:
     """Take back the last effective action (and the events it derived) by appending a correction."""
-    return recorded(
-        services().recorder.undo(match_id, bearer_token(), if_match(), idempotency_key())
-    )
+    return recorded(services().recorder.undo(match_id, bearer_token(), if_match(), idempotency_key()))
 
 
 @blp.route("/<match_id>/redo", methods=["POST"])
@@ -123,9 +122,7 @@ def undo(match_id: str) -> dict[str, Any]:
 @blp.doc(parameters=WRITE_HEADERS)
 def redo(match_id: str) -> dict[str, Any]:
     """Re-apply the action the last undo took back, until a new action is recorded."""
-    return recorded(
-        services().recorder.redo(match_id, bearer_token(), if_match(), idempotency_key())
-    )
+    return recorded(services().recorder.redo(match_id, bearer_token(), if_match(), idempotency_key()))
 
 
 def _origin(origin: str | None) -> dict[str, str]:
@@ -136,8 +133,11 @@ def _origin(origin: str | None) -> dict[str, str]:
 def _page_links(query: dict[str, Any], total: int) -> dict[str, str | None]:
     """Links to the pages beside this one, with the same filters."""
     offset, limit = query["offset"], query["limit"]
-    kept = {k: v.isoformat() if isinstance(v, datetime) else v for k, v in query.items()
-            if k not in ("offset", "limit") and v is not None}
+    kept = {
+        k: v.isoformat() if isinstance(v, datetime) else v
+        for k, v in query.items()
+        if k not in ("offset", "limit") and v is not None
+    }
 
     def page(start: int) -> str:
         return url_for("matches.list_matches", **kept, offset=start, limit=limit)

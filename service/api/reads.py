@@ -22,17 +22,20 @@ from service.schemas import (
     StateQuery,
 )
 
-blp = Blueprint(
-    "reads", __name__, url_prefix="/v1/matches", description="Read, rewind and replay matches."
-)
+blp = Blueprint("reads", __name__, url_prefix="/v1/matches", description="Read, rewind and replay matches.")
 NDJSON = "application/x-ndjson"
 
 
 @blp.route("/<match_id>/events", methods=["GET"])
 @blp.arguments(RangeQuery, location="query")
 @blp.response(200, EventPage, content_type="application/json")
-@blp.alt_response(200, description="One event a line when Accept is application/x-ndjson",
-                  content_type=NDJSON, schema={"type": "string"}, success=True)
+@blp.alt_response(
+    200,
+    description="One event a line when Accept is application/x-ndjson",
+    content_type=NDJSON,
+    schema={"type": "string"},
+    success=True,
+)
 def events(query: dict[str, Any], match_id: str) -> Any:
     """The raw log, steps from..to, paginated; NDJSON with Accept: application/x-ndjson.
 

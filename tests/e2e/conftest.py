@@ -57,9 +57,19 @@ def served(tmp_path: Path) -> Iterator[Served]:
     log = tmp_path / "serve.log"
     with log.open("wb") as out:
         process = subprocess.Popen(
-            [sys.executable, "-m", "service.cli", "serve", "--port", str(port),
-             "--data-dir", str(tmp_path / "var")],
-            env=env, stdout=out, stderr=subprocess.STDOUT,
+            [
+                sys.executable,
+                "-m",
+                "service.cli",
+                "serve",
+                "--port",
+                str(port),
+                "--data-dir",
+                str(tmp_path / "var"),
+            ],
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
         )
     url = f"http://127.0.0.1:{port}"
     try:

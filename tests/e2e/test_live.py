@@ -44,8 +44,11 @@ class Table:
     def __init__(self, url: str, game_id: str, seed: int) -> None:
         self.url = url
         self.script = all_games()[game_id].example(seed)
-        made = requests.post(f"{url}/v1/matches", json={"game": game_id, **{
-            k: self.script[k] for k in ("players", "setup", "options")}}, timeout=10).json()
+        made = requests.post(
+            f"{url}/v1/matches",
+            json={"game": game_id, **{k: self.script[k] for k in ("players", "setup", "options")}},
+            timeout=10,
+        ).json()
         self.id, self.token, self.version = made["id"], made["token"], made["version"]
         self.created = made["version"]
         self.sent = 0
@@ -59,8 +62,10 @@ class Table:
             with requests.Session() as session:
                 for action in actions:
                     answer = session.post(
-                        f"{self.url}/v1/matches/{self.id}/actions", json=action,
-                        headers={"Authorization": f"Bearer {self.token}"}, timeout=10,
+                        f"{self.url}/v1/matches/{self.id}/actions",
+                        json=action,
+                        headers={"Authorization": f"Bearer {self.token}"},
+                        timeout=10,
                     )
                     assert answer.status_code == 201, answer.text
                     self.version = answer.json()["version"]
@@ -74,8 +79,7 @@ def listen(url: str, match_id: str, last_event_id: str | None = None) -> request
     headers = {"Accept": "text/event-stream"}
     if last_event_id is not None:
         headers["Last-Event-ID"] = last_event_id
-    answer = requests.get(f"{url}/v1/matches/{match_id}/live", headers=headers, stream=True,
-                          timeout=(5, 60))
+    answer = requests.get(f"{url}/v1/matches/{match_id}/live", headers=headers, stream=True, timeout=(5, 60))
     assert answer.status_code == 200 and answer.headers["Content-Type"].startswith("text/event-stream")
     return answer
 
@@ -159,7 +163,9 @@ def test_a_spectator_on_a_second_api_process_follows_what_the_first_one_records(
     with log.open("wb") as out:
         second = subprocess.Popen(
             [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", "0"],
-            env=env, stdout=out, stderr=subprocess.STDOUT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
         )
     try:
         other = f"http://127.0.0.1:{port}"

@@ -17,15 +17,19 @@ pytestmark = pytest.mark.e2e
 
 def record(url: str, game: str, script: dict[str, Any]) -> tuple[str, int]:
     """Create a match and send every action of the script; return its id and version."""
-    made = requests.post(f"{url}/v1/matches", json={"game": game, **{
-        k: script[k] for k in ("players", "setup", "options")}}, timeout=10)
+    made = requests.post(
+        f"{url}/v1/matches",
+        json={"game": game, **{k: script[k] for k in ("players", "setup", "options")}},
+        timeout=10,
+    )
     assert made.status_code == 201, made.text
     match_id, auth = made.json()["id"], {"Authorization": f"Bearer {made.json()['token']}"}
     version = made.json()["version"]
     with requests.Session() as session:
         for action in script["actions"]:
-            answer = session.post(f"{url}/v1/matches/{match_id}/actions", json=action,
-                                  headers=auth, timeout=10)
+            answer = session.post(
+                f"{url}/v1/matches/{match_id}/actions", json=action, headers=auth, timeout=10
+            )
             assert answer.status_code == 201, (action, answer.text)
             version = answer.json()["version"]
     return match_id, version
@@ -67,9 +71,11 @@ def test_every_game_records_a_whole_match_and_the_worker_projects_its_result(
 
 
 def test_serve_stops_cleanly_on_sigterm_and_keeps_what_was_recorded(served: Served) -> None:
-    made = requests.post(f"{served.url}/v1/matches", json={
-        "game": "wizard", "players": ["ann", "bob", "cy"], "setup": {"first_dealer": "ann"}},
-        timeout=10)
+    made = requests.post(
+        f"{served.url}/v1/matches",
+        json={"game": "wizard", "players": ["ann", "bob", "cy"], "setup": {"first_dealer": "ann"}},
+        timeout=10,
+    )
     assert made.status_code == 201
     served.process.send_signal(signal.SIGTERM)
     assert served.process.wait(timeout=20) == 0

@@ -78,9 +78,7 @@ def test_concurrent_retries_of_one_key_append_once(store: EventStore, redis_url:
     assert [e.data["n"] for e in store.read("m")] == [0, 1, 2]
 
 
-def _append_with_retries(
-    store: EventStore, events: list[NewEvent], conditional: bool
-) -> AppendResult:
+def _append_with_retries(store: EventStore, events: list[NewEvent], conditional: bool) -> AppendResult:
     """Append as a client would: read the version, append expecting it, retry on a conflict."""
     while True:
         expected = store.version("m") if conditional else None

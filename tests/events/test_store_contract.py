@@ -52,9 +52,7 @@ class StoreContract:
 
     # -- create ----------------------------------------------------------------------------------
 
-    def test_a_created_match_reads_back_its_first_events_as_steps_from_one(
-        self, store: EventStore
-    ) -> None:
+    def test_a_created_match_reads_back_its_first_events_as_steps_from_one(self, store: EventStore) -> None:
         result = store.create("m", {"game": "wizard"}, batch(10, 11, 12), created_ms=1)
         assert result == AppendResult(first=1, last=3, duplicate=False)
         assert [(e.seq, e.data["n"]) for e in store.read("m")] == [(1, 10), (2, 11), (3, 12)]
@@ -165,9 +163,7 @@ class StoreContract:
         store.create("m", {"game": "wizard"}, batch(1), created_ms=1)
         store.append("m", batch(2), expected_version=1, idempotency_key="k1", fingerprint="f")
         store.append("m", batch(3))
-        again = store.append(
-            "m", batch(2), expected_version=1, idempotency_key="k1", fingerprint="f"
-        )
+        again = store.append("m", batch(2), expected_version=1, idempotency_key="k1", fingerprint="f")
         assert again == AppendResult(first=2, last=2, duplicate=True)
         assert store.version("m") == 3
 
@@ -184,9 +180,7 @@ class StoreContract:
         store.create("m", {"game": "wizard"}, batch(1, 2), created_ms=1)
         with pytest.raises(VersionConflict):
             store.append("m", batch(3), expected_version=1, idempotency_key="k1", fingerprint="f")
-        written = store.append(
-            "m", batch(3), expected_version=2, idempotency_key="k1", fingerprint="f"
-        )
+        written = store.append("m", batch(3), expected_version=2, idempotency_key="k1", fingerprint="f")
         assert written == AppendResult(first=3, last=3, duplicate=False)
 
     def test_an_idempotency_key_belongs_to_one_match(self, store: EventStore) -> None:
@@ -201,9 +195,7 @@ class StoreContract:
         store.append("m", batch(2))
         assert store.append("m", batch(2)) == AppendResult(first=3, last=3, duplicate=False)
 
-    def test_recall_answers_a_known_key_with_the_first_steps_without_writing(
-        self, store: EventStore
-    ) -> None:
+    def test_recall_answers_a_known_key_with_the_first_steps_without_writing(self, store: EventStore) -> None:
         store.create("m", {"game": "wizard"}, batch(1), created_ms=1)
         store.append("m", batch(2, 3), idempotency_key="k1", fingerprint="a b c")
         assert store.recall("m", "k1", "a b c") == AppendResult(first=2, last=3, duplicate=True)
@@ -214,9 +206,7 @@ class StoreContract:
         assert store.recall("m", "k1", "f") is None
         assert store.recall("m", "", "f") is None
 
-    def test_recall_of_a_key_used_for_a_different_request_is_refused(
-        self, store: EventStore
-    ) -> None:
+    def test_recall_of_a_key_used_for_a_different_request_is_refused(self, store: EventStore) -> None:
         store.create("m", {"game": "wizard"}, batch(1), created_ms=1)
         store.append("m", batch(2), idempotency_key="k1", fingerprint="bid 3")
         with pytest.raises(IdempotencyMismatch):
@@ -243,9 +233,7 @@ class StoreContract:
         assert store.read("m", start=3, end=2) == []
         assert numbers(store, "m", start=0, end=1) == [1]
 
-    def test_iter_events_yields_every_step_in_order_whatever_the_batch(
-        self, store: EventStore
-    ) -> None:
+    def test_iter_events_yields_every_step_in_order_whatever_the_batch(self, store: EventStore) -> None:
         store.create("m", {"game": "wizard"}, batch(*range(1, 8)), created_ms=1)
         for size in (1, 2, 3, 7, 100):
             assert [e.seq for e in store.iter_events("m", batch=size)] == list(range(1, 8))
@@ -260,9 +248,7 @@ class StoreContract:
 
     # -- unknown matches -------------------------------------------------------------------------
 
-    def test_an_unknown_match_is_reported_by_every_question_about_it(
-        self, store: EventStore
-    ) -> None:
+    def test_an_unknown_match_is_reported_by_every_question_about_it(self, store: EventStore) -> None:
         asks = [
             lambda: store.append("nope", batch(1)),
             lambda: store.read("nope"),

@@ -27,9 +27,7 @@ def bid_v2_to_v3(data: dict[str, Any]) -> dict[str, Any]:
 def wizard_upcasters() -> Upcasters:
     """Wizard's bid upcasters, as a game would hand them to the store."""
     upcasters = Upcasters()
-    upcasters.register_game(
-        "wizard", {("BidPlaced", 1): bid_v1_to_v2, ("BidPlaced", 2): bid_v2_to_v3}
-    )
+    upcasters.register_game("wizard", {("BidPlaced", 1): bid_v1_to_v2, ("BidPlaced", 2): bid_v2_to_v3})
     return upcasters
 
 

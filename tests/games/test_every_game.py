@@ -18,9 +18,7 @@ SEEDS = range(6)
 
 def play(game: Game, script: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Record a script through the contract; return every event and the state after each."""
-    players, setup, options = validate_match(
-        game, script["players"], script["setup"], script["options"]
-    )
+    players, setup, options = validate_match(game, script["players"], script["setup"], script["options"])
     events = game.setup(players, setup, options)
     state: dict[str, Any] = {}
     states = []

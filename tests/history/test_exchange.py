@@ -122,7 +122,8 @@ def test_a_fork_copies_the_effective_history_and_then_diverges_from_its_origin(
     assert not {"ActionUndone", "ActionRedone"} & {e["type"] for e in events}
     origin_version = match.log_length()
     diverge = client.post(
-        f"/v1/matches/{fork['id']}/actions", json=script["actions"][5],
+        f"/v1/matches/{fork['id']}/actions",
+        json=script["actions"][5],
         headers={"Authorization": f"Bearer {fork['token']}"},
     )
     assert diverge.status_code == 201
@@ -130,7 +131,8 @@ def test_a_fork_copies_the_effective_history_and_then_diverges_from_its_origin(
     assert diverge.json["events"][0]["meta"]["action"] == script["actions"][5]
     assert match.log_length() == origin_version
     wrong = client.post(
-        f"/v1/matches/{match.id}/actions", json={"type": "swap"},
+        f"/v1/matches/{match.id}/actions",
+        json={"type": "swap"},
         headers={"Authorization": f"Bearer {fork['token']}"},
     )
     assert wrong.status_code == 403
@@ -142,7 +144,8 @@ def test_a_fork_inside_one_actions_events_is_refused(
     match = recorded("wizard", 1, upto=7)
     events = client.get(f"/v1/matches/{match.id}/events").json["events"]
     inside = next(
-        a["seq"] for a, b in zip(events, events[1:], strict=False)
+        a["seq"]
+        for a, b in zip(events, events[1:], strict=False)
         if a["meta"]["action_id"] == b["meta"]["action_id"]
     )
     answer = client.post(f"/v1/matches/{match.id}/fork", json={"at": inside})

@@ -60,8 +60,9 @@ def test_many_watchers_of_several_matches_share_one_connection_and_see_every_ste
     plays = [("hats", 0), ("hat-trick", 1)]
     matches = [recorded(game_id, seed, upto=2) for game_id, seed in plays]
     starts = [m.log_length() for m in matches]
-    watches = [(i, hub.watch(m.id, m.created["game"], starts[i])) for i, m in enumerate(matches)
-               for _ in range(5)]
+    watches = [
+        (i, hub.watch(m.id, m.created["game"], starts[i])) for i, m in enumerate(matches) for _ in range(5)
+    ]
     for match, (game_id, seed) in zip(matches, plays, strict=True):
         for action in all_games()[game_id].example(seed)["actions"][2:6]:
             match.ok(action)

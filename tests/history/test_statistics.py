@@ -19,8 +19,13 @@ from tests.history.conftest import record
 from tests.service.conftest import Table
 
 # Example seeds with short matches, so that a dozen matches stay quick to record.
-SHORT = {"hat-trick": [1, 6, 11], "hats": [0, 3, 9], "hobbit": [1, 2, 5],
-         "other-hat-trick": [6, 11], "wizard": [9, 10, 7]}
+SHORT = {
+    "hat-trick": [1, 6, 11],
+    "hats": [0, 3, 9],
+    "hobbit": [1, 2, 5],
+    "other-hat-trick": [6, 11],
+    "wizard": [9, 10, 7],
+}
 
 
 def from_scratch(app: Flask) -> dict[str, dict[str, Any]]:
@@ -67,8 +72,9 @@ def assert_statistics_match(client: FlaskClient, app: Flask) -> None:
         got = client.get(f"/v1/players/{name}").json
         want = expected_player(name, results)
         assert (got["matches"], got["wins"]) == (want["matches"], want["wins"]), name
-        assert {g: {k: v[k] for k in ("matches", "wins", "figures")} for g, v in got["by_game"].items()} \
-            == want["by_game"], name
+        assert {
+            g: {k: v[k] for k in ("matches", "wins", "figures")} for g, v in got["by_game"].items()
+        } == want["by_game"], name
     for game_id in all_games():
         board = client.get(f"/v1/leaderboards/{game_id}").json["players"]
         for row in board:
@@ -80,8 +86,13 @@ def assert_statistics_match(client: FlaskClient, app: Flask) -> None:
 
 @pytest.mark.parametrize("seed", [3, 8])
 def test_statistics_equal_a_recomputation_after_random_matches_undos_and_rebuilds(
-    table: Callable[..., Table], client: FlaskClient, app: Flask, work: Callable[[], int],
-    redis_client: redis.Redis, keys: Keys, seed: int,
+    table: Callable[..., Table],
+    client: FlaskClient,
+    app: Flask,
+    work: Callable[[], int],
+    redis_client: redis.Redis,
+    keys: Keys,
+    seed: int,
 ) -> None:
     rng = random.Random(seed)
     for _ in range(10):

@@ -7,10 +7,17 @@ from typing import Any
 from projections.stats import aggregate, leaderboard
 
 
-def summary(game: str, players: list[str], winners: list[str], finished: bool = True,
-            **figures: dict[str, float]) -> dict[str, Any]:
-    return {"game": game, "players": players, "winners": winners, "finished": finished,
-            "totals": None, "figures": figures}
+def summary(
+    game: str, players: list[str], winners: list[str], finished: bool = True, **figures: dict[str, float]
+) -> dict[str, Any]:
+    return {
+        "game": game,
+        "players": players,
+        "winners": winners,
+        "finished": finished,
+        "totals": None,
+        "figures": figures,
+    }
 
 
 MATCHES = [
@@ -25,7 +32,10 @@ def test_a_players_record_counts_finished_matches_and_averages_each_figure_by_ga
     ann = aggregate("ann", MATCHES)
     assert (ann["matches"], ann["wins"], ann["win_rate"]) == (3, 1, 0.3333)
     assert ann["by_game"]["wizard"] == {
-        "matches": 2, "wins": 1, "win_rate": 0.5, "figures": {"bid_accuracy": 0.75}
+        "matches": 2,
+        "wins": 1,
+        "win_rate": 0.5,
+        "figures": {"bid_accuracy": 0.75},
     }
     assert ann["by_game"]["hats"]["wins"] == 0 and ann["by_game"]["hats"]["figures"] == {}
 
@@ -34,14 +44,21 @@ def test_a_draw_is_a_match_without_a_win_and_an_unknown_player_has_no_record() -
     assert aggregate("cy", MATCHES)["by_game"] == {
         "hats": {"matches": 1, "wins": 0, "win_rate": 0.0, "figures": {}}
     }
-    assert aggregate("zed", MATCHES) == {"name": "zed", "matches": 0, "wins": 0, "win_rate": 0.0,
-                                         "by_game": {}}
+    assert aggregate("zed", MATCHES) == {
+        "name": "zed",
+        "matches": 0,
+        "wins": 0,
+        "win_rate": 0.0,
+        "by_game": {},
+    }
 
 
 def test_a_leaderboard_ranks_by_wins_then_win_rate_then_name() -> None:
     more = MATCHES + [summary("wizard", ["bob", "cy"], ["bob"])]
     rows = leaderboard("wizard", more)
     assert [(r["rank"], r["name"], r["wins"], r["matches"]) for r in rows] == [
-        (1, "bob", 2, 3), (2, "ann", 1, 2), (3, "cy", 0, 1)
+        (1, "bob", 2, 3),
+        (2, "ann", 1, 2),
+        (3, "cy", 0, 1),
     ]
     assert leaderboard("hats", MATCHES)[0]["name"] == "ann"

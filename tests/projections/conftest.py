@@ -36,5 +36,6 @@ def parts(redis_client: redis.Redis, keys: Keys) -> Parts:
     cache = ProjectionCache(redis_client, keys)
     reader = MatchReader(store, cache)
     recorder = Recorder(store, reader, notify=lambda match_id: None)
-    return Parts(store, cache, reader, Projector(store, cache, snapshot_every=7), recorder,
-                 redis_client, keys)
+    return Parts(
+        store, cache, reader, Projector(store, cache, snapshot_every=7), recorder, redis_client, keys
+    )

@@ -17,8 +17,7 @@ from tests.projections.conftest import Parts
 
 def initial_state(game: Game, script: dict[str, Any]) -> Any:
     """The game state right after the match's creation, folded by the rules alone."""
-    players, setup, options = validate_match(game, script["players"], script["setup"],
-                                             script["options"])
+    players, setup, options = validate_match(game, script["players"], script["setup"], script["options"])
     state: dict[str, Any] = {}
     for event in game.setup(players, setup, options):
         state = game.evolve(state, event)
@@ -76,9 +75,7 @@ def record_with_corrections(parts: Parts, game: Game, seed: int) -> tuple[str, d
 
 @pytest.mark.parametrize("seed", range(2))
 @pytest.mark.parametrize("game", list(all_games().values()), ids=lambda g: g.id)
-def test_undo_and_redo_leave_exactly_the_effective_actions(
-    parts: Parts, game: Game, seed: int
-) -> None:
+def test_undo_and_redo_leave_exactly_the_effective_actions(parts: Parts, game: Game, seed: int) -> None:
     match_id, _ = record_with_corrections(parts, game, seed)
     parts.projector.project(match_id)
     board = parts.cache.field(match_id, "scores")
@@ -95,9 +92,9 @@ def test_a_rewind_from_snapshots_equals_folding_from_step_one(parts: Parts, game
         assert parts.reader.envelope(game, match_id, version)["game"] == at_version[version]
     last = versions[-1]
     for step in range(1, last + 1, max(1, last // 15)):
-        assert parts.reader.envelope(game, match_id, step) == parts.reader.naive_at(
-            game, match_id, step
-        ), step
+        assert parts.reader.envelope(game, match_id, step) == parts.reader.naive_at(game, match_id, step), (
+            step
+        )
 
 
 def test_projecting_twice_writes_the_same_projection(parts: Parts) -> None:

@@ -64,9 +64,7 @@ class Table:
 
     def act(self, action: dict[str, Any], **headers: str) -> Any:
         """POST an action; return the response."""
-        return self.client.post(
-            f"/v1/matches/{self.id}/actions", json=action, headers=self.auth | headers
-        )
+        return self.client.post(f"/v1/matches/{self.id}/actions", json=action, headers=self.auth | headers)
 
     def ok(self, action: dict[str, Any]) -> dict[str, Any]:
         """POST an action that must be accepted."""

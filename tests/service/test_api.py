@@ -128,17 +128,13 @@ def test_the_replay_leaves_undone_actions_out_unless_raw_is_asked(
     assert all(f["actor"] and f["ts"] for f in raw)
 
 
-def test_the_event_log_pages_and_streams_as_ndjson(
-    client: FlaskClient, table: Callable[..., Table]
-) -> None:
+def test_the_event_log_pages_and_streams_as_ndjson(client: FlaskClient, table: Callable[..., Table]) -> None:
     match = wizard(table)
     for action in ROUND_ONE[:4]:
         match.ok(action)
     page = match.get("events", limit=2).json
     assert [e["seq"] for e in page["events"]] == [1, 2] and "from=3" in page["links"]["next"]
-    streamed = client.get(
-        f"/v1/matches/{match.id}/events", headers={"Accept": "application/x-ndjson"}
-    )
+    streamed = client.get(f"/v1/matches/{match.id}/events", headers={"Accept": "application/x-ndjson"})
     lines = [json.loads(line) for line in streamed.data.decode().splitlines()]
     assert [e["seq"] for e in lines] == [1, 2, 3, 4, 5]
 
@@ -223,12 +219,12 @@ def test_bad_bodies_get_a_4xx_that_says_what_is_wrong(
 ) -> None:
     match = wizard(table)
     url = f"/v1/matches/{match.id}/actions"
-    problem(client.post(url, data="{not json", content_type="application/json",
-                        headers=match.auth), 400)
+    problem(client.post(url, data="{not json", content_type="application/json", headers=match.auth), 400)
     problem(client.post(url, data="type=bid", content_type="text/plain", headers=match.auth), 415)
     deep = "[" * 100 + "]" * 100
-    problem(client.post(url, data=deep, content_type="application/json", headers=match.auth),
-            400, "json_too_deep")
+    problem(
+        client.post(url, data=deep, content_type="application/json", headers=match.auth), 400, "json_too_deep"
+    )
     huge = json.dumps({"type": "bid", "player": "x" * 2_000_000})
     problem(client.post(url, data=huge, content_type="application/json", headers=match.auth), 413)
     problem(client.post(url, json=[1, 2], headers=match.auth), 400)
@@ -243,18 +239,31 @@ def test_creating_a_match_checks_game_players_setup_and_options(client: FlaskCli
     problem(create(game="wizard", players=["a"], setup={"first_dealer": "a"}), 400, "player_count")
     problem(create(game="wizard", players=["a", "a", "b"], setup={"first_dealer": "a"}), 400)
     problem(create(game="wizard", players=["a", "b", "c"]), 400)  # first_dealer missing
-    problem(create(game="wizard", players=["a", "b", "c"], setup={"first_dealer": "a"},
-                   options={"bidding": "loud"}), 400)
+    problem(
+        create(
+            game="wizard", players=["a", "b", "c"], setup={"first_dealer": "a"}, options={"bidding": "loud"}
+        ),
+        400,
+    )
     problem(create(game="wizard", players="abc"), 400)
     problem(create(players=["a", "b"]), 400)
 
 
 def test_unknown_matches_and_routes_are_404_problems(client: FlaskClient) -> None:
-    for path in ("/v1/matches/nope", "/v1/matches/nope/state", "/v1/matches/nope/scores",
-                 "/v1/matches/nope/replay", "/v1/matches/nope/events", "/v1/nothing"):
+    for path in (
+        "/v1/matches/nope",
+        "/v1/matches/nope/state",
+        "/v1/matches/nope/scores",
+        "/v1/matches/nope/replay",
+        "/v1/matches/nope/events",
+        "/v1/nothing",
+    ):
         problem(client.get(path), 404)
-    problem(client.post("/v1/matches/nope/actions", json=ROUND_ONE[0],
-                        headers={"Authorization": "Bearer x"}), 404, "unknown_match")
+    problem(
+        client.post("/v1/matches/nope/actions", json=ROUND_ONE[0], headers={"Authorization": "Bearer x"}),
+        404,
+        "unknown_match",
+    )
     problem(client.delete("/v1/matches"), 405)
 
 

@@ -15,8 +15,7 @@ from tests.service.conftest import Table
 
 def rules_scoreboard(game: Game, script: dict[str, Any]) -> Any:
     """The scoreboard the rules alone give for a script, without the service."""
-    players, setup, options = validate_match(game, script["players"], script["setup"],
-                                             script["options"])
+    players, setup, options = validate_match(game, script["players"], script["setup"], script["options"])
     state: dict[str, Any] = {}
     for event in game.setup(players, setup, options):
         state = game.evolve(state, event)

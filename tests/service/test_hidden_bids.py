@@ -12,8 +12,7 @@ from tests.service.conftest import Table
 
 
 def secret_round(table: Callable[..., Table], bidding: str) -> Table:
-    match = table("wizard", ["ann", "bob", "cy"], setup={"first_dealer": "ann"},
-                  options={"bidding": bidding})
+    match = table("wizard", ["ann", "bob", "cy"], setup={"first_dealer": "ann"}, options={"bidding": bidding})
     match.ok({"type": "start_round", "trump_card": "7H"})
     match.ok({"type": "bid", "player": "cy", "tricks": 1})
     return match
@@ -25,8 +24,9 @@ def bids_in(events: list[dict[str, Any]]) -> list[Any]:
 
 def open_reads(client: FlaskClient, match: Table) -> dict[str, list[Any]]:
     """The bids each open read shows."""
-    ndjson = client.get(f"/v1/matches/{match.id}/events",
-                        headers={"Accept": "application/x-ndjson"}).data.decode()
+    ndjson = client.get(
+        f"/v1/matches/{match.id}/events", headers={"Accept": "application/x-ndjson"}
+    ).data.decode()
     exported = client.get(f"/v1/matches/{match.id}/export").data.decode().splitlines()[1:]
     return {
         "events": bids_in(match.get("events").json["events"]),
@@ -43,10 +43,12 @@ def test_a_secret_bid_is_held_back_from_every_open_read_until_the_round_is_score
     assert open_reads(client, match) == {k: [None] for k in ("events", "ndjson", "replay", "export")}
     events = match.get("events").json["events"]
     assert events[-1]["data"]["hidden"] is True and events[-1]["meta"]["action"]["tricks"] is None
-    for action in ({"type": "bid", "player": "bob", "tricks": 0},
-                   {"type": "bid", "player": "ann", "tricks": 0},
-                   {"type": "play", "player": "bob", "card": "AS"},
-                   {"type": "play", "player": "cy", "card": "KS"}):
+    for action in (
+        {"type": "bid", "player": "bob", "tricks": 0},
+        {"type": "bid", "player": "ann", "tricks": 0},
+        {"type": "play", "player": "bob", "card": "AS"},
+        {"type": "play", "player": "cy", "card": "KS"},
+    ):
         match.ok(action)
     assert open_reads(client, match)["events"] == [None, None, None]
     match.ok({"type": "play", "player": "ann", "card": "3H"})  # the round is scored

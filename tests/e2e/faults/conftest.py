@@ -75,8 +75,12 @@ class Stack:
 
     def converged(self, match_id: str, version: int, seconds: float = 60) -> float:
         """Wait until the match is projected to ``version``; return how long that took."""
-        return wait_for(lambda: self.checkpoint(match_id) == version,
-                        f"the projection of {match_id} reaching step {version}", seconds, 0.02)
+        return wait_for(
+            lambda: self.checkpoint(match_id) == version,
+            f"the projection of {match_id} reaching step {version}",
+            seconds,
+            0.02,
+        )
 
     def logs(self) -> str:
         """Everything the processes wrote, access log included."""
@@ -100,8 +104,9 @@ def start_stack(folder: Path, workers: int = 2, **extra: str) -> Stack:
     prefix = f"tt-faults-{uuid.uuid4().hex[:8]}"
     env = service_env(server.url, prefix, TABLETAPE_SNAPSHOT_EVERY=str(SNAPSHOT_EVERY), **extra)
     api = Api(folder, env)
-    stack = Stack(folder, server, api, prefix, extra_env={"TABLETAPE_SNAPSHOT_EVERY": str(SNAPSHOT_EVERY),
-                                                          **extra})
+    stack = Stack(
+        folder, server, api, prefix, extra_env={"TABLETAPE_SNAPSHOT_EVERY": str(SNAPSHOT_EVERY), **extra}
+    )
     try:
         api.start()
         for _ in range(workers):

@@ -43,8 +43,12 @@ class Plan:
 
 def longest_example(seeds: int = 6) -> tuple[Game, dict[str, Any]]:
     """The registered game and example script with the most actions."""
-    found = [(len(s["actions"]), g.id, seed, g)
-             for g in all_games().values() for seed in range(seeds) for s in [g.example(seed)]]
+    found = [
+        (len(s["actions"]), g.id, seed, g)
+        for g in all_games().values()
+        for seed in range(seeds)
+        for s in [g.example(seed)]
+    ]
     _, _, seed, game = max(found, key=lambda f: (f[0], f[1]))
     return game, game.example(seed)
 
@@ -105,10 +109,12 @@ class Match:
     def write(self, session: requests.Session, write: dict[str, Any], **headers: str) -> requests.Response:
         """Send one planned write (an action, an undo or a redo)."""
         if write is UNDO or write is REDO:
-            return session.post(f"{self.url}/v1/matches/{self.id}/{write['type']}",
-                                headers=self.auth | headers, timeout=20)
-        return session.post(f"{self.url}/v1/matches/{self.id}/actions", json=write,
-                            headers=self.auth | headers, timeout=20)
+            return session.post(
+                f"{self.url}/v1/matches/{self.id}/{write['type']}", headers=self.auth | headers, timeout=20
+            )
+        return session.post(
+            f"{self.url}/v1/matches/{self.id}/actions", json=write, headers=self.auth | headers, timeout=20
+        )
 
 
 def create(url: str, game_id: str, script: dict[str, Any]) -> Match:
@@ -141,8 +147,11 @@ def wait_for_version_beyond(match: Match, seconds: float = 20.0) -> int:
     """Wait until the match's log has grown past ``match.version``; return its new version."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        version = int(requests.get(f"{match.url}/v1/matches/{match.id}/events",
-                                   params={"limit": 1}, timeout=10).json()["version"])
+        version = int(
+            requests.get(f"{match.url}/v1/matches/{match.id}/events", params={"limit": 1}, timeout=10).json()[
+                "version"
+            ]
+        )
         if version > match.version:
             return version
         time.sleep(0.02)

@@ -66,7 +66,11 @@ class Process:
         """Start the process (appending to its log)."""
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
-                self.argv, env=self.env, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT,
+                self.argv,
+                env=self.env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                cwd=ROOT,
                 start_new_session=True,
             )
 
@@ -109,9 +113,25 @@ class RedisServer(Process):
         folder.mkdir(parents=True, exist_ok=True)
         self.port = free_port()
         self.folder = folder
-        argv = [redis_binary(), "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(folder),
-                "--appendonly", "yes", "--appendfsync", "always", "--save", "", "--daemonize", "no",
-                "--protected-mode", "no"]
+        argv = [
+            redis_binary(),
+            "--port",
+            str(self.port),
+            "--bind",
+            "127.0.0.1",
+            "--dir",
+            str(folder),
+            "--appendonly",
+            "yes",
+            "--appendfsync",
+            "always",
+            "--save",
+            "",
+            "--daemonize",
+            "no",
+            "--protected-mode",
+            "no",
+        ]
         super().__init__("redis", argv, dict(os.environ), folder / "redis.log")
 
     @property
@@ -162,11 +182,27 @@ class Api(Process):
         """Start gunicorn on a free port; wait until /healthz answers 200 (another port if taken)."""
         for attempt in range(attempts):
             self.port = free_port()
-            self.argv = [sys.executable, "-m", "gunicorn", "--workers", "2",
-                         "--worker-class", "gthread", "--threads", "8",
-                         "--bind", f"127.0.0.1:{self.port}", "--timeout", "30",
-                         "--graceful-timeout", "5", "--no-control-socket",
-                         "--access-logfile", str(self.access_log), "service.app:create_app()"]
+            self.argv = [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "--workers",
+                "2",
+                "--worker-class",
+                "gthread",
+                "--threads",
+                "8",
+                "--bind",
+                f"127.0.0.1:{self.port}",
+                "--timeout",
+                "30",
+                "--graceful-timeout",
+                "5",
+                "--no-control-socket",
+                "--access-logfile",
+                str(self.access_log),
+                "service.app:create_app()",
+            ]
             self.spawn()
             try:
                 wait_for(self._healthy, "the API answering /healthz", seconds=60)

@@ -103,8 +103,10 @@ def refused_while_down(stack: Stack, played: list[HalfPlayed]) -> float:
     slowest = 0.0
     for one in played:
         match = one.match
-        for method, path, body in [("post", f"/v1/matches/{match.id}/actions", one.next_action),
-                                   ("get", f"/v1/matches/{match.id}/state", None)]:
+        for method, path, body in [
+            ("post", f"/v1/matches/{match.id}/actions", one.next_action),
+            ("get", f"/v1/matches/{match.id}/state", None),
+        ]:
             asked = time.monotonic()
             answer = requests.request(method, stack.url + path, json=body, headers=match.auth, timeout=10)
             slowest = max(slowest, time.monotonic() - asked)
@@ -133,7 +135,7 @@ def test_acknowledged_events_survive_a_redis_kill_and_everything_recovers_withou
     for one in played:
         log = fresh_stack.log(one.match.id)
         assert all(log[e["seq"] - 1] == e for e in one.acked)
-        driver.play(one.match, one.script["actions"][one.half:])
+        driver.play(one.match, one.script["actions"][one.half :])
         assert driver.seqs_are_whole(fresh_stack.log(one.match.id))
     for one in played:
         fresh_stack.converged(one.match.id, one.match.version, seconds=60)
@@ -141,9 +143,11 @@ def test_acknowledged_events_survive_a_redis_kill_and_everything_recovers_withou
     assert fresh_stack.api.running and all(w.running for w in fresh_stack.workers)
     verifier = fresh_stack.verifier()
     assert [d for one in played for d in verifier.check(one.match.id)] == []
-    figure(f"redis kill -9: {sum(len(one.acked) for one in played)} acknowledged events kept; writes "
-           f"answered 503 in at most {slowest:.2f} s while down; first write accepted {recovered:.2f} s "
-           f"after the restart ({retries} retries); every projection caught up {projected:.1f} s after it")
+    figure(
+        f"redis kill -9: {sum(len(one.acked) for one in played)} acknowledged events kept; writes "
+        f"answered 503 in at most {slowest:.2f} s while down; first write accepted {recovered:.2f} s "
+        f"after the restart ({retries} retries); every projection caught up {projected:.1f} s after it"
+    )
 
 
 def test_a_write_to_a_stalled_redis_answers_503_and_its_retry_records_it_once(fresh_stack: Stack) -> None:
@@ -166,4 +170,4 @@ def test_a_write_to_a_stalled_redis_answers_503_and_its_retry_records_it_once(fr
     log = fresh_stack.log(match.id)
     assert driver.seqs_are_whole(log)
     assert sum(1 for e in log if e["meta"].get("action") == action) == 1
-    assert log[-len(answer.json()["events"]):] == answer.json()["events"]
+    assert log[-len(answer.json()["events"]) :] == answer.json()["events"]

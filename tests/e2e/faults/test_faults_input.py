@@ -22,8 +22,10 @@ from tests.e2e.faults.stack import ROOT
 
 pytestmark = pytest.mark.e2e
 
-CHECKS = ("not_a_server_error,status_code_conformance,content_type_conformance,"
-          "response_headers_conformance,response_schema_conformance")
+CHECKS = (
+    "not_a_server_error,status_code_conformance,content_type_conformance,"
+    "response_headers_conformance,response_schema_conformance"
+)
 EXAMPLES = 20
 
 
@@ -32,14 +34,39 @@ def test_schemathesis_finds_no_server_error_and_no_answer_outside_the_spec(
 ) -> None:
     env = dict(os.environ, SCHEMATHESIS_HOOKS=str(Path(__file__).with_name("schemathesis_hooks.py")))
     run = subprocess.run(
-        [sys.executable, "-m", "schemathesis.cli", "run", str(ROOT / "openapi.yaml"), "--url", stack.url,
-         "--checks", CHECKS, "--phases", "examples,coverage,fuzzing,stateful",
-         "--max-examples", str(EXAMPLES), "--seed", "20261130", "--workers", "2", "--no-color",
-         "--generation-database", "none", "--request-timeout", "20",
-         # The live feed streams until its match finishes: a request/response fuzzer would wait
-         # for ever on a real match, so it is checked by hand below.
-         "--exclude-path-regex", "/live$"],
-        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=600,
+        [
+            sys.executable,
+            "-m",
+            "schemathesis.cli",
+            "run",
+            str(ROOT / "openapi.yaml"),
+            "--url",
+            stack.url,
+            "--checks",
+            CHECKS,
+            "--phases",
+            "examples,coverage,fuzzing,stateful",
+            "--max-examples",
+            str(EXAMPLES),
+            "--seed",
+            "20261130",
+            "--workers",
+            "2",
+            "--no-color",
+            "--generation-database",
+            "none",
+            "--request-timeout",
+            "20",
+            # The live feed streams until its match finishes: a request/response fuzzer would wait
+            # for ever on a real match, so it is checked by hand below.
+            "--exclude-path-regex",
+            "/live$",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=600,
     )
     assert run.returncode == 0, run.stdout[-8000:] + run.stderr[-2000:]
     generated = re.search(r"(\d+) generated", run.stdout)
@@ -48,8 +75,10 @@ def test_schemathesis_finds_no_server_error_and_no_answer_outside_the_spec(
     assert operations is not None and int(operations.group(1)) == int(operations.group(2)) - 1
     links = re.search(r"API Links:\s+(\d+) covered / (\d+) selected", run.stdout)
     covered = f"; {links.group(1)} of {links.group(2)} links followed statefully" if links else ""
-    figure(f"schemathesis: {generated.group(1)} cases over {operations.group(1)} operations (all but "
-           f"the live feed), no failure{covered}")
+    figure(
+        f"schemathesis: {generated.group(1)} cases over {operations.group(1)} operations (all but "
+        f"the live feed), no failure{covered}"
+    )
 
 
 def test_the_live_feed_opens_with_the_state_and_refuses_an_unknown_match(
@@ -85,14 +114,21 @@ def match(stack: Stack) -> driver.Match:
 
 def version_of(match: driver.Match) -> int:
     """The match's version as its log says."""
-    return int(requests.get(f"{match.url}/v1/matches/{match.id}/events", params={"limit": 1},
-                            timeout=10).json()["version"])
+    return int(
+        requests.get(f"{match.url}/v1/matches/{match.id}/events", params={"limit": 1}, timeout=10).json()[
+            "version"
+        ]
+    )
 
 
 def test_a_body_over_the_limit_is_refused_with_413_and_records_nothing(match: driver.Match) -> None:
     huge = b'{"type": "' + b"x" * (2 * 1024 * 1024) + b'"}'
-    answer = requests.post(f"{match.url}/v1/matches/{match.id}/actions", data=huge,
-                           headers=match.auth | {"Content-Type": "application/json"}, timeout=20)
+    answer = requests.post(
+        f"{match.url}/v1/matches/{match.id}/actions",
+        data=huge,
+        headers=match.auth | {"Content-Type": "application/json"},
+        timeout=20,
+    )
     assert problem_of(answer, 413)["code"] == "body_too_large"
     assert version_of(match) == match.version
 
@@ -104,8 +140,12 @@ def test_a_chunked_body_is_refused_with_a_clear_4xx(match: driver.Match) -> None
             yield b"x" * 65536
         yield b'"}'
 
-    answer = requests.post(f"{match.url}/v1/matches/{match.id}/actions", data=chunks(),
-                           headers=match.auth | {"Content-Type": "application/json"}, timeout=20)
+    answer = requests.post(
+        f"{match.url}/v1/matches/{match.id}/actions",
+        data=chunks(),
+        headers=match.auth | {"Content-Type": "application/json"},
+        timeout=20,
+    )
     assert answer.status_code in (411, 413), answer.text
     assert problem_of(answer, answer.status_code)["code"] in ("length_required", "body_too_large")
     assert version_of(match) == match.version
@@ -113,53 +153,70 @@ def test_a_chunked_body_is_refused_with_a_clear_4xx(match: driver.Match) -> None
 
 def test_json_nested_too_deep_is_refused_with_400(match: driver.Match) -> None:
     deep = '{"type": "bid", "x": ' + "[" * 5000 + "]" * 5000 + "}"
-    answer = requests.post(f"{match.url}/v1/matches/{match.id}/actions", data=deep,
-                           headers=match.auth | {"Content-Type": "application/json"}, timeout=20)
+    answer = requests.post(
+        f"{match.url}/v1/matches/{match.id}/actions",
+        data=deep,
+        headers=match.auth | {"Content-Type": "application/json"},
+        timeout=20,
+    )
     assert problem_of(answer, 400)["code"] == "json_too_deep"
     assert version_of(match) == match.version
 
 
-@pytest.mark.parametrize("content_type, body", [
-    ("text/plain", '{"type": "undo"}'),
-    ("application/x-www-form-urlencoded", "type=bid&tricks=1"),
-    ("application/xml", "<action type='bid'/>"),
-])
+@pytest.mark.parametrize(
+    "content_type, body",
+    [
+        ("text/plain", '{"type": "undo"}'),
+        ("application/x-www-form-urlencoded", "type=bid&tricks=1"),
+        ("application/xml", "<action type='bid'/>"),
+    ],
+)
 def test_a_body_that_is_not_json_is_refused_with_415(
     match: driver.Match, content_type: str, body: str
 ) -> None:
-    answer = requests.post(f"{match.url}/v1/matches/{match.id}/actions", data=body,
-                           headers=match.auth | {"Content-Type": content_type}, timeout=20)
+    answer = requests.post(
+        f"{match.url}/v1/matches/{match.id}/actions",
+        data=body,
+        headers=match.auth | {"Content-Type": content_type},
+        timeout=20,
+    )
     assert problem_of(answer, 415)["code"] == "unsupported_media_type"
     assert version_of(match) == match.version
 
 
 @pytest.mark.parametrize("body", ['{"type": "bid"', "null", '"undo"', "[1, 2", "\xff\xfe"])
 def test_a_body_that_is_not_an_action_is_refused_with_400(match: driver.Match, body: str) -> None:
-    answer = requests.post(f"{match.url}/v1/matches/{match.id}/actions", data=body.encode("latin-1"),
-                           headers=match.auth | {"Content-Type": "application/json"}, timeout=20)
+    answer = requests.post(
+        f"{match.url}/v1/matches/{match.id}/actions",
+        data=body.encode("latin-1"),
+        headers=match.auth | {"Content-Type": "application/json"},
+        timeout=20,
+    )
     problem_of(answer, 400)
     assert version_of(match) == match.version
 
 
 def test_several_actions_in_one_request_are_refused_with_400_naming_the_limit(match: driver.Match) -> None:
     script = driver.script_of(all_games()[sorted(all_games())[0]], 5)
-    answer = requests.post(f"{match.url}/v1/matches/{match.id}/actions", json=script["actions"][2:5],
-                           headers=match.auth, timeout=20)
+    answer = requests.post(
+        f"{match.url}/v1/matches/{match.id}/actions",
+        json=script["actions"][2:5],
+        headers=match.auth,
+        timeout=20,
+    )
     assert "one action" in problem_of(answer, 400)["detail"]
     assert version_of(match) == match.version
 
 
 def test_more_players_than_a_request_may_name_are_refused_with_400(stack: Stack) -> None:
     players = [f"player {i}" for i in range(MAX_PLAYERS_PER_REQUEST + 1)]
-    answer = requests.post(f"{stack.url}/v1/matches", json={"game": "wizard", "players": players},
-                           timeout=20)
+    answer = requests.post(f"{stack.url}/v1/matches", json={"game": "wizard", "players": players}, timeout=20)
     assert "players" in problem_of(answer, 400)["detail"]
 
 
 @pytest.mark.parametrize("names", [["x" * 65, "bob", "cy"], ["ann", "", "cy"], ["ann", "ann", "cy"]])
 def test_player_names_too_long_empty_or_repeated_are_refused(stack: Stack, names: list[str]) -> None:
-    answer = requests.post(f"{stack.url}/v1/matches", json={"game": "wizard", "players": names},
-                           timeout=20)
+    answer = requests.post(f"{stack.url}/v1/matches", json={"game": "wizard", "players": names}, timeout=20)
     problem_of(answer, 400)
 
 
@@ -185,8 +242,12 @@ def test_a_token_of_another_match_writes_nothing(stack: Stack, match: driver.Mat
     last = sorted(all_games())[-1]
     other = driver.create(stack.url, last, driver.script_of(all_games()[last], 1))
     script = driver.script_of(all_games()[sorted(all_games())[0]], 5)
-    answer = requests.post(f"{match.url}/v1/matches/{match.id}/actions", json=script["actions"][2],
-                           headers=other.auth, timeout=20)
+    answer = requests.post(
+        f"{match.url}/v1/matches/{match.id}/actions",
+        json=script["actions"][2],
+        headers=other.auth,
+        timeout=20,
+    )
     assert problem_of(answer, 403)["code"] == "wrong_token"
     for what in ("undo", "redo"):
         refused = requests.post(f"{match.url}/v1/matches/{match.id}/{what}", headers=other.auth, timeout=20)

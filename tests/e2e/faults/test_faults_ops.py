@@ -26,8 +26,14 @@ pytestmark = pytest.mark.e2e
 
 def tabletape(stack: Stack, *args: str) -> subprocess.CompletedProcess[str]:
     """Run the `tabletape` command against the stack's store."""
-    return subprocess.run([sys.executable, "-m", "service.cli", *args], capture_output=True, text=True,
-                          env=stack.env(), cwd=ROOT, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "service.cli", *args],
+        capture_output=True,
+        text=True,
+        env=stack.env(),
+        cwd=ROOT,
+        timeout=300,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -77,14 +83,19 @@ def test_verify_lists_every_damaged_projection_and_rebuild_repairs_them(
     assert "rebuilding" in repaired.stderr
     again = tabletape(stack, "verify")
     assert again.returncode == 0, again.stdout
-    figure(f"verify/rebuild: {run.stdout.count(': ') - 1} differences found in 4 damaged matches, "
-           "all repaired by rebuild")
+    figure(
+        f"verify/rebuild: {run.stdout.count(': ') - 1} differences found in 4 damaged matches, "
+        "all repaired by rebuild"
+    )
 
 
 def test_an_old_shaped_event_stored_in_redis_is_read_back_in_its_current_shape(stack: Stack) -> None:
     wizard = all_games()["wizard"]
-    script = next(s for s in map(wizard.example, range(20))
-                  if s["actions"] and s["actions"][0]["type"] == "record_round")
+    script = next(
+        s
+        for s in map(wizard.example, range(20))
+        if s["actions"] and s["actions"][0]["type"] == "record_round"
+    )
     app = create_app(Settings(redis_url=stack.redis.url, prefix=f"tt-upcast-{uuid.uuid4().hex[:8]}"))
     parts = app.extensions["tabletape"]
     # Schema 0 of RoundRecorded (before this test's imagined change) kept each player's
@@ -94,15 +105,19 @@ def test_an_old_shaped_event_stored_in_redis_is_read_back_in_its_current_shape(s
     body = {"game": "wizard", **{k: script[k] for k in ("players", "setup", "options")}}
     old, new = (web.post("/v1/matches", json=body).json for _ in range(2))
     action = script["actions"][0]
-    current = web.post(f"/v1/matches/{new['id']}/actions", json=action,
-                       headers={"Authorization": f"Bearer {new['token']}"}).json["events"]
+    current = web.post(
+        f"/v1/matches/{new['id']}/actions", json=action, headers={"Authorization": f"Bearer {new['token']}"}
+    ).json["events"]
 
     events = []
     for event in current:
         data, meta = copy.deepcopy(event["data"]), dict(event["meta"])
         if event["type"] == "RoundRecorded":
-            data = {"round": data["round"], "dealer": data["dealer"],
-                    "results": {p: [data["bids"][p], data["tricks"][p]] for p in data["bids"]}}
+            data = {
+                "round": data["round"],
+                "dealer": data["dealer"],
+                "results": {p: [data["bids"][p], data["tricks"][p]] for p in data["bids"]},
+            }
             meta["schema"] = 0
         events.append(NewEvent(event["type"], data, meta))
     parts.store.append(old["id"], events, expected_version=old["version"])
@@ -123,5 +138,8 @@ def test_an_old_shaped_event_stored_in_redis_is_read_back_in_its_current_shape(s
 
 def _pairs_to_maps(data: dict[str, Any]) -> dict[str, Any]:
     results = data.pop("results")
-    return {**data, "bids": {p: r[0] for p, r in results.items()},
-            "tricks": {p: r[1] for p, r in results.items()}}
+    return {
+        **data,
+        "bids": {p: r[0] for p, r in results.items()},
+        "tricks": {p: r[1] for p, r in results.items()},
+    }

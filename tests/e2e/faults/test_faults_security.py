@@ -30,8 +30,11 @@ def matches(stack: Stack) -> list[driver.Match]:
         made.append(match)
     first, second = made[0], made[1]
     for match, token in [(first, second.token), (second, first.token), (first, first.token + "x")]:
-        refused = requests.post(f"{stack.url}/v1/matches/{match.id}/undo",
-                                headers={"Authorization": f"Bearer {token}"}, timeout=10)
+        refused = requests.post(
+            f"{stack.url}/v1/matches/{match.id}/undo",
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=10,
+        )
         assert refused.status_code == 403
     for match in made:
         stack.converged(match.id, match.version)
@@ -77,8 +80,11 @@ def test_no_read_echoes_a_token(stack: Stack, matches: list[driver.Match]) -> No
         for path in ("", "/events", "/state", "/scores", "/replay"):
             answer = requests.get(f"{stack.url}/v1/matches/{match.id}{path}", timeout=10)
             assert answer.status_code == 200 and match.token not in answer.text
-        refused = requests.post(f"{stack.url}/v1/matches/{match.id}/undo",
-                                headers={"Authorization": f"Bearer {match.token}x"}, timeout=10)
+        refused = requests.post(
+            f"{stack.url}/v1/matches/{match.id}/undo",
+            headers={"Authorization": f"Bearer {match.token}x"},
+            timeout=10,
+        )
         assert match.token not in refused.text
     listed = requests.get(f"{stack.url}/v1/matches", params={"limit": 200}, timeout=10).text
     assert not any(m.token in listed for m in matches)
@@ -96,14 +102,22 @@ def web_api(stack: Stack, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
 
 def preflight(url: str, origin: str) -> requests.Response:
     """A browser's CORS preflight for a write."""
-    return requests.options(f"{url}/v1/matches/x/actions", timeout=10, headers={
-        "Origin": origin, "Access-Control-Request-Method": "POST",
-        "Access-Control-Request-Headers": "authorization, content-type, if-match, idempotency-key"})
+    return requests.options(
+        f"{url}/v1/matches/x/actions",
+        timeout=10,
+        headers={
+            "Origin": origin,
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "authorization, content-type, if-match, idempotency-key",
+        },
+    )
 
 
 def test_cors_is_closed_by_default(stack: Stack) -> None:
-    for answer in (preflight(stack.url, WEB_APP),
-                   requests.get(f"{stack.url}/v1/games", headers={"Origin": WEB_APP}, timeout=10)):
+    for answer in (
+        preflight(stack.url, WEB_APP),
+        requests.get(f"{stack.url}/v1/games", headers={"Origin": WEB_APP}, timeout=10),
+    ):
         assert "Access-Control-Allow-Origin" not in answer.headers
 
 
@@ -118,7 +132,8 @@ def test_cors_lets_the_configured_web_app_write_and_read(web_api: Api) -> None:
 
 
 def test_cors_turns_other_origins_away(web_api: Api) -> None:
-    for answer in (preflight(web_api.url, "https://evil.example"),
-                   requests.get(f"{web_api.url}/v1/games", headers={"Origin": "https://evil.example"},
-                                timeout=10)):
+    for answer in (
+        preflight(web_api.url, "https://evil.example"),
+        requests.get(f"{web_api.url}/v1/games", headers={"Origin": "https://evil.example"}, timeout=10),
+    ):
         assert "Access-Control-Allow-Origin" not in answer.headers

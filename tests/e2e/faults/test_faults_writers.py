@@ -46,8 +46,9 @@ def writer(match: driver.Match, plan: driver.Plan, wanted: int, tally: Tally) ->
             key = uuid.uuid4().hex
             while True:
                 try:
-                    answer = match.write(session, plan.writes[due], **{
-                        "If-Match": str(version), "Idempotency-Key": key})
+                    answer = match.write(
+                        session, plan.writes[due], **{"If-Match": str(version), "Idempotency-Key": key}
+                    )
                 except requests.RequestException:
                     # No answer (dropped or timed out): the same key makes the retry safe.
                     tally.retries += 1
@@ -68,8 +69,9 @@ def writer(match: driver.Match, plan: driver.Plan, wanted: int, tally: Tally) ->
             version = answer.json()["version"]
 
 
-def assert_each_acknowledged_once(log: list[dict[str, Any]], acked: list[dict[str, Any]],
-                                  plan: driver.Plan) -> None:
+def assert_each_acknowledged_once(
+    log: list[dict[str, Any]], acked: list[dict[str, Any]], plan: driver.Plan
+) -> None:
     """The log has no gap, holds each acknowledged write's events once, and the writes in order."""
     assert driver.seqs_are_whole(log)
     assert len(log) == plan.before[len(acked)]
@@ -109,16 +111,23 @@ def test_eight_concurrent_writers_leave_every_acknowledged_action_in_the_log_exa
     verifier = stack.verifier()
     _, head = MatchReader(verifier.store, verifier.cache).head(match.id)
     assert head == verifier.expected(match.id).env
-    figure(f"concurrent writers: {WRITERS} x {PER_WRITER} acknowledged writes of {game.id} in "
-           f"{took:.1f} s; {sum(t.conflicts for t in tallies)} conflicts (412), "
-           f"{sum(t.retries for t in tallies)} retries")
+    figure(
+        f"concurrent writers: {WRITERS} x {PER_WRITER} acknowledged writes of {game.id} in "
+        f"{took:.1f} s; {sum(t.conflicts for t in tallies)} conflicts (412), "
+        f"{sum(t.retries for t in tallies)} retries"
+    )
 
 
 def send_and_hang_up(url: str, path: str, body: bytes, headers: dict[str, str]) -> None:
     """Send a whole POST request, then close the connection without reading the answer."""
     parts = urlsplit(url)
-    lines = [f"POST {path} HTTP/1.1", f"Host: {parts.netloc}", "Content-Type: application/json",
-             f"Content-Length: {len(body)}", "Connection: close"]
+    lines = [
+        f"POST {path} HTTP/1.1",
+        f"Host: {parts.netloc}",
+        "Content-Type: application/json",
+        f"Content-Length: {len(body)}",
+        "Connection: close",
+    ]
     lines += [f"{name}: {value}" for name, value in headers.items()]
     with socket.create_connection((parts.hostname, parts.port), timeout=10) as sock:
         sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
@@ -149,7 +158,7 @@ def test_a_retry_after_a_lost_response_gets_the_first_answer_and_the_log_holds_t
     action_id = retried.json()["events"][0]["meta"]["action_id"]
     assert [e for e in log if e["meta"]["action_id"] == action_id] == retried.json()["events"]
     assert sum(1 for e in log if e["meta"].get("action") == action) == 1
-    assert log[-len(retried.json()["events"]):] == retried.json()["events"]
+    assert log[-len(retried.json()["events"]) :] == retried.json()["events"]
     assert retried.json()["version"] == log[-1]["seq"]
 
     seen = uuid.uuid4().hex
