@@ -20,6 +20,7 @@ serve: $(VENV)/.installed
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy games events projections
 
 test: lint
