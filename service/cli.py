@@ -95,12 +95,11 @@ def serve(host: str, port: int, data_dir: str, worker_count: int) -> None:
 )
 def worker(burst: bool, sweep_every: float) -> None:
     """Run an RQ worker that keeps projections up to date (REDIS_URL, TABLETAPE_PREFIX)."""
-    from events.keys import Keys
+    from service.bootstrap import worker_wiring
     from workers.main import run_worker
 
-    settings = Settings.from_env()
-    url = settings.rq_redis_url or settings.redis_url
-    run_worker(url, Keys(settings.prefix), settings.snapshot_every, sweep_every, burst)
+    wiring = worker_wiring(Settings.from_env())
+    run_worker(wiring.connect, wiring.connect_sweep, wiring.keys, wiring.snapshot_every, sweep_every, burst)
 
 
 @main.command()
