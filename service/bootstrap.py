@@ -9,24 +9,15 @@ workers may not import the service. Building connects to nothing: clients connec
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import redis
 from rq import Queue
 
 from events.keys import Keys
-from events.store import EventStore
 from projections.assembly import Projections, assemble
-from projections.cache import ProjectionCache
-from projections.listing import MatchList
 from projections.live import BLOCK_MS, LiveHub
-from projections.projector import Projector
 from projections.queueing import enqueue_projection, projection_queue
-from projections.reader import MatchReader
-from projections.readmodels import ReadModels
-from projections.reads import Reads
-from projections.stats import Statistics
-from projections.verify import Verifier
 from service.config import Settings
 from service.recorder import Recorder
 
@@ -34,21 +25,12 @@ Connect = Callable[[], redis.Redis]
 
 
 @dataclass
-class Services:
-    """Every part, built once per app or command."""
+class Services(Projections):
+    """Every part, built once per app or command: the projection side's and the service's own."""
 
     settings: Settings
     client: redis.Redis
     keys: Keys
-    store: EventStore
-    cache: ProjectionCache
-    reader: MatchReader
-    models: ReadModels
-    projector: Projector
-    verifier: Verifier
-    matches: MatchList
-    statistics: Statistics
-    reads: Reads
     queue: Queue
     recorder: Recorder
     hub: LiveHub
@@ -90,7 +72,10 @@ def build(settings: Settings, notify: Callable[[str], None] | None = None) -> Se
     # The hub's one connection blocks in XREAD for BLOCK_MS at a time, so it waits longer.
     wait = BLOCK_MS / 1000 + 10
     hub = LiveHub(_connector(settings.redis_url, wait, 3), parts.store, keys)
-    return _services(settings, client, keys, parts, queue, recorder, hub)
+    shared = {field.name: getattr(parts, field.name) for field in fields(parts)}
+    return Services(
+        **shared, settings=settings, client=client, keys=keys, queue=queue, recorder=recorder, hub=hub
+    )
 
 
 def worker_wiring(settings: Settings) -> WorkerWiring:
@@ -116,31 +101,3 @@ def _enqueuer(settings: Settings, client: redis.Redis, keys: Keys, queue: Queue)
             enqueue_projection(queue, keys, match_id, settings.snapshot_every)
 
     return notify
-
-
-def _services(
-    settings: Settings,
-    client: redis.Redis,
-    keys: Keys,
-    parts: Projections,
-    queue: Queue,
-    recorder: Recorder,
-    hub: LiveHub,
-) -> Services:
-    return Services(
-        settings=settings,
-        client=client,
-        keys=keys,
-        store=parts.store,
-        cache=parts.cache,
-        reader=parts.reader,
-        models=parts.models,
-        projector=parts.projector,
-        verifier=parts.verifier,
-        matches=parts.matches,
-        statistics=parts.statistics,
-        reads=parts.reads,
-        queue=queue,
-        recorder=recorder,
-        hub=hub,
-    )

@@ -10,10 +10,18 @@ import sys
 import threading
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 import click
 
 from service.config import Settings
+
+
+def _output_option(help: str) -> Any:
+    """The ``--output``/``-o`` option of a command that writes a file (``-``: standard output)."""
+    return click.option(
+        "--output", "-o", default="-", type=click.Path(dir_okay=False, allow_dash=True), help=help
+    )
 
 
 @click.group()
@@ -103,13 +111,7 @@ def worker(burst: bool, sweep_every: float) -> None:
 
 
 @main.command()
-@click.option(
-    "--output",
-    "-o",
-    default="-",
-    type=click.Path(dir_okay=False, allow_dash=True),
-    help="Where to write the OpenAPI document (YAML); - for standard output.",
-)
+@_output_option("Where to write the OpenAPI document (YAML); - for standard output.")
 def openapi(output: str) -> None:
     """Write the OpenAPI document generated from the code."""
     from service.openapi import spec_yaml
@@ -147,13 +149,7 @@ def rebuild_command(match_ids: tuple[str, ...], everything: bool) -> None:
 
 @main.command(name="export")
 @click.argument("match_id")
-@click.option(
-    "--output",
-    "-o",
-    default="-",
-    type=click.Path(dir_okay=False, allow_dash=True),
-    help="Where to write the export; - for standard output.",
-)
+@_output_option("Where to write the export; - for standard output.")
 @click.option(
     "--format",
     "form",

@@ -11,6 +11,7 @@ from webargs.flaskparser import FlaskParser
 
 from service.bootstrap import Services
 from service.errors import BadRequest
+from service.schemas.answers import NDJSON
 
 
 class Parser(FlaskParser):
@@ -70,6 +71,13 @@ def page_links(
         "prev": link(max(low, start - size)) if start > low else None,
         "next": link(following) if following is not None else None,
     }
+
+
+def ndjson_alternative(blp: Blueprint, description: str) -> Any:
+    """Document an NDJSON answer (one JSON value a line) beside a view's JSON one."""
+    return blp.alt_response(
+        200, description=description, content_type=NDJSON, schema={"type": "string"}, success=True
+    )
 
 
 WRITE_HEADERS: list[dict[str, Any]] = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from service.api import Blueprint, services
-from service.schemas.games import GameList, GameOut
+from service.schemas.answers import GameList, GameOut
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="The games tabletape records.")
 

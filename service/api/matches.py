@@ -17,8 +17,9 @@ from service.api import (
     services,
 )
 from service.recorder import Recorded
-from service.schemas.matches import Action, Created, CreateMatch, MatchesQuery, MatchOut, MatchPage
-from service.schemas.matches import Recorded as RecordedOut
+from service.schemas.answers import Created, MatchOut, MatchPage
+from service.schemas.answers import Recorded as RecordedOut
+from service.schemas.requests import Action, CreateMatch, MatchesQuery
 
 blp = Blueprint("matches", __name__, url_prefix="/v1/matches", description="Record matches and correct them.")
 

@@ -6,17 +6,9 @@ from typing import Any
 
 from flask import Response, jsonify, request, stream_with_context, url_for
 
-from service.api import Blueprint, page_links, services
-from service.schemas.reads import (
-    EventPage,
-    RangeQuery,
-    ReplayPage,
-    ReplayQuery,
-    ScoresOut,
-    StateOut,
-    StateQuery,
-)
-from service.schemas.sharing import NDJSON
+from service.api import Blueprint, ndjson_alternative, page_links, services
+from service.schemas.answers import NDJSON, EventPage, ReplayPage, ScoresOut, StateOut
+from service.schemas.requests import RangeQuery, ReplayQuery, StateQuery
 
 blp = Blueprint("reads", __name__, url_prefix="/v1/matches", description="Read, rewind and replay matches.")
 
@@ -24,13 +16,7 @@ blp = Blueprint("reads", __name__, url_prefix="/v1/matches", description="Read, 
 @blp.route("/<match_id>/events", methods=["GET"])
 @blp.arguments(RangeQuery, location="query")
 @blp.response(200, EventPage, content_type="application/json")
-@blp.alt_response(
-    200,
-    description="One event a line when Accept is application/x-ndjson",
-    content_type=NDJSON,
-    schema={"type": "string"},
-    success=True,
-)
+@ndjson_alternative(blp, "One event a line when Accept is application/x-ndjson")
 def events(query: dict[str, Any], match_id: str) -> Any:
     """The raw log, steps from..to, paginated; NDJSON with Accept: application/x-ndjson.
 

@@ -7,18 +7,11 @@ from typing import Any
 from flask import Response, request, url_for
 
 from projections import live
-from service.api import Blueprint, services
+from service.api import Blueprint, ndjson_alternative, services
 from service.errors import BadRequest
 from service.recorder import Copied
-from service.schemas.sharing import (
-    EVENT_STREAM,
-    NDJSON,
-    BgStatsPlay,
-    CopiedOut,
-    ExportQuery,
-    ForkIn,
-    LiveQuery,
-)
+from service.schemas.answers import EVENT_STREAM, NDJSON, BgStatsPlay, CopiedOut
+from service.schemas.requests import ExportQuery, ForkIn, LiveQuery
 
 # The blueprint keeps the name it is published under (the OpenAPI tag "history").
 blp = Blueprint(
@@ -80,13 +73,7 @@ def fork(body: dict[str, Any], match_id: str) -> dict[str, Any]:
 @blp.route("/<match_id>/export", methods=["GET"])
 @blp.arguments(ExportQuery, location="query")
 @blp.response(200, BgStatsPlay, description="format=bgstats: the match as a BG Stats play.")
-@blp.alt_response(
-    200,
-    description="format=ndjson: the header, then one event a line.",
-    content_type=NDJSON,
-    schema={"type": "string"},
-    success=True,
-)
+@ndjson_alternative(blp, "format=ndjson: the header, then one event a line.")
 def export(query: dict[str, Any], match_id: str) -> Any:
     """The match's log as NDJSON (header first), or a finished match as a BG Stats play."""
     if query["format"] == "bgstats":
