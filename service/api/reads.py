@@ -29,7 +29,8 @@ def events(query: dict[str, Any], match_id: str) -> Any:
     more = page.last < page.version and (to is None or page.last < to)
 
     def link(start: int) -> str:
-        return url_for("reads.events", match_id=match_id, **{"from": start}, limit=size)
+        args: dict[str, Any] = {"from": start, "limit": size}
+        return url_for("reads.events", match_id=match_id, **args)
 
     # A log page links only onwards: a client reading a log follows it to the end.
     links = page_links(link, page.first, size, 1, page.last + 1 if more else None)
