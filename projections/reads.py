@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from events.store import EventStore
 from games.contract import Game
 from games.registry import all_games
 from projections import bgstats, export
@@ -46,7 +47,7 @@ class NotFinished(Exception):
 class LogPage:
     """Steps ``first..last`` of a match's log as open reads show them (empty when last < first)."""
 
-    reads: Reads
+    store: EventStore
     match_id: str
     first: int
     last: int
@@ -56,12 +57,12 @@ class LogPage:
 
     def events(self) -> list[dict[str, Any]]:
         """The page's events, each as a plain value."""
-        found = self.reads.store.read(self.match_id, self.first, self.last) if self.first <= self.last else []
+        found = self.store.read(self.match_id, self.first, self.last) if self.first <= self.last else []
         return [disclosed(self.game, self.now, e.as_dict()) for e in found]
 
     def lines(self) -> Iterator[str]:
         """The page's events as NDJSON lines, read a batch at a time."""
-        for event in self.reads.store.iter_events(self.match_id, self.first, self.last):
+        for event in self.store.iter_events(self.match_id, self.first, self.last):
             yield json.dumps(disclosed(self.game, self.now, event.as_dict()), separators=(",", ":")) + "\n"
 
 
@@ -99,7 +100,7 @@ class Reads:
         version = self.store.version(match_id)
         last = min(to or version, version, first + limit - 1)
         game, now = self.reader.head(match_id)
-        return LogPage(self, match_id, first, last, version, game, now["game"])
+        return LogPage(self.store, match_id, first, last, version, game, now["game"])
 
     def state(self, match_id: str, at: int | None) -> Rewound:
         """The view right after step ``at`` (None: now); NoSuchStep beyond the last step."""
