@@ -109,7 +109,7 @@ def test_eight_concurrent_writers_leave_every_acknowledged_action_in_the_log_exa
     assert stack.verifier().check(match.id) == []
     parts = stack.parts()
     _, head = parts.reader.head(match.id)
-    assert head == parts.verifier.expected(match.id).env
+    assert head == parts.verifier.expected(match.id).pos
     figure(
         f"concurrent writers: {WRITERS} x {PER_WRITER} acknowledged writes of {game.id} in "
         f"{took:.1f} s; {sum(t.conflicts for t in tallies)} conflicts (412), "
