@@ -2,30 +2,31 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from games.contract import Event
-from games.wizard.cards import WIZARD, rounds_for, suit_of, suit_to_follow
-from games.wizard.table import (
+from games.contract import Event, State
+from games.decider import Evolver, evolve_with
+from games.players import left_of
+from games.wizard.constants import (
     BIDDING,
     CHOOSE_TRUMP,
     FINISHED,
     PLAYING,
     SCORED,
     START_ROUND,
-    State,
-    dealer_of,
-    left_of,
+    WIZARD,
+    rounds_for,
+    suit_of,
+    suit_to_follow,
 )
+from games.wizard.turns import dealer_of
 
 # --- evolve ----------------------------------------------------------------------------------
 
 
 def evolve(state: State, event: Event) -> State:
     """The state after ``event``; unknown event types leave it as it was."""
-    mutate = _MUTATORS.get(event.get("type", ""))
-    return mutate(state, event.get("data", {})) if mutate else state
+    return evolve_with(_EVOLVERS, state, event)
 
 
 def _match_created(state: State, data: dict[str, Any]) -> State:
@@ -129,7 +130,7 @@ def _match_finished(state: State, data: dict[str, Any]) -> State:
     return state
 
 
-_MUTATORS: dict[str, Callable[[State, dict[str, Any]], State]] = {
+_EVOLVERS: dict[str, Evolver] = {
     "MatchCreated": _match_created,
     "RoundStarted": _round_started,
     "TrumpChosen": _trump_chosen,
