@@ -6,21 +6,18 @@ A card leaving a hand unnamed makes its known cards unknown (nobody can tell whi
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from games.contract import Event, State
-from games.hats.table import HAND_SIZE, card_count, table_size
+from games.decider import Evolver, evolve_with
+from games.hats.constants import HAND_SIZE, card_count, table_size
 
 # --- evolve -----------------------------------------------------------------------------------
 
 
 def evolve(state: State, event: Event) -> State:
     """The state after one Hats event (unknown events leave it as it is)."""
-    apply = _EVOLVERS.get(event.get("type", ""))
-    if apply is None:
-        return state
-    return apply(state, event.get("data", {}))
+    return evolve_with(_EVOLVERS, state, event)
 
 
 def _match_created(_: State, data: dict[str, Any]) -> State:
@@ -121,7 +118,7 @@ def _match_finished(state: State, _: dict[str, Any]) -> State:
     return state
 
 
-_EVOLVERS: dict[str, Callable[[State, dict[str, Any]], State]] = {
+_EVOLVERS: dict[str, Evolver] = {
     "MatchCreated": _match_created,
     "TurnStarted": _turn_started,
     "HatSwapped": _hat_swapped,

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.contract import Action, Script
-from games.hats.table import (
+from games.hats.constants import (
     ALL_CARDS,
     HAND_SIZE,
     PLAYS_EACH,

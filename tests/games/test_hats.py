@@ -229,7 +229,7 @@ def test_a_start_player_who_is_not_seated_is_refused_by_name() -> None:
         ({"zed": ANN_HAND}, "unknown_player"),
         ({"ann": ANN_HAND, "bob": ["red-2", *BOB_HAND[1:]]}, "duplicate_card"),
         ({"ann": ["red-1", *ANN_HAND[1:]]}, "duplicate_card"),
-        ({"ann": ANN_HAND, "ANN": BOB_HAND}, "duplicate_hand"),
+        ({"ann": ANN_HAND, "ANN": BOB_HAND}, "duplicate_player"),
     ],
 )
 def test_recorded_hands_must_be_seated_players_with_cards_found_nowhere_else(
