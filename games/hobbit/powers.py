@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from games.contract import State, fail
-from games.hobbit.table import DISCARD, living
+from games.hobbit.constants import DISCARD, living
 
 # ---------------------------------------------------------------------------------------------
 # Constants

@@ -6,24 +6,24 @@ with everything it sets off, lives in ``games.hobbit.settle``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from games.contract import Action, Event, InvalidAction, State, event, fail, require
-from games.hobbit.settle import distribute
-from games.hobbit.table import (
+from games.contract import Action, Event, State, event, fail, require
+from games.decider import Handler, decide_with
+from games.hobbit.constants import (
     CHARACTERS,
     DECK,
-    DEFAULT_OPTIONS,
     DISCARD,
     MARKS,
     SIDES,
+    TITLE,
     TRUMP,
     canonical_card,
     colour,
     living,
     value,
 )
+from games.hobbit.settle import distribute
 from games.players import find_player as _seated
 
 # ---------------------------------------------------------------------------------------------
@@ -34,7 +34,6 @@ from games.players import find_player as _seated
 def setup(players: list[str], setup: dict[str, Any], options: dict[str, Any]) -> list[Event]:
     """The match's first event, or RuleViolation for characters or marks the rules refuse."""
     players = list(players)
-    require(2 <= len(players) <= 5, "player_count", f"2 to 5 players, not {len(players)}")
     for player in players:
         require(
             player.casefold() != DISCARD,
@@ -49,7 +48,7 @@ def setup(players: list[str], setup: dict[str, Any], options: dict[str, Any]) ->
             "MatchCreated",
             players=players,
             setup=chosen,
-            options={**DEFAULT_OPTIONS, **options},
+            options=options,
         )
     ]
 
@@ -103,11 +102,7 @@ def _mark_table(given: Any) -> dict[str, str]:
 
 def decide(state: State, action: Action) -> list[Event]:
     """The events an action causes, or RuleViolation naming the rule it breaks."""
-    require(not state["finished"], "match_finished", "the match is over; nothing more is recorded")
-    handler = _ACTIONS.get(action.get("type", ""))
-    if handler is None:
-        raise InvalidAction("unknown_action", f"no action {action.get('type')!r} in this game")
-    return handler(state, action)
+    return decide_with(HANDLERS, TITLE, state, action)
 
 
 def _start_round(state: State, action: Action) -> list[Event]:
@@ -242,21 +237,19 @@ def _revoke_found(state: State, player: str, card: str) -> list[Event]:
         f"{player} plays {card} in trick {state['trick']['number']} of round "
         f"{state['round']} but did not follow {colour(card)} in trick {trick}: a revoke"
     )
-    return [
-        event(
-            "DisputeRaised",
-            code="revoke",
-            message=message,
-            player=player,
-            card=card,
-            colour=colour(card),
-            round=state["round"],
-            trick=trick,
-        )
-    ]
+    dispute = {
+        "code": "revoke",
+        "message": message,
+        "player": player,
+        "card": card,
+        "colour": colour(card),
+        "round": state["round"],
+        "trick": trick,
+    }
+    return [event("DisputeRaised", dispute=dispute)]
 
 
-_ACTIONS: dict[str, Callable[[State, Action], list[Event]]] = {
+HANDLERS: dict[str, Handler] = {
     "start_round": _start_round,
     "play": _play,
     "distribute": distribute,

@@ -370,7 +370,7 @@ def test_without_hands_a_later_play_proving_a_revoke_is_accepted_with_a_dispute(
     t.play("ann", "blue-1")
     events = t.play("bob", "red-4")
     assert types(events)[:2] == ["CardPlayed", "DisputeRaised"]
-    dispute = of_type(events, "DisputeRaised")[0]
+    dispute = of_type(events, "DisputeRaised")[0]["dispute"]
     assert dispute["code"] == "revoke" and dispute["player"] == "bob" and dispute["trick"] == 1
     assert "red" in dispute["message"] and "trick 1" in dispute["message"]
     assert t.view["disputes"] == [dispute]

@@ -7,7 +7,7 @@ import copy
 from typing import Any
 
 from games.contract import JSON, State
-from games.hobbit.table import CHARACTERS, FULL_HEALTH, SIDES, cards_left, living, side_of
+from games.hobbit.constants import CHARACTERS, FULL_HEALTH, SIDES, cards_left, living, side_of
 
 # ---------------------------------------------------------------------------------------------
 # view and scores
