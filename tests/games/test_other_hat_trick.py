@@ -282,9 +282,9 @@ def test_there_is_exactly_one_swap_a_turn() -> None:
 def test_only_the_player_whose_turn_it_is_may_act() -> None:
     table = Table(DEAL_A)
     refused = table.refuse(swap("bob", 0, "ann", 0))
-    assert refused.code == "wrong_turn" and refused.message == "it is ann's turn, not bob's"
+    assert refused.code == "not_your_turn" and refused.message == "it is ann's turn, not bob's"
     table.swap("ann", 0, "bob", 0)
-    assert table.refuse({"type": "fail", "player": "cy", "slot": 0, "prop": "hat"}).code == ("wrong_turn")
+    assert table.refuse({"type": "fail", "player": "cy", "slot": 0, "prop": "hat"}).code == ("not_your_turn")
 
 
 def test_a_swap_with_oneself_is_refused() -> None:
@@ -737,8 +737,8 @@ def test_only_the_reveal_is_recorded_once_the_match_has_ended() -> None:
     table.swap("ann", 1, "bob", 0)
     table.perform("ann")
     refused = table.refuse(swap("bob", 0, "cy", 0))
-    assert refused.code == "match_ended" and "reveal_all" in refused.message
-    assert table.refuse({"type": "turn_trick", "trick": "hat-trick"}).code == "match_ended"
+    assert refused.code == "wrong_phase" and "reveal_all" in refused.message
+    assert table.refuse({"type": "turn_trick", "trick": "hat-trick"}).code == "wrong_phase"
 
 
 def test_the_reveal_waits_for_the_end_of_the_match() -> None:
