@@ -35,7 +35,9 @@ MODULES = ("__init__", "constants", "schemas", "rules", "evolve", "view", "examp
 def decide_with(handlers: Mapping[str, Handler], title: str, state: State, action: Action) -> list[Event]:
     """The events ``action`` causes, after the refusals every game shares."""
     if state.get("finished"):
-        fail("match_finished", "the match is over; nothing more can be recorded")
+        winners = state.get("winners") or []
+        won = f" (won by {and_words(winners)})" if winners else ""
+        fail("match_finished", f"the match is over{won}; nothing more can be recorded")
     kind = action.get("type", "")
     handler = handlers.get(kind)
     if handler is None:
@@ -44,13 +46,20 @@ def decide_with(handlers: Mapping[str, Handler], title: str, state: State, actio
     return handler(state, action)
 
 
-def settle(state: State, events: list[Event], evolve: Evolve, derive: Derive) -> list[Event]:
+def settle(
+    state: State,
+    events: list[Event],
+    evolve: Evolve,
+    derive: Derive,
+    working_copy: Callable[[State], State] = copy.deepcopy,
+) -> list[Event]:
     """``events`` and every event derived after them, until nothing more follows.
 
-    The events are folded into a copy of ``state`` (decide never changes the state it is given);
-    ``derive`` reads the copy and returns what follows from it, or nothing once all is settled.
+    The events are folded into a copy of ``state`` (decide never changes the state it is given;
+    a game whose evolve only appends may pass a cheaper ``working_copy``); ``derive`` reads the
+    copy and returns what follows from it, or nothing once all is settled.
     """
-    work = copy.deepcopy(state)
+    work = working_copy(state)
     settled: list[Event] = []
     pending = list(events)
     while pending:
