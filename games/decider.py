@@ -73,6 +73,26 @@ def settle(
 # --- evolve ----------------------------------------------------------------------------------
 
 
+class Evolvers(dict[str, Evolver]):
+    """A game's evolve: its evolvers by event type, each registered with ``@evolve.on(type)``.
+
+    Like a ``singledispatch`` mutator, calling it folds one event into the state.
+    """
+
+    def __call__(self, state: State, event: Event) -> State:
+        """The state after ``event``; an event type the game does not know leaves it as it was."""
+        return evolve_with(self, state, event)
+
+    def on(self, event_type: str) -> Callable[[Evolver], Evolver]:
+        """Register the decorated function as the evolver of ``event_type``."""
+
+        def register(evolver: Evolver) -> Evolver:
+            self[event_type] = evolver
+            return evolver
+
+        return register
+
+
 def evolve_with(evolvers: Mapping[str, Evolver], state: State, event: Event) -> State:
     """The state after ``event``; an event type the game does not know leaves it as it was."""
     apply = evolvers.get(event.get("type", ""))

@@ -10,17 +10,16 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from games.contract import Event, State
-from games.decider import Evolver, evolve_with
+from games.contract import State
+from games.decider import Evolvers
 
 # --- evolve ----------------------------------------------------------------------------------
 
 
-def evolve(state: State, event_: Event) -> State:
-    """The state after one event (total: an unknown event leaves the state as it is)."""
-    return evolve_with(_EVOLVERS, state, event_)
+evolve = Evolvers()
 
 
+@evolve.on("MatchCreated")
 def _created(state: State, data: dict[str, Any]) -> State:
     players = list(data["players"])
     return {
@@ -39,6 +38,7 @@ def _created(state: State, data: dict[str, Any]) -> State:
     }
 
 
+@evolve.on("CardRevealed")
 def _revealed(state: State, data: dict[str, Any]) -> State:
     card = {key: copy.deepcopy(data[key]) for key in ("card", "colour", "grey", "starred")}
     state["revealed"].append(data["card"])
@@ -46,12 +46,14 @@ def _revealed(state: State, data: dict[str, Any]) -> State:
     return state
 
 
+@evolve.on("DeclarationMade")
 def _declared(state: State, data: dict[str, Any]) -> State:
     entry = {"player": data["player"], "stack": copy.deepcopy(data["stack"])}
     _current(state)["queue"].append(entry)
     return state
 
 
+@evolve.on("DeclarationJudged")
 def _judged(state: State, data: dict[str, Any]) -> State:
     round_ = _current(state)
     round_["queue"] = [entry for entry in round_["queue"] if entry["player"] != data["player"]]
@@ -61,32 +63,25 @@ def _judged(state: State, data: dict[str, Any]) -> State:
     return state
 
 
+@evolve.on("CardWon")
 def _card_won(state: State, data: dict[str, Any]) -> State:
     state["won"].setdefault(data["player"], []).append(data["card"])
     return _close_round(state, data["card"], "won", data["player"])
 
 
+@evolve.on("CardDiscarded")
 def _card_discarded(state: State, data: dict[str, Any]) -> State:
     state["discarded"].append(data["card"])
     return _close_round(state, data["card"], data["reason"], None)
 
 
+@evolve.on("MatchFinished")
 def _match_finished(state: State, data: dict[str, Any]) -> State:
     state["finished"] = True
     state["winners"] = list(data["winners"])
     state["end"] = data["reason"]
     return state
 
-
-_EVOLVERS: dict[str, Evolver] = {
-    "MatchCreated": _created,
-    "CardRevealed": _revealed,
-    "DeclarationMade": _declared,
-    "DeclarationJudged": _judged,
-    "CardWon": _card_won,
-    "CardDiscarded": _card_discarded,
-    "MatchFinished": _match_finished,
-}
 
 # --- working copies ---------------------------------------------------------------------------
 

@@ -8,18 +8,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.contract import Event, State
-from games.decider import Evolver, evolve_with
+from games.contract import State
+from games.decider import Evolvers
 from games.hats.constants import HAND_SIZE, card_count, table_size
 
 # --- evolve -----------------------------------------------------------------------------------
 
 
-def evolve(state: State, event: Event) -> State:
-    """The state after one Hats event (unknown events leave it as it is)."""
-    return evolve_with(_EVOLVERS, state, event)
+evolve = Evolvers()
 
 
+@evolve.on("MatchCreated")
 def _match_created(_: State, data: dict[str, Any]) -> State:
     players = list(data["players"])
     setup = data["setup"]
@@ -47,12 +46,14 @@ def _match_created(_: State, data: dict[str, Any]) -> State:
     }
 
 
+@evolve.on("TurnStarted")
 def _turn_started(state: State, data: dict[str, Any]) -> State:
     turn = {"number": data["turn"], "player": data["player"], "played": False, "extra": None}
     state["turn"] = turn
     return state
 
 
+@evolve.on("HatSwapped")
 def _hat_swapped(state: State, data: dict[str, Any]) -> State:
     player = data["player"]
     _leave(state["hands"][player], data["card"])
@@ -61,6 +62,7 @@ def _hat_swapped(state: State, data: dict[str, Any]) -> State:
     return _played(state, player)
 
 
+@evolve.on("BlackHatMade")
 def _black_hat_made(state: State, data: dict[str, Any]) -> State:
     player = data["player"]
     _leave(state["hands"][player], data.get("card"))
@@ -68,6 +70,7 @@ def _black_hat_made(state: State, data: dict[str, Any]) -> State:
     return _played(state, player)
 
 
+@evolve.on("CardRedrawn")
 def _card_redrawn(state: State, data: dict[str, Any]) -> State:
     hand = state["hands"][data["player"]]
     state["turn"]["extra"] = "redraw"
@@ -90,6 +93,7 @@ def _card_redrawn(state: State, data: dict[str, Any]) -> State:
     return state
 
 
+@evolve.on("PartnerTraded")
 def _partner_traded(state: State, data: dict[str, Any]) -> State:
     mine, theirs = state["hands"][data["player"]], state["hands"][data["partner"]]
     _leave(mine, data.get("given"))
@@ -100,11 +104,13 @@ def _partner_traded(state: State, data: dict[str, Any]) -> State:
     return state
 
 
+@evolve.on("PlayEnded")
 def _play_ended(state: State, _: dict[str, Any]) -> State:
     state["phase"] = "favourites"
     return state
 
 
+@evolve.on("FavouriteRevealed")
 def _favourite_revealed(state: State, data: dict[str, Any]) -> State:
     player = data["player"]
     _leave(state["hands"][player], data["card"])
@@ -112,23 +118,11 @@ def _favourite_revealed(state: State, data: dict[str, Any]) -> State:
     return state
 
 
+@evolve.on("MatchFinished")
 def _match_finished(state: State, _: dict[str, Any]) -> State:
     state["phase"] = "finished"
     state["finished"] = True
     return state
-
-
-_EVOLVERS: dict[str, Evolver] = {
-    "MatchCreated": _match_created,
-    "TurnStarted": _turn_started,
-    "HatSwapped": _hat_swapped,
-    "BlackHatMade": _black_hat_made,
-    "CardRedrawn": _card_redrawn,
-    "PartnerTraded": _partner_traded,
-    "PlayEnded": _play_ended,
-    "FavouriteRevealed": _favourite_revealed,
-    "MatchFinished": _match_finished,
-}
 
 
 # --- private helpers --------------------------------------------------------------------------

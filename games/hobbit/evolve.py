@@ -9,8 +9,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from games.contract import Event, State
-from games.decider import Evolver, evolve_with
+from games.contract import State
+from games.decider import Evolvers
 from games.hobbit.constants import cards_left, colour, other_side, side_of
 from games.players import seats_from
 
@@ -19,11 +19,10 @@ from games.players import seats_from
 # ---------------------------------------------------------------------------------------------
 
 
-def evolve(state: State, event: Event) -> State:
-    """The state after one event (unknown event types change nothing)."""
-    return evolve_with(_EVOLVERS, state, event)
+evolve = Evolvers()
 
 
+@evolve.on("MatchCreated")
 def _match_created(state: State, data: dict[str, Any]) -> State:
     players = list(data["players"])
     setup, options = data.get("setup", {}), data.get("options", {})
@@ -56,6 +55,7 @@ def _match_created(state: State, data: dict[str, Any]) -> State:
     return state
 
 
+@evolve.on("RoundStarted")
 def _round_started(state: State, data: dict[str, Any]) -> State:
     state["round"] = data["round"]
     state["dealt"] = list(data["dealt"])
@@ -70,6 +70,7 @@ def _round_started(state: State, data: dict[str, Any]) -> State:
     return state
 
 
+@evolve.on("CardPlayed")
 def _card_played(state: State, data: dict[str, Any]) -> State:
     player, card, mark = data["player"], data["card"], data["mark"]
     trick = state["trick"]
@@ -88,11 +89,13 @@ def _card_played(state: State, data: dict[str, Any]) -> State:
     return state
 
 
+@evolve.on("DisputeRaised")
 def _dispute_raised(state: State, data: dict[str, Any]) -> State:
     state["disputes"].append(copy.deepcopy(data["dispute"]))
     return state
 
 
+@evolve.on("TrickWon")
 def _trick_won(state: State, data: dict[str, Any]) -> State:
     state["trick"]["winner"] = data["player"]
     state["tricks_won"][data["player"]] += 1
@@ -100,12 +103,14 @@ def _trick_won(state: State, data: dict[str, Any]) -> State:
     return state
 
 
+@evolve.on("CardsDistributed")
 def _cards_distributed(state: State, data: dict[str, Any]) -> State:
     state["trick"]["distribution"] = copy.deepcopy(data["cards"])
     state["phase"] = "resolving"
     return state
 
 
+@evolve.on("CardTookEffect")
 def _card_took_effect(state: State, data: dict[str, Any]) -> State:
     player = data["player"]
     if data["effect"] == "pipe":
@@ -115,11 +120,13 @@ def _card_took_effect(state: State, data: dict[str, Any]) -> State:
     return state
 
 
+@evolve.on("DamageChanged")
 def _damage_changed(state: State, data: dict[str, Any]) -> State:
     state["damage"][data["player"]] = data["after"]
     return state
 
 
+@evolve.on("PlayerEliminated")
 def _player_eliminated(state: State, data: dict[str, Any]) -> State:
     player = data["player"]
     state["alive"][player] = False
@@ -129,38 +136,26 @@ def _player_eliminated(state: State, data: dict[str, Any]) -> State:
     return state
 
 
+@evolve.on("LeaderChosen")
 def _leader_chosen(state: State, data: dict[str, Any]) -> State:
     _new_trick(state, data["trick"], data["player"])
     state["phase"] = "playing"
     return state
 
 
+@evolve.on("RoundEnded")
 def _round_ended(state: State, data: dict[str, Any]) -> State:
     state["phase"] = "round_start"
     return state
 
 
+@evolve.on("MatchFinished")
 def _match_finished(state: State, data: dict[str, Any]) -> State:
     state["finished"] = True
     state["phase"] = "finished"
     state["result"] = copy.deepcopy(data)
     return state
 
-
-_EVOLVERS: dict[str, Evolver] = {
-    "MatchCreated": _match_created,
-    "RoundStarted": _round_started,
-    "CardPlayed": _card_played,
-    "DisputeRaised": _dispute_raised,
-    "TrickWon": _trick_won,
-    "CardsDistributed": _cards_distributed,
-    "CardTookEffect": _card_took_effect,
-    "DamageChanged": _damage_changed,
-    "PlayerEliminated": _player_eliminated,
-    "LeaderChosen": _leader_chosen,
-    "RoundEnded": _round_ended,
-    "MatchFinished": _match_finished,
-}
 
 # ---------------------------------------------------------------------------------------------
 # Helpers

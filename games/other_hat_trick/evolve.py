@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.contract import Event
-from games.decider import Evolver, evolve_with
+from games.decider import Evolvers, evolve_with
 from games.other_hat_trick.constants import (
     CHOOSE,
     FINISHED,
@@ -32,6 +32,9 @@ Data = dict[str, Any]
 # --- evolve ----------------------------------------------------------------------------------
 
 
+_EVOLVERS = Evolvers()
+
+
 def evolve(state: State, event: Event) -> State:
     """The state after one event (changes ``state`` in place; never validates)."""
     if event["type"] != "MatchCreated":
@@ -40,6 +43,7 @@ def evolve(state: State, event: Event) -> State:
     return evolve_with(_EVOLVERS, state, event)
 
 
+@_EVOLVERS.on("MatchCreated")
 def _created(state: State, data: Data) -> State:
     players = list(data["players"])
     state.clear()
@@ -64,6 +68,7 @@ def _created(state: State, data: Data) -> State:
     return state
 
 
+@_EVOLVERS.on("TrickTurned")
 def _trick_turned(state: State, data: Data) -> State:
     state["pile"].append(data["trick"])
     state["turned"].append(data["trick"])
@@ -74,6 +79,7 @@ def _trick_turned(state: State, data: Data) -> State:
     return state
 
 
+@_EVOLVERS.on("PropsSwapped")
 def _props_swapped(state: State, data: Data) -> State:
     seats = state["players"].index
     mine = place_of(seats(data["player"]), data["slot"])
@@ -83,6 +89,7 @@ def _props_swapped(state: State, data: Data) -> State:
     return state
 
 
+@_EVOLVERS.on("TrickPerformed")
 def _trick_performed(state: State, data: Data) -> State:
     seat = state["players"].index(data["player"])
     claims = [(place_of(seat, slot), data["props"][slot]) for slot in (0, 1)]
@@ -94,6 +101,7 @@ def _trick_performed(state: State, data: Data) -> State:
     return state
 
 
+@_EVOLVERS.on("SleightOfHand")
 def _sleight_of_hand(state: State, data: Data) -> State:
     sleight_of_hand(state, list(data["places"]))
     if state["pile"]:
@@ -103,6 +111,7 @@ def _sleight_of_hand(state: State, data: Data) -> State:
     return state
 
 
+@_EVOLVERS.on("TrickFailed")
 def _trick_failed(state: State, data: Data) -> State:
     if data["slot"] is not None:
         seat = state["players"].index(data["player"])
@@ -112,6 +121,7 @@ def _trick_failed(state: State, data: Data) -> State:
     return state
 
 
+@_EVOLVERS.on("MatchEnded")
 def _match_ended(state: State, data: Data) -> State:
     state["ended_by"] = data["reason"]
     state["phase"] = REVEAL
@@ -119,6 +129,7 @@ def _match_ended(state: State, data: Data) -> State:
     return state
 
 
+@_EVOLVERS.on("PropsRevealed")
 def _props_revealed(state: State, data: Data) -> State:
     props = data["props"]
     claims = [
@@ -133,23 +144,12 @@ def _props_revealed(state: State, data: Data) -> State:
     return state
 
 
+@_EVOLVERS.on("MatchFinished")
 def _match_finished(state: State, data: Data) -> State:
     state["finished"] = True
     state["phase"] = FINISHED
     return state
 
-
-_EVOLVERS: dict[str, Evolver] = {
-    "MatchCreated": _created,
-    "TrickTurned": _trick_turned,
-    "PropsSwapped": _props_swapped,
-    "TrickPerformed": _trick_performed,
-    "SleightOfHand": _sleight_of_hand,
-    "TrickFailed": _trick_failed,
-    "MatchEnded": _match_ended,
-    "PropsRevealed": _props_revealed,
-    "MatchFinished": _match_finished,
-}
 
 # --- private helpers -------------------------------------------------------------------------
 
