@@ -39,7 +39,7 @@ def _reveal(state: State, action: Action) -> list[Event]:
     number = action["card"]
     if state["round"] is not None:
         fail(
-            "round_in_play",
+            "round_in_progress",
             f"card {state['round']['card']['card']} is still in play: its round ends with a pass, "
             "with every player failing, or with abandon_round before card "
             f"{number} can be revealed",

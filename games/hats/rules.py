@@ -65,7 +65,7 @@ def _tea_table(count: int, removed: list[str], given: list[str]) -> list[str]:
     spaces = table_size(count)
     require(
         len(given) == spaces,
-        "table_size",
+        "wrong_table_size",
         f"with {count} players the tea table starts with {spaces} cards, not {len(given)}",
     )
     table = [canon_card(text) for text in given]
@@ -232,7 +232,7 @@ def _drawn_back(state: State, player: str, discarded: str | None, drawn: str | N
     """With the draw pile and the discard pile empty, the discarded card is drawn back."""
     if discarded is not None and drawn is not None and discarded != drawn:
         fail(
-            "draw_pile_empty",
+            "deck_empty",
             f"the draw pile is empty, so {player} shuffles the discarded {discarded} and "
             f"draws it straight back, not {drawn}",
         )

@@ -54,7 +54,7 @@ def setup(players: list[str], setup: dict[str, Any], options: dict[str, Any]) ->
 
 
 def _characters(players: list[str], given: Any) -> dict[str, str]:
-    require(isinstance(given, dict), "characters_missing", "setup.characters is required")
+    require(isinstance(given, dict), "characters_required", "setup.characters is required")
     chosen: dict[str, str] = {}
     for name, character in given.items():
         player = _seated(players, name)
@@ -69,7 +69,7 @@ def _characters(players: list[str], given: Any) -> dict[str, str]:
         require(not holder, "character_taken", f"{character} is already {holder and holder[0]}'s")
         chosen[player] = character
     missing = [p for p in players if p not in chosen]
-    require(not missing, "character_missing", f"no character for {', '.join(missing)}")
+    require(not missing, "missing_player", f"no character for {', '.join(missing)}")
     for side in SIDES:
         require(
             any(CHARACTERS[c] == side for c in chosen.values()),
@@ -147,7 +147,7 @@ def _hands(state: State, given: dict[str, Any], dealt: list[str], size: int) -> 
             holder[card] = player
         hands[player] = hand
     missing = [p for p in dealt if p not in hands]
-    require(not missing, "hands_incomplete", f"the hands miss {', '.join(missing)}")
+    require(not missing, "missing_player", f"the hands miss {', '.join(missing)}")
     return {p: hands[p] for p in dealt}
 
 
@@ -195,7 +195,7 @@ def _require_playing(state: State) -> None:
             "distribution_pending",
             f"{trick['winner']} won trick {trick['number']}: record its distribution first",
         )
-    require(state["phase"] == "playing", "no_round", "no round is being played: start_round first")
+    require(state["phase"] == "playing", "wrong_phase", "no round is being played: start_round first")
 
 
 def _require_from_hand(state: State, player: str, card: str) -> None:

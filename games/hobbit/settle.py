@@ -39,7 +39,7 @@ def distribute(state: State, action: Action) -> list[Event]:
         trick = state["trick"]
         turn = trick["order"][len(trick["plays"])]
         fail("trick_not_won", f"trick {trick['number']} is not complete: {turn} plays next")
-    require(state["phase"] == "distributing", "no_round", "no trick is waiting to be distributed")
+    require(state["phase"] == "distributing", "wrong_phase", "no trick is waiting to be distributed")
     trick = state["trick"]
     cards = _read(state, action["cards"])
     check_distribution(state, trick["winner"], cards)

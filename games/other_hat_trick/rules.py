@@ -257,12 +257,12 @@ def _read_reveal(state: State, given: dict[str, Any]) -> dict[str, Any]:
     for name, props in given.items():
         if name != MIDDLE_NAME:
             player = find_player(state["players"], name)
-            require(player not in revealed, "reveal_twice", f"{player} is revealed twice")
+            require(player not in revealed, "duplicate_player", f"{player} is revealed twice")
             revealed[player] = list(props)
     missing = [p for p in state["players"] if p not in revealed]
     require(
         not missing,
-        "reveal_incomplete",
+        "missing_player",
         "the reveal must give both props of every player and the middle prop; missing: " + ", ".join(missing),
     )
     return {name: revealed[name] for name in [*state["players"], MIDDLE_NAME]}

@@ -184,7 +184,7 @@ def test_a_card_number_is_revealed_once_per_match() -> None:
 
 
 def test_a_card_cannot_be_revealed_while_another_is_in_play() -> None:
-    message = refused(revealed(start(), 4), "round_in_play", type="reveal", card=5, colour=["hat"])
+    message = refused(revealed(start(), 4), "round_in_progress", type="reveal", card=5, colour=["hat"])
     assert "card 4" in message
 
 

@@ -172,7 +172,7 @@ def test_two_players_use_five_spaces_and_thirty_cards() -> None:
 def test_a_tea_table_of_the_wrong_size_is_refused(players: list[str], table: list[str]) -> None:
     with pytest.raises(RuleViolation) as caught:
         create(players, table=table)
-    assert caught.value.code == "table_size" and str(len(table)) in caught.value.message
+    assert caught.value.code == "wrong_table_size" and str(len(table)) in caught.value.message
 
 
 def test_two_players_must_name_the_two_removed_types() -> None:
@@ -624,7 +624,7 @@ def test_with_four_players_the_draw_pile_is_empty_so_a_redraw_gives_the_card_bac
     }
     assert GAME.view(state)["hands"]["ann"] == {"size": 9, "known": ["pink-6"]}
     caught = refused(create(FOUR), "redraw", player="ann", discarded="pink-6", drawn="pink-5")
-    assert caught.code == "draw_pile_empty" and "pink-6" in caught.message
+    assert caught.code == "deck_empty" and "pink-6" in caught.message
 
 
 # --- partner trades --------------------------------------------------------------------------

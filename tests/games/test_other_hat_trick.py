@@ -777,11 +777,11 @@ def test_the_reveal_names_every_player_and_the_middle() -> None:
     action = revealed(table)
     del action["props"]["bob"]
     refused = table.refuse(action)
-    assert refused.code == "reveal_incomplete" and refused.message.endswith("missing: bob")
+    assert refused.code == "missing_player" and refused.message.endswith("missing: bob")
     action = revealed(table, dee=["carrot", "carrot"])
     assert table.refuse(action).code == "unknown_player"
     action = revealed(table, ANN=table.truth[0:2])
-    assert table.refuse(action).code == "reveal_twice"
+    assert table.refuse(action).code == "duplicate_player"
     with pytest.raises(InvalidAction):
         validate_action(GAME, {"type": "reveal_all", "props": {"ann": ["hat", "carrot"]}})
 
