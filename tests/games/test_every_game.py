@@ -158,6 +158,9 @@ def test_setup_refuses_a_player_count_the_game_is_not_played_by(game: Game) -> N
     players, setup, options = first_position(game)
     for count in (game.min_players - 1, game.max_players + 1):
         names = [f"p{i}" for i in range(count)]
+        with pytest.raises(InvalidAction) as caught:
+            validate_match(game, names, setup, options)
+        assert caught.value.code == "player_count"
         with pytest.raises(RuleViolation) as refused:
             game.setup(names, setup, options)
         assert refused.value.code == "player_count" and str(count) in refused.value.message

@@ -113,22 +113,6 @@ def test_a_match_starts_with_match_created_and_the_default_options() -> None:
     ]
 
 
-def test_setup_fills_defaults_even_when_called_directly() -> None:
-    events = GAME.setup(["ann", "bob"], {}, {"stars": "empty"})
-    assert events[0]["data"]["options"] == {"target": 5, "full_deck": False, "stars": "empty"}
-
-
-@pytest.mark.parametrize("count", [1, 5])
-def test_fewer_than_two_or_more_than_four_players_are_refused(count: int) -> None:
-    players = [f"p{i}" for i in range(count)]
-    with pytest.raises(InvalidAction) as caught:
-        validate_match(GAME, players, {}, {})
-    assert caught.value.code == "player_count"
-    with pytest.raises(RuleViolation) as direct:
-        GAME.setup(players, {}, {})
-    assert direct.value.code == "player_count" and str(count) in direct.value.message
-
-
 @pytest.mark.parametrize(
     "options",
     [{"target": 0}, {"target": 56}, {"stars": "always"}, {"full_deck": "yes"}, {"jokers": 1}],

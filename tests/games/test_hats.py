@@ -152,16 +152,6 @@ def test_a_new_match_waits_for_the_start_player_at_a_full_tea_table() -> None:
     assert view["disputes"] == []
 
 
-@pytest.mark.parametrize("players", [["ann"], ["a", "b", "c", "d", "e"]])
-def test_one_player_or_five_are_refused(players: list[str]) -> None:
-    with pytest.raises(InvalidAction) as caught:
-        validate_match(GAME, players, {"start_player": "a", "table": TABLE}, {})
-    assert caught.value.code == "player_count"
-    with pytest.raises(RuleViolation) as direct:
-        GAME.setup(players, {"start_player": players[0], "table": TABLE}, {})
-    assert direct.value.code == "player_count"
-
-
 def test_two_players_use_five_spaces_and_thirty_cards() -> None:
     view = GAME.view(create(TWO))
     assert len(view["tea_table"]) == 5 and view["removed_types"] == ["pink", "purple"]

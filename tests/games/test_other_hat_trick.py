@@ -169,15 +169,6 @@ def test_the_match_is_created_with_its_players_first_player_and_first_trick() ->
     }
 
 
-def test_the_game_is_played_by_exactly_three_players() -> None:
-    with pytest.raises(InvalidAction) as caught:
-        validate_match(GAME, ["ann", "bob"], {"first_player": "ann", "first_trick": "hat-trick"}, {})
-    assert caught.value.code == "player_count"
-    with pytest.raises(RuleViolation) as direct:
-        GAME.setup(["ann", "bob", "cy", "dee"], {"first_player": "ann", "first_trick": "hat-trick"}, {})
-    assert direct.value.code == "player_count"
-
-
 def test_the_first_player_must_sit_at_the_table() -> None:
     with pytest.raises(RuleViolation) as caught:
         GAME.setup(PLAYERS, {"first_player": "dee", "first_trick": "hat-trick"}, {})

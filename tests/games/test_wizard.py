@@ -140,16 +140,6 @@ def test_the_match_has_sixty_cards_divided_by_the_players_rounds(count: int, rou
     assert GAME.view(create(FOUR[:2] + ["eve", "fay", "gus", "hal"][: count - 2]))["rounds_total"] == rounds
 
 
-@pytest.mark.parametrize("players", [["ann"], ["a", "b", "c", "d", "e", "f", "g"]])
-def test_one_player_or_seven_are_refused(players: list[str]) -> None:
-    with pytest.raises(InvalidAction) as caught:
-        validate_match(GAME, players, {"first_dealer": "a"}, {})
-    assert caught.value.code == "player_count"
-    with pytest.raises(RuleViolation) as direct:
-        GAME.setup(players, {"first_dealer": players[0]}, {})
-    assert direct.value.code == "player_count"
-
-
 def test_a_first_dealer_who_is_not_seated_is_refused_by_name() -> None:
     with pytest.raises(RuleViolation) as caught:
         GAME.setup(THREE, {"first_dealer": "zed"}, {})
