@@ -28,9 +28,7 @@ from games.hobbit.powers import check_distribution
 from games.players import match_player as resolve_player
 from games.players import seats_from
 
-# ---------------------------------------------------------------------------------------------
-# distribute
-# ---------------------------------------------------------------------------------------------
+# --- distribute ----------------------------------------------------------------------------------
 
 
 def distribute(state: State, action: Action) -> list[Event]:
@@ -168,9 +166,7 @@ def _eliminations(state: State, when: str) -> list[Event]:
     ]
 
 
-# ---------------------------------------------------------------------------------------------
-# Helpers
-# ---------------------------------------------------------------------------------------------
+# --- private helpers -----------------------------------------------------------------------------
 
 
 def _wiped_out(state: State) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.words import or_words
+from games.words import and_words, or_words
 
 State = dict[str, Any]
 
@@ -99,7 +99,7 @@ def satisfies(trick: str, props: list[str]) -> bool:
 
 def needs_words(trick: str) -> str:
     """What a trick needs, in words: 'the hat and the rabbit or the other rabbit'."""
-    return " and ".join(_either_words(options) for options in TRICKS[trick][2])
+    return and_words([_either_words(options) for options in TRICKS[trick][2]])
 
 
 def prop_words(prop: str) -> str:

@@ -155,7 +155,7 @@ def _why_not_together(state: State, claims: list[Claim]) -> str:
             return counted
         could = or_words([prop_words(p) for p in possible(left, place)])
         if len(before) <= 2:
-            given = " and ".join(f"{place_label(players, q)} is {prop_words(p)}" for q, p in before)
+            given = and_words([f"{place_label(players, q)} is {prop_words(p)}" for q, p in before])
             return f"{label} cannot be {prop_words(prop)} when {given}: it could then only be {could}"
         return (
             f"{label} cannot be {prop_words(prop)} together with the props claimed before it: "
