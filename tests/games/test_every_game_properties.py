@@ -94,6 +94,9 @@ def test_every_event_state_view_and_scoreboard_is_its_own_json_round_trip(game: 
     for each, state in zip(match.events, match.states, strict=True):
         for value in (each, state, game.view(state), game.scores(state)):
             assert json.loads(json.dumps(value)) == value
+        # What the contract promises every state and scoreboard hold, at every step.
+        assert {"players", "finished", "disputes"} <= set(state)
+        assert {"finished", "winners"} <= set(game.scores(state))
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
@@ -111,6 +114,7 @@ def test_the_view_names_only_seated_players_as_those_to_act(game: Game, seed: in
 @given(seed=SEEDS)
 def test_a_match_ends_exactly_at_its_last_event_and_its_winners_are_players(game: Game, seed: int) -> None:
     match = recorded(game.id, seed)
+    assert match.events[0]["type"] == "MatchCreated"
     assert [s["finished"] for s in match.states] == [False] * (len(match.states) - 1) + [True]
     board = game.scores(match.states[-1])
     assert board["finished"] is True and set(board["winners"]) <= set(match.states[-1]["players"])
