@@ -43,8 +43,9 @@ def play(game: Game, script: dict[str, Any]) -> tuple[list[dict[str, Any]], list
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
-def test_the_example_of_a_seed_is_always_the_same_match(game: Game) -> None:
+def test_the_example_of_a_seed_is_always_the_same_match_and_differs_from_another_seeds(game: Game) -> None:
     assert game.example(11) == game.example(11)
+    assert game.example(7) != game.example(8)
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
@@ -107,6 +108,8 @@ def test_a_finished_match_refuses_every_action_with_match_finished(game: Game) -
         with pytest.raises(RuleViolation) as refused:
             game.decide(states[-1], {"type": kind})
         assert refused.value.code == "match_finished"
+        # The refusal says who won, where the state knows it.
+        assert all(winner in refused.value.message for winner in states[-1].get("winners", []))
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)

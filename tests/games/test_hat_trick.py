@@ -468,11 +468,6 @@ def test_abandon_round_takes_no_fields() -> None:
     assert shape_error(type="abandon_round", card=3).code == "invalid_action"
 
 
-def test_an_unknown_action_is_bad_input_naming_the_actions() -> None:
-    error = shape_error(type="shuffle")
-    assert error.code == "unknown_action" and "reveal" in error.message
-
-
 # --- the end of the match --------------------------------------------------------------------
 
 
@@ -500,12 +495,6 @@ def test_the_first_player_to_reach_the_target_wins_at_once() -> None:
     board = GAME.scores(state)
     assert board["finished"] and board["winners"] == ["ann"] and board["end"] == "target"
     assert GAME.view(state)["phase"] == "finished" and GAME.view(state)["to_act"] == []
-
-
-def test_nothing_is_recorded_after_the_match_is_over() -> None:
-    state, _ = win_round(start(("ann", "bob"), target=1), 1, "bob")
-    message = refused(state, "match_finished", type="reveal", card=2, colour=["hat"])
-    assert "bob" in message
 
 
 def test_a_full_deck_match_ignores_the_target_and_ends_after_the_55th_card() -> None:

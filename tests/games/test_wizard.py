@@ -7,7 +7,6 @@ import json
 from typing import Any
 
 import pytest
-from jsonschema import Draft202012Validator
 
 from games.contract import InvalidAction, RuleViolation
 from games.registry import all_games, get_game
@@ -106,11 +105,6 @@ def round_two(hands: dict[str, list[str]] | None = None, trump_card: str = "2C")
 
 def test_the_registry_finds_wizard_by_itself() -> None:
     assert all_games()["wizard"] is GAME
-
-
-def test_every_published_schema_is_a_valid_draft_2020_12_schema() -> None:
-    for schema in [*GAME.actions.values(), GAME.setup_schema, GAME.options_schema]:
-        Draft202012Validator.check_schema(schema)
 
 
 def test_every_option_publishes_its_default_and_every_field_a_description() -> None:
@@ -781,12 +775,6 @@ def test_equal_top_totals_share_the_win() -> None:
     assert scores["finished"] and scores["winners"] == ["ann", "bob"]
 
 
-def test_nothing_can_be_recorded_after_the_match_is_over() -> None:
-    state = last_round_of_six()
-    state = run(state, zero_round(state["players"], "ann", 10))
-    assert refused(state, "start_round").code == "match_finished"
-
-
 def test_scores_name_no_winner_while_the_match_is_unfinished() -> None:
     state = run(create(), zero_round(THREE, "ann", 1))
     assert GAME.scores(state)["winners"] == [] and GAME.scores(state)["finished"] is False
@@ -804,11 +792,6 @@ def test_views_and_scores_are_plain_json() -> None:
     state = revoked_in_trick_one()
     for shown in (GAME.view(state), GAME.scores(state), state):
         assert json.loads(json.dumps(shown)) == shown
-
-
-def test_the_example_is_deterministic_and_differs_between_seeds() -> None:
-    assert GAME.example(7) == GAME.example(7)
-    assert GAME.example(7) != GAME.example(8)
 
 
 def test_the_example_is_a_complete_legal_match() -> None:
