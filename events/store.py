@@ -54,13 +54,32 @@ class EventStore:
         """Start a match: its header and its first events, as steps 1..n; MatchExists if taken."""
         if "version" in header:
             raise ValueError("the header may not set 'version': the store keeps it")
-        # Registered first so a match is never missing from the registry; an entry whose
-        # create then fails has no log and is harmless.
-        self.client.zadd(self.keys.matches(), {match_id: created_ms}, nx=True)
         args: list[str] = ["create", str(len(header))]
         for name, value in header.items():
             args += [name, str(value)]
-        return _result(match_id, self._run(match_id, args + _event_args(events)))
+        result = _result(match_id, self._run(match_id, args + _event_args(events)))
+        # Registered only once the match exists, never before: a create that fails leaves no
+        # entry without a match. The registry is a cross-match key (another slot on a Cluster),
+        # so it cannot join the script; a process lost between the two leaves a match the
+        # registry misses, which ``unregistered`` finds and ``register`` mends.
+        self.register(match_id, created_ms)
+        return result
+
+    def register(self, match_id: str, created_ms: int) -> None:
+        """List a created match in the registry, by creation time (idempotent)."""
+        self.client.zadd(self.keys.matches(), {match_id: created_ms}, nx=True)
+
+    def unregistered(self, batch: int = 500) -> Iterator[str]:
+        """Every match whose header exists but whose registry entry does not (a scan of all keys)."""
+        for raw in self.client.scan_iter(match=self.keys.meta_pattern(), count=batch):
+            match_id = self.keys.match_of_meta(as_text(raw))
+            if match_id is not None and self.client.zscore(self.keys.matches(), match_id) is None:
+                yield match_id
+
+    def unregister(self, match_id: str) -> None:
+        """Drop a registry entry whose match has neither a header nor a log."""
+        if not self.exists(match_id) and not self.client.exists(self.keys.log(match_id)):
+            self.client.zrem(self.keys.matches(), match_id)
 
     def append(
         self,

@@ -9,6 +9,7 @@ import redis
 from flask import Flask, Response, json, request
 from werkzeug.exceptions import HTTPException
 
+from events.codec import UnsafeNumber
 from events.errors import IdempotencyMismatch, MatchExists, UnknownMatch, VersionConflict
 from games.contract import RuleViolation
 from projections.fork import MidAction
@@ -58,7 +59,12 @@ def http_problem(error: HTTPException) -> Response:
         detail = "the request does not match what this operation takes: " + _flatten(messages)
         return problem(status, "invalid_request", detail, errors=messages)
     detail = data.get("message") or error.description or error.name
-    return problem(status, _CODES.get(status, error.name.lower().replace(" ", "_")), detail)
+    answer = problem(status, _CODES.get(status, error.name.lower().replace(" ", "_")), detail)
+    # A 405 says which methods the resource takes (RFC 9110), as werkzeug's own answer does.
+    allow = dict(error.get_headers()).get("Allow")
+    if allow:
+        answer.headers["Allow"] = allow
+    return answer
 
 
 def register(app: Flask) -> None:
@@ -75,6 +81,7 @@ def register(app: Flask) -> None:
         (UnknownGame, 404, "unknown_game"),
         (UnknownPlayer, 404, "unknown_player"),
         (NotFinished, 409, "not_finished"),
+        (UnsafeNumber, 400, "unsafe_number"),
     ]
     for cls, status, code in simple:
         app.register_error_handler(cls, _handler(status, code))

@@ -136,12 +136,12 @@ class Recorder:
 
     def fork(self, match_id: str, at: int) -> Copied:
         """A new match whose log is the effective history of ``match_id`` up to step ``at``."""
-        return self._copy(check_log(*fork_log(self.reader, match_id, at)))
+        return self._copy(check_log(*fork_log(self.reader, match_id, at), now_ms=self._now_ms()))
 
     def import_lines(self, lines: Iterable[str]) -> Copied:
         """A new match from an NDJSON export, every action checked by the rules."""
         header, events = parse_lines(lines)
-        checked = check_log(header, events)
+        checked = check_log(header, events, now_ms=self._now_ms())
         if header.get("id"):
             checked.origin["imported_from"] = str(header["id"])
         return self._copy(checked)
@@ -149,7 +149,7 @@ class Recorder:
     def _copy(self, checked: Checked) -> Copied:
         # A copy keeps the date it was first recorded on only when it brings both of its forms.
         origin = dict(checked.origin)
-        dated = origin.get("created_ms", "").isdigit() and bool(origin.get("created_at"))
+        dated = "created_ms" in origin
         match_id, token, first = self._open(checked.game, checked.events, origin, dated)
         kept = {k: v for k, v in origin.items() if k not in ("created_at", "created_ms")}
         version = first + len(checked.events) - 1
@@ -169,6 +169,9 @@ class Recorder:
         result = self.store.create(match_id, header, events, int(header["created_ms"]))
         self._notify(match_id)
         return match_id, token, result.first
+
+    def _now_ms(self) -> int:
+        return int(self.clock().timestamp() * 1000)
 
     def act(
         self,

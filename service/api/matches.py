@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from flask import url_for
@@ -21,6 +21,7 @@ from service.schemas.answers import Created, MatchOut, MatchPage
 from service.schemas.answers import Recorded as RecordedOut
 from service.schemas.requests import Action, CreateMatch, MatchesQuery
 
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 blp = Blueprint("matches", __name__, url_prefix="/v1/matches", description="Record matches and correct them.")
 
 
@@ -155,4 +156,10 @@ def _page_links(query: dict[str, Any], total: int) -> dict[str, str | None]:
 
 
 def _ms(moment: datetime | None) -> int | None:
-    return None if moment is None else int(moment.timestamp() * 1000)
+    """Milliseconds since 1970 (a moment without a zone is UTC); any year 1 to 9999 counts."""
+    if moment is None:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    # Subtracting, not .timestamp(): the latter fails for moments before 1970 on some platforms.
+    return (moment - EPOCH) // timedelta(milliseconds=1)
