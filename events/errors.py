@@ -51,3 +51,13 @@ class IdempotencyMismatch(StoreError):
         )
         self.key = key
         self.match_id = match_id
+
+
+class StoreFull(StoreError):
+    """Redis is at its memory limit and refuses writes (maxmemory with noeviction)."""
+
+    def __init__(self, detail: str = "") -> None:
+        super().__init__(
+            "the event store is full and records nothing new until its operator makes room; "
+            "reads still work" + (f" ({detail})" if detail else "")
+        )

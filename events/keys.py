@@ -70,6 +70,10 @@ class Keys:
         """Stream that wakes one API process's live-feed reader when its set of matches changes."""
         return f"{self.prefix}:live:{hub_id}"
 
+    def rate_limits(self) -> str:
+        """The prefix of the rate limiter's counters (flask-limiter adds the rest of each key)."""
+        return f"{self.prefix}:limits"
+
     def queue_name(self) -> str:
         """The RQ queue the projection jobs go to."""
         return f"{self.prefix}-projections"

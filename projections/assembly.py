@@ -38,14 +38,19 @@ class Projections:
     reads: Reads
 
 
-def assemble(client: redis.Redis, keys: Keys, snapshot_every: int) -> Projections:
-    """Every projection part over ``client`` under ``keys``; nothing connects until used."""
+def assemble(
+    client: redis.Redis, keys: Keys, snapshot_every: int, credited_only: bool = False
+) -> Projections:
+    """Every projection part over ``client`` under ``keys``; nothing connects until used.
+
+    ``credited_only``: statistics count only matches a deployment credential created.
+    """
     store = EventStore(client, keys, game_upcasters())
     cache = ProjectionCache(client, keys)
     reader = MatchReader(store, cache)
     models = ReadModels(client, keys)
     matches = MatchList(client, keys, store)
-    statistics = Statistics(client, keys)
+    statistics = Statistics(client, keys, credited_only)
     return Projections(
         store=store,
         cache=cache,

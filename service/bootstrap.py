@@ -10,15 +10,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, fields
+from typing import Any
 
 import redis
 from rq import Queue
 
+from events.errors import StoreFull
 from events.keys import Keys
 from projections.assembly import Projections, assemble
 from projections.live import BLOCK_MS, LiveHub
 from projections.queueing import enqueue_projection, projection_queue
 from service.config import Settings
+from service.credentials import Credentials
 from service.recorder import Recorder
 
 Connect = Callable[[], redis.Redis]
@@ -36,8 +39,12 @@ class Services(Projections):
     hub: LiveHub
 
     def ping(self) -> None:
-        """Raise a Redis error unless the store answers."""
+        """Raise a Redis error unless the store answers, StoreFull when it takes no more writes."""
         self.client.ping()
+        memory: Any = self.client.info("memory")
+        limit = int(memory.get("maxmemory", 0))
+        if limit and int(memory.get("used_memory", 0)) >= limit:
+            raise StoreFull(f"{memory.get('used_memory_human')} used of {memory.get('maxmemory_human')}")
 
     def close(self) -> None:
         """Stop the live hub and close the Redis connections."""
@@ -66,9 +73,11 @@ def build(settings: Settings, notify: Callable[[str], None] | None = None) -> Se
         else client
     )
     keys = Keys(settings.prefix)
-    parts = assemble(client, keys, settings.snapshot_every)
+    credentials = Credentials(settings.api_keys)
+    parts = assemble(client, keys, settings.snapshot_every, credited_only=credentials.required)
     queue = projection_queue(rq_client, keys, is_async=not settings.sync_projections)
-    recorder = Recorder(parts.store, parts.reader, notify or _enqueuer(settings, client, keys, queue))
+    enqueue = notify or _enqueuer(settings, client, keys, queue)
+    recorder = Recorder(parts.store, parts.reader, enqueue, credentials=credentials)
     # The hub's one connection blocks in XREAD for BLOCK_MS at a time, so it waits longer.
     wait = BLOCK_MS / 1000 + 10
     hub = LiveHub(_connector(settings.redis_url, wait, 3), parts.store, keys)

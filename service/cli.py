@@ -50,9 +50,6 @@ def main() -> None:
 )
 def serve(host: str, port: int, data_dir: str, worker_count: int) -> None:
     """Run the API, RQ workers and (without REDIS_URL) an embedded Redis, until Ctrl-C or SIGTERM."""
-    from werkzeug.serving import make_server
-
-    from service.app import create_app
     from service.embedded import EmbeddedRedis
 
     embedded = None
@@ -66,30 +63,44 @@ def serve(host: str, port: int, data_dir: str, worker_count: int) -> None:
         subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env)
         for _ in range(worker_count)
     ]
-    server = make_server(host, port, create_app(Settings.from_env(env)), threaded=True)
+    # The API under gunicorn exactly as production runs it (service.gunicorn_conf), as a child
+    # this command supervises: its workers then start from a clean interpreter, not a fork of
+    # this one with the embedded Redis and the RQ workers' handles in it.
+    api = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "--config", "python:service.gunicorn_conf"]
+        + ["--bind", f"{host}:{port}", "service.app:create_app()"],
+        env=env,
+    )
     stopping = threading.Event()
 
     def stop(signum: int, frame: FrameType | None) -> None:
-        if not stopping.is_set():
-            stopping.set()
-            threading.Thread(target=server.shutdown, daemon=True).start()
+        stopping.set()
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    click.echo(f"tabletape listening on http://{host}:{server.port} ({worker_count} worker(s))")
+    click.echo(f"tabletape listening on http://{host}:{port} ({worker_count} worker(s))")
     try:
-        server.serve_forever()
+        while not stopping.wait(0.2) and api.poll() is None:
+            pass
     finally:
-        for proc in workers:
-            proc.send_signal(signal.SIGTERM)
-        for proc in workers:
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+        for proc in [api, *workers]:
+            _stop(proc, 15 if proc is api else 10)
         if embedded is not None:
             embedded.stop()
         click.echo("tabletape stopped")
+    if not stopping.is_set():
+        raise SystemExit(f"the API stopped by itself (exit status {api.returncode})")
+
+
+def _stop(proc: subprocess.Popen[bytes], seconds: float) -> None:
+    """SIGTERM a child and wait for it; SIGKILL it after ``seconds``."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 @main.command()

@@ -10,11 +10,12 @@ from flask import Flask, Response, json, request
 from werkzeug.exceptions import HTTPException
 
 from events.codec import UnsafeNumber
-from events.errors import IdempotencyMismatch, MatchExists, UnknownMatch, VersionConflict
+from events.errors import IdempotencyMismatch, MatchExists, StoreFull, UnknownMatch, VersionConflict
 from games.contract import RuleViolation
 from projections.fork import MidAction
 from projections.importing import ImportRefused
 from projections.reads import NoSuchStep, NotFinished, UnknownGame, UnknownPlayer
+from service.credentials import CredentialRefused, CredentialRequired
 from service.recorder import Busy, Forbidden, PreconditionFailed, Unauthorized
 
 PROBLEM = "application/problem+json"
@@ -46,7 +47,7 @@ def problem(status: int, code: str, detail: str, title: str | None = None, **ext
     if status == 401:
         response.headers["WWW-Authenticate"] = 'Bearer realm="tabletape"'
     if status == 503:
-        response.headers["Retry-After"] = "1"
+        response.headers["Retry-After"] = "30" if code == "store_full" else "1"
     return response
 
 
@@ -82,6 +83,8 @@ def register(app: Flask) -> None:
         (UnknownPlayer, 404, "unknown_player"),
         (NotFinished, 409, "not_finished"),
         (UnsafeNumber, 400, "unsafe_number"),
+        (CredentialRequired, 401, "missing_api_key"),
+        (CredentialRefused, 403, "wrong_api_key"),
     ]
     for cls, status, code in simple:
         app.register_error_handler(cls, _handler(status, code))
@@ -90,6 +93,7 @@ def register(app: Flask) -> None:
     app.register_error_handler(ImportRefused, _import_refused)
     app.register_error_handler(MidAction, _handler(422, "not_an_action_boundary"))
     app.register_error_handler(BadRequest, lambda e: problem(e.status, e.code, e.detail))
+    app.register_error_handler(StoreFull, _full)
     app.register_error_handler(redis.RedisError, _redis_down)
     app.register_error_handler(HTTPException, http_problem)
     app.register_error_handler(Exception, _unexpected)
@@ -111,7 +115,16 @@ def _import_refused(error: ImportRefused) -> Response:
     return problem(422, "import_refused", str(error), line=error.line, reason=error.reason)
 
 
+def _full(error: StoreFull) -> Response:
+    log.warning("Redis is full: %s", error)
+    return problem(503, "store_full", str(error))
+
+
 def _redis_down(error: redis.RedisError) -> Response:
+    if isinstance(error, redis.exceptions.OutOfMemoryError) or str(error).startswith("OOM"):
+        # maxmemory reached with noeviction: Redis refused the command before it wrote (a
+        # script is refused at its first write, and one that has written is let finish).
+        return _full(StoreFull())
     if isinstance(error, redis.ResponseError) and "BUSY" not in str(error):
         return _unexpected(error)
     log.warning("Redis unavailable: %s", error)
@@ -151,6 +164,7 @@ _TITLES = {
     404: "Not found",
     405: "Method not allowed",
     406: "Not acceptable",
+    408: "Request timeout",
     409: "Conflict",
     411: "Length required",
     412: "Version mismatch",

@@ -47,7 +47,7 @@ def import_file(settings: Settings, path: str) -> int:
         text = (
             click.get_text_stream("stdin").read() if path == "-" else Path(path).read_text(encoding="utf-8")
         )
-        made = parts.recorder.import_lines(text.splitlines())
+        made = parts.recorder.import_lines(text.splitlines(), operator=True)
     except ImportRefused as refused:
         click.echo(f"refused, nothing was created: {refused}", err=True)
         return 1

@@ -71,7 +71,9 @@ def _links_from_created() -> dict[str, Any]:
 @blp.response(201, Created)
 def create_match(body: dict[str, Any]) -> dict[str, Any]:
     """Create a match; the answer carries its write token, shown only this once."""
-    made = services().recorder.create(body["game"], body["players"], body["setup"], body["options"])
+    made = services().recorder.create(
+        body["game"], body["players"], body["setup"], body["options"], bearer_token()
+    )
     return recorded(made.recorded) | {
         "token": made.token,
         "game": made.game.id,

@@ -7,7 +7,7 @@ from typing import Any
 from flask import Response, request, url_for
 
 from projections import live
-from service.api import Blueprint, ndjson_alternative, services, step_header
+from service.api import Blueprint, bearer_token, ndjson_alternative, services, step_header
 from service.recorder import Copied
 from service.schemas.answers import EVENT_STREAM, NDJSON, BgStatsPlay, CopiedOut
 from service.schemas.requests import ExportQuery, ForkIn, LiveQuery
@@ -75,7 +75,7 @@ def follow(query: dict[str, Any], match_id: str) -> Response:
 @blp.response(201, CopiedOut)
 def fork(body: dict[str, Any], match_id: str) -> dict[str, Any]:
     """A new match (new id, new token) whose log is this match's effective history up to step ``at``."""
-    return copied(services().recorder.fork(match_id, body["at"]))
+    return copied(services().recorder.fork(match_id, body["at"], bearer_token()))
 
 
 @blp.route("/<match_id>/export", methods=["GET"])
@@ -103,4 +103,5 @@ def export(query: dict[str, Any], match_id: str) -> Any:
 )
 def import_match() -> dict[str, Any]:
     """Create a match from an NDJSON export, replaying every action through the rules."""
-    return copied(services().recorder.import_lines(request.get_data(as_text=True).splitlines()))
+    lines = request.get_data(as_text=True).splitlines()
+    return copied(services().recorder.import_lines(lines, bearer_token()))
