@@ -37,9 +37,10 @@ def a_match_with_actions(client: redis.Redis, keys: Keys, actions: int) -> Creat
 def work_until_empty(client: redis.Redis, keys: Keys) -> None:
     """Run a real RQ worker on the projection queue until it is empty."""
     queue = projection_queue(client, keys)
-    SimpleWorker([queue], connection=client, serializer=JSONSerializer).work(
-        burst=True, logging_level="WARNING"
+    worker = SimpleWorker(
+        [queue], connection=client, serializer=JSONSerializer, name=keys.worker_name("sweep-test")
     )
+    worker.work(burst=True, logging_level="WARNING")
 
 
 def test_the_full_sweep_finds_a_match_whose_projection_lags_its_log(
