@@ -1,4 +1,4 @@
-"""Matches in and out: NDJSON export, import checked by the rules, forks, and BG Stats plays.
+"""Matches in and out: NDJSON export, import checked by the rules, and forks (BG Stats: bgstats.py).
 
 The export format (``tabletape/1``) is one JSON object a line: the match's header first
 (``{"format", "id", "game", "created_at", "created_ms", "version", "players", "setup",
@@ -17,7 +17,6 @@ import itertools
 import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from events.envelope import NewEvent, StoredEvent
@@ -32,7 +31,15 @@ from projections.reader import MatchReader
 FORMAT = "tabletape/1"
 CREATED = "MatchCreated"
 # Header fields a file may carry back in; everything else of a header is the importer's to set.
-ORIGIN_FIELDS = ("created_at", "created_ms", "forked_from", "forked_at", "imported_from")
+ORIGIN_FIELDS = (
+    "created_at",
+    "created_ms",
+    "forked_from",
+    "forked_at",
+    "imported_from",
+    "timezone",
+    "location",
+)
 
 
 class ImportRefused(Exception):
@@ -151,43 +158,6 @@ def fork_lines(reader: MatchReader, match_id: str, at: int) -> list[str]:
     return [_line(header)] + [_line(e.as_dict()) for e in renumbered]
 
 
-# --- BG Stats -----------------------------------------------------------------------------------
-
-
-def bgstats_play(reader: MatchReader, match_id: str) -> dict[str, Any] | None:
-    """A finished match as a BG Stats play (its import-a-play JSON); None while unfinished."""
-    game, env = reader.head(match_id)
-    board = game.scores(copy.deepcopy(env["game"]))
-    if not board.get("finished"):
-        return None
-    events = [e for e in reader.store.iter_events(match_id) if history.is_effective(env, e.seq)]
-    begun, ended = _moment(events[0].meta.get("ts")), _moment(events[-1].meta.get("ts"))
-    players = list(env["game"].get("players", []))
-    # Tables may name players in any case ("HAL" for "hal"); the seat's spelling is the name.
-    seats = {name.casefold(): name for name in players}
-    actors = (seats.get(str(e.meta.get("actor", "")).strip().casefold()) for e in events)
-    starter = next((name for name in actors if name is not None), None)
-    totals = board.get("totals") or {}
-    return {
-        "sourceName": "tabletape",
-        "sourcePlayId": match_id,
-        "playDate": begun.strftime("%Y-%m-%d %H:%M:%S") if begun else None,
-        "durationMin": max(1, round((ended - begun).total_seconds() / 60)) if begun and ended else 0,
-        "game": {"name": game.title, "sourceGameId": game.id},
-        "players": [
-            {
-                "name": name,
-                "sourcePlayerId": name,
-                "score": str(totals[name]) if name in totals else "",
-                "winner": name in board.get("winners", []),
-                "startPlayer": name == starter,
-                "seatOrder": seat,
-            }
-            for seat, name in enumerate(players, start=1)
-        ],
-    }
-
-
 # --- private helpers ----------------------------------------------------------------------------
 
 
@@ -290,10 +260,3 @@ def _placeholder(seen: list[str], seq: int, env: Envelope, batch: list[tuple[int
 def _meta(game: Game, event: StoredEvent) -> dict[str, Any]:
     # The events equal what today's rules derive, so they are stored at today's schema.
     return dict(event.meta) | {"schema": game.event_schemas.get(event.type, 1)}
-
-
-def _moment(text: Any) -> datetime | None:
-    try:
-        return datetime.fromisoformat(str(text))
-    except ValueError:
-        return None

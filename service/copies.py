@@ -72,5 +72,7 @@ class Copier:
         header = {"game": checked.game.id, "token_hash": token_hash(token)} | origin
         result = self.store.create(match_id, header, checked.events, created_ms)
         self.notify(match_id)
-        kept = {k: v for k, v in origin.items() if k not in ("created_at", "created_ms")}
+        kept = {
+            k: v for k, v in origin.items() if k not in ("created_at", "created_ms", "timezone", "location")
+        }
         return Copied(match_id, token, checked.game.id, result.last, checked.finished, kept)

@@ -32,8 +32,11 @@ class ExportQuery(Schema):
 
     format = fields.String(
         load_default="ndjson",
-        validate=validate.OneOf(["ndjson", "bgstats"]),
-        metadata={"description": "ndjson: the whole log; bgstats: a finished match as a BG Stats play."},
+        validate=validate.OneOf(["ndjson", "bgstats", "bgstats-link"]),
+        metadata={
+            "description": "ndjson: the whole log; bgstats: a finished match as BG Stats' export "
+            "file; bgstats-link: BG Stats' createPlay URL for it."
+        },
     )
 
 
@@ -47,35 +50,6 @@ class CopiedOut(Schema):
     finished = fields.Boolean()
     origin = fields.Dict(metadata={"description": "forked_from and forked_at, or imported_from."})
     links = fields.Dict()
-
-
-class BgStatsPlayer(Schema):
-    """One player of a BG Stats play."""
-
-    name = fields.String()
-    sourcePlayerId = fields.String()
-    score = fields.String()
-    winner = fields.Boolean()
-    startPlayer = fields.Boolean()
-    seatOrder = fields.Integer()
-
-
-class BgStatsGame(Schema):
-    """The game of a BG Stats play."""
-
-    name = fields.String()
-    sourceGameId = fields.String()
-
-
-class BgStatsPlay(Schema):
-    """A finished match as a play that BG Stats imports."""
-
-    sourceName = fields.String()
-    sourcePlayId = fields.String()
-    playDate = fields.String(metadata={"description": "When the match began (UTC), YYYY-MM-DD HH:MM:SS."})
-    durationMin = fields.Integer()
-    game = fields.Nested(BgStatsGame)
-    players = fields.List(fields.Nested(BgStatsPlayer))
 
 
 class GameRecord(Schema):

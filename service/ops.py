@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 import click
 import redis
@@ -14,6 +13,7 @@ from projections.cache import ProjectionCache
 from projections.projector import Projector
 from projections.upcasting import game_upcasters
 from projections.verify import Difference, Verifier
+from service.cli_support import progress
 from service.config import Settings
 
 
@@ -23,10 +23,6 @@ def verifier_for(settings: Settings) -> Verifier:
     keys = Keys(settings.prefix)
     store = EventStore(client, keys, game_upcasters())
     return Verifier(store, ProjectionCache(client, keys), settings.snapshot_every)
-
-
-def _progress(ids: Iterable[str], total: int, label: str) -> Any:
-    return click.progressbar(ids, length=total, label=label, file=click.get_text_stream("stderr"))
 
 
 def _chosen(verifier: Verifier, match_ids: tuple[str, ...]) -> tuple[Iterable[str], int]:
@@ -41,10 +37,9 @@ def verify(settings: Settings, match_ids: tuple[str, ...]) -> int:
     ids, total = _chosen(verifier, match_ids)
     differences: list[Difference] = []
     checked = 0
-    with _progress(ids, total, "verifying") as bar:
-        for match_id in bar:
-            differences += verifier.check(match_id)
-            checked += 1
+    for match_id in progress(ids, total, "verifying"):
+        differences += verifier.check(match_id)
+        checked += 1
     for difference in differences:
         click.echo(str(difference))
     matches = len({d.match_id for d in differences})
@@ -62,11 +57,10 @@ def rebuild(settings: Settings, match_ids: tuple[str, ...], only_different: bool
     projector = Projector(verifier.store, verifier.cache, settings.snapshot_every)
     ids, total = _chosen(verifier, match_ids)
     rebuilt = steps = 0
-    with _progress(ids, total, "rebuilding") as bar:
-        for match_id in bar:
-            if only_different and not verifier.check(match_id):
-                continue
-            steps += verifier.rebuild(match_id, projector).checkpoint
-            rebuilt += 1
+    for match_id in progress(ids, total, "rebuilding"):
+        if only_different and not verifier.check(match_id):
+            continue
+        steps += verifier.rebuild(match_id, projector).checkpoint
+        rebuilt += 1
     click.echo(f"rebuilt {rebuilt} of {total} matches ({steps} steps folded)")
     return 0

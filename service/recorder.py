@@ -109,8 +109,10 @@ class Recorder:
         self.notify = notify
         self.clock = clock
 
-    def create(self, game_id: str, players: Any, setup: Any, options: Any) -> Created:
-        """Create a match from its players, starting facts and rule options."""
+    def create(
+        self, game_id: str, players: Any, setup: Any, options: Any, where: dict[str, str] | None = None
+    ) -> Created:
+        """Create a match from its players, starting facts, rule options and where it is played."""
         game = get_game(game_id)
         names, setup, options = validate_match(game, players, setup, options)
         events = game.setup(names, setup, options)
@@ -123,7 +125,7 @@ class Recorder:
             "token_hash": token_hash(token),
             "created_at": now.isoformat(timespec="milliseconds"),
             "created_ms": str(created_ms),
-        }
+        } | {k: v for k, v in (where or {}).items() if v}
         body = {"game": game.id, "players": names, "setup": setup, "options": options}
         new = self._envelopes(game, events, history.CREATION, "table", body)
         result = self.store.create(match_id, header, new, created_ms)

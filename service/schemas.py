@@ -2,11 +2,29 @@
 
 from __future__ import annotations
 
+import functools
+import zoneinfo
 from typing import Any
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, pre_load, validate
 
 MAX_PLAYERS_PER_REQUEST = 16
+
+
+def validate_zone(name: str) -> None:
+    """Refuse a time zone that the IANA database does not know."""
+    if name not in _zones():
+        raise ValidationError(
+            f"{name!r} is not an IANA time zone; use a name like 'Europe/Berlin', 'America/New_York' or 'UTC'"
+        )
+
+
+@functools.cache
+def _zones() -> frozenset[str]:
+    # The names zoneinfo can load; read once, on the first match that names a zone.
+    return frozenset(zoneinfo.available_timezones()) | {"UTC"}
+
+
 NAME = validate.Length(min=1, max=64)
 
 
@@ -25,6 +43,19 @@ class CreateMatch(Schema):
     )
     options = fields.Dict(
         load_default=dict, metadata={"description": "Rule variants, fixed for the match (per game)."}
+    )
+    timezone = fields.String(
+        load_default="UTC",
+        validate=validate_zone,
+        metadata={
+            "description": "The IANA time zone of the table (e.g. Europe/Berlin): BG Stats exports use "
+            "its local time.",
+            "example": "Europe/Berlin",
+        },
+    )
+    location = fields.String(
+        validate=validate.Length(min=1, max=100),
+        metadata={"description": "Where the match is played, as BG Stats names a location."},
     )
 
 
@@ -135,6 +166,8 @@ class MatchOut(Schema):
     version = fields.Integer()
     projected_version = fields.Integer()
     created_at = fields.String()
+    timezone = fields.String()
+    location = fields.String(allow_none=True)
     status = fields.String()
     finished = fields.Boolean()
     winners = fields.List(fields.String())

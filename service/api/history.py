@@ -6,18 +6,18 @@ import threading
 from typing import Any
 
 import redis
-from flask import Response, current_app, request, url_for
+from flask import Response, current_app, jsonify, request, url_for
 
-from projections import live
+from projections import bgstats, live
 from projections.disclosure import disclosed
-from projections.exchange import bgstats_play, export_lines
+from projections.exchange import export_lines
 from service.api import Blueprint, services
+from service.bgstats_schemas import BgStatsFile, BgStatsLink
 from service.copies import Copied, Copier
 from service.errors import BadRequest
 from service.history_schemas import (
     EVENT_STREAM,
     NDJSON,
-    BgStatsPlay,
     CopiedOut,
     ExportQuery,
     ForkIn,
@@ -106,7 +106,13 @@ def fork(body: dict[str, Any], match_id: str) -> dict[str, Any]:
 
 @blp.route("/<match_id>/export", methods=["GET"])
 @blp.arguments(ExportQuery, location="query")
-@blp.response(200, BgStatsPlay, description="format=bgstats: the match as a BG Stats play.")
+@blp.response(200, BgStatsFile, description="format=bgstats: BG Stats' export file with the match's play.")
+@blp.alt_response(
+    200,
+    description="format=bgstats-link: BG Stats' createPlay URL for the match.",
+    schema=BgStatsLink,
+    success=True,
+)
 @blp.alt_response(
     200,
     description="format=ndjson: the header, then one event a line.",
@@ -116,11 +122,14 @@ def fork(body: dict[str, Any], match_id: str) -> dict[str, Any]:
 )
 def export(query: dict[str, Any], match_id: str) -> Any:
     """The match's log as NDJSON (header first), or a finished match as a BG Stats play."""
-    if query["format"] == "bgstats":
-        play = bgstats_play(services().reader, match_id)
+    if query["format"] != "ndjson":
+        play = bgstats.finished_play(services().reader, match_id)
         if play is None:
             raise BadRequest(409, "not_finished", "only a finished match exports as a BG Stats play")
-        return play
+        if query["format"] == "bgstats-link":
+            # Returned as is: the declared success schema is the file's, this is the alternative.
+            return jsonify({"url": bgstats.create_play_link(play)})
+        return bgstats.export_file([play])
     game, now = services().reader.head(match_id)
     lines = export_lines(services().store, match_id, lambda e: disclosed(game, now["game"], e))
     return Response(
@@ -134,7 +143,8 @@ def export(query: dict[str, Any], match_id: str) -> Any:
     requestBody={
         "required": True,
         "description": "An export: the header line, then one event a line.",
-        "content": {NDJSON: {"schema": {"type": "string"}}},
+        # Binary for generators: openapi-python-client sends it as raw content (openapi-client.yaml).
+        "content": {NDJSON: {"schema": {"type": "string", "format": "binary"}}},
     }
 )
 def import_match() -> dict[str, Any]:

@@ -61,7 +61,8 @@ def _links_from_created() -> dict[str, Any]:
 @blp.response(201, Created)
 def create_match(body: dict[str, Any]) -> dict[str, Any]:
     """Create a match; the answer carries its write token, shown only this once."""
-    made = services().recorder.create(body["game"], body["players"], body["setup"], body["options"])
+    where = {"timezone": body["timezone"], "location": body.get("location", "")}
+    made = services().recorder.create(body["game"], body["players"], body["setup"], body["options"], where)
     return recorded(made.recorded) | {
         "token": made.token,
         "game": made.game.id,
