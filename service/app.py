@@ -7,7 +7,7 @@ from typing import Any
 from flask import Flask, Response, request
 from flask_smorest import Api
 
-from service import errors
+from service import errors, openapi_shape
 from service.api import games, health, history, matches, players, reads
 from service.bootstrap import build
 from service.config import Settings
@@ -56,7 +56,8 @@ def create_app(settings: Settings | None = None) -> Flask:
         },
     )
     app.extensions["tabletape"] = build(settings)
-    api = TabletapeApi(app)
+    api = TabletapeApi(app, spec_kwargs={"extra_plugins": [openapi_shape.ShapePlugin()]})
+    openapi_shape.register_components(api.spec)
     for blueprint in (health.blp, games.blp, matches.blp, reads.blp, history.blp, players.blp):
         api.register_blueprint(blueprint)
     errors.register(app)

@@ -63,13 +63,6 @@ def idempotency_key() -> str | None:
 WRITE_HEADERS: list[dict[str, Any]] = [
     {
         "in": "header",
-        "name": "Authorization",
-        "required": False,
-        "schema": {"type": "string"},
-        "description": "Bearer <token> from the match's creation. Required.",
-    },
-    {
-        "in": "header",
         "name": "If-Match",
         "required": False,
         "schema": {"type": "string"},
