@@ -25,7 +25,7 @@ from urllib.parse import quote
 from zoneinfo import ZoneInfo
 
 from games.contract import Game
-from projections import history
+from projections import tape
 from projections.reader import MatchReader
 
 CREATE_PLAY = "https://app.bgstatsapp.com/createPlay.html?data="
@@ -72,7 +72,7 @@ def finished_play(reader: MatchReader, match_id: str) -> Play | None:
     if not board.get("finished"):
         return None
     header = reader.store.header(match_id)
-    events = [e for e in reader.store.iter_events(match_id) if history.is_effective(env, e.seq)]
+    events = [e for e in reader.store.iter_events(match_id) if tape.is_effective(env, e.seq)]
     zone = ZoneInfo(header.get("timezone") or "UTC")
     begun, ended = _moment(events[0].meta.get("ts"), zone), _moment(events[-1].meta.get("ts"), zone)
     players = list(env["game"].get("players", []))

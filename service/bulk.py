@@ -17,7 +17,8 @@ import click
 
 from events.errors import UnknownMatch
 from projections import bgstats
-from projections.exchange import FORMAT, ImportRefused, export_lines
+from projections.export import FORMAT, export_lines
+from projections.importing import ImportRefused
 from service.bootstrap import Services
 from service.cli_support import PROBLEMS, USAGE, Failed, progress
 from service.copies import Copied, Copier

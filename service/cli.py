@@ -86,7 +86,7 @@ def openapi(output: str) -> None:
 @click.argument("match_ids", nargs=-1)
 def verify_command(data_dir: str, match_ids: tuple[str, ...]) -> None:
     """Fold every match's log afresh and list each projection that differs; exit 1 when any does."""
-    from service.ops import verify
+    from service.maintenance import verify
 
     sys.exit(verify(settings_for(data_dir), match_ids))
 
@@ -102,7 +102,7 @@ def verify_command(data_dir: str, match_ids: tuple[str, ...]) -> None:
 )
 def rebuild_command(data_dir: str, match_ids: tuple[str, ...], everything: bool) -> None:
     """Project matches again from their logs (by default those `verify` finds different)."""
-    from service.ops import rebuild
+    from service.maintenance import rebuild
 
     sys.exit(rebuild(settings_for(data_dir), match_ids, only_different=not everything))
 
@@ -167,7 +167,7 @@ def export_command(
 @click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
 def import_command(data_dir: str, files: tuple[str, ...]) -> None:
     """Create matches from NDJSON exports (files, folders, or - for stdin), every action checked."""
-    from projections.exchange import ImportRefused
+    from projections.importing import ImportRefused
     from service import bulk
     from service.bootstrap import build
     from service.copies import Copier

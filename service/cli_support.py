@@ -23,7 +23,7 @@ import click
 import redis
 
 from events.errors import UnknownMatch
-from projections.exchange import ImportRefused
+from projections.importing import ImportRefused
 from service.config import Settings
 from service.datadir import DataDirInUse, NoServeRunning, embedded_store
 

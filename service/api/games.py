@@ -7,7 +7,7 @@ from typing import Any
 from games.registry import all_games, get_game
 from service.api import Blueprint
 from service.errors import BadRequest
-from service.schemas import GameList, GameOut
+from service.schemas.games import GameList, GameOut
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="The games tabletape records.")
 

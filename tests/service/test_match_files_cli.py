@@ -13,8 +13,7 @@ from flask.testing import FlaskClient
 
 from events.keys import Keys
 from service.cli import main
-from tests.history.conftest import SHORT
-from tests.service.conftest import Table
+from tests.service.conftest import SHORT, Table
 
 
 @pytest.fixture

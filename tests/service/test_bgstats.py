@@ -14,8 +14,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from games.registry import all_games
-from tests.history.conftest import SHORT
-from tests.service.conftest import Table
+from tests.service.conftest import SHORT, Table
 
 
 def bgstats_file(client: FlaskClient, match_id: str) -> dict[str, Any]:

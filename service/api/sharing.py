@@ -10,12 +10,12 @@ from flask import Response, current_app, jsonify, request, url_for
 
 from projections import bgstats, live
 from projections.disclosure import disclosed
-from projections.exchange import export_lines
+from projections.export import export_lines
 from service.api import Blueprint, services
-from service.bgstats_schemas import BgStatsFile, BgStatsLink
 from service.copies import Copied, Copier
 from service.errors import BadRequest
-from service.history_schemas import (
+from service.schemas.bgstats import BgStatsFile, BgStatsLink
+from service.schemas.sharing import (
     EVENT_STREAM,
     NDJSON,
     CopiedOut,

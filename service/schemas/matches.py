@@ -1,4 +1,4 @@
-"""marshmallow schemas: the HTTP boundary's shapes, and nothing else."""
+"""marshmallow schemas of the write side and the match list: create, act, show, list."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, pre_load, validate
 
-MAX_PLAYERS_PER_REQUEST = 16
+from service.schemas.common import MAX_PLAYERS_PER_REQUEST, NAME, StoredEventOut
 
 
 def validate_zone(name: str) -> None:
@@ -23,9 +23,6 @@ def validate_zone(name: str) -> None:
 def _zones() -> frozenset[str]:
     # The names zoneinfo can load; read once, on the first match that names a zone.
     return frozenset(zoneinfo.available_timezones()) | {"UTC"}
-
-
-NAME = validate.Length(min=1, max=64)
 
 
 class CreateMatch(Schema):
@@ -77,29 +74,6 @@ class Action(Schema):
         return data
 
 
-class StateQuery(Schema):
-    """GET /v1/matches/{id}/state."""
-
-    at = fields.Integer(validate=validate.Range(min=1), metadata={"description": "A step number."})
-
-
-class RangeQuery(Schema):
-    """Step ranges of the events and replay reads."""
-
-    from_ = fields.Integer(data_key="from", load_default=1, validate=validate.Range(min=1))
-    to = fields.Integer(validate=validate.Range(min=1))
-    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
-
-
-class ReplayQuery(RangeQuery):
-    """GET /v1/matches/{id}/replay."""
-
-    raw = fields.Boolean(
-        load_default=False,
-        metadata={"description": "Show every logged step, undone ones and corrections included."},
-    )
-
-
 class MatchesQuery(Schema):
     """GET /v1/matches."""
 
@@ -110,29 +84,6 @@ class MatchesQuery(Schema):
     until = fields.DateTime(metadata={"description": "Created at or before (ISO 8601)."})
     offset = fields.Integer(load_default=0, validate=validate.Range(min=0))
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
-
-
-class Problem(Schema):
-    """RFC 9457 problem details (some problems carry more members, e.g. ``errors``, ``actual``)."""
-
-    class Meta:
-        unknown = INCLUDE
-
-    type = fields.String()
-    title = fields.String()
-    status = fields.Integer()
-    detail = fields.String()
-    code = fields.String()
-    instance = fields.String()
-
-
-class StoredEventOut(Schema):
-    """One logged event."""
-
-    seq = fields.Integer()
-    type = fields.String()
-    data = fields.Dict()
-    meta = fields.Dict()
 
 
 class Recorded(Schema):
@@ -183,69 +134,3 @@ class MatchPage(Schema):
     offset = fields.Integer()
     limit = fields.Integer()
     links = fields.Dict()
-
-
-class EventPage(Schema):
-    """A page of the raw log."""
-
-    events = fields.List(fields.Nested(StoredEventOut))
-    version = fields.Integer()
-    links = fields.Dict()
-
-
-class StateOut(Schema):
-    """The game's view after one step."""
-
-    id = fields.String()
-    version = fields.Integer()
-    state = fields.Raw()
-    links = fields.Dict()
-
-
-class ReplayPage(Schema):
-    """Frames: each step's event with the state after it."""
-
-    id = fields.String()
-    version = fields.Integer()
-    raw = fields.Boolean()
-    frames = fields.List(fields.Dict())
-    links = fields.Dict()
-
-
-class ScoresOut(Schema):
-    """The projected scoreboard (per game; always finished and winners)."""
-
-    class Meta:
-        unknown = INCLUDE
-
-    finished = fields.Boolean()
-    winners = fields.List(fields.String())
-    totals = fields.Dict()
-    version = fields.Integer(metadata={"description": "The step the projection has reached."})
-    log_version = fields.Integer(metadata={"description": "The match's newest step."})
-    projected = fields.Boolean(metadata={"description": "False until a worker has projected the match once."})
-
-
-class GameOut(Schema):
-    """A game: its actions, setup and options as JSON Schemas."""
-
-    id = fields.String()
-    title = fields.String()
-    players = fields.Dict()
-    source = fields.String()
-    actions = fields.Dict()
-    setup = fields.Dict()
-    options = fields.Dict()
-
-
-class GameList(Schema):
-    """Every registered game."""
-
-    games = fields.List(fields.Nested(GameOut))
-
-
-class Health(Schema):
-    """Liveness and the store's state."""
-
-    status = fields.String()
-    redis = fields.String()
