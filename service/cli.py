@@ -7,7 +7,7 @@ uses. Failures end in one line on stderr and an exit code (service.cli_support l
 
 from __future__ import annotations
 
-import logging
+import os
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -20,7 +20,9 @@ from service.cli_support import DATA_DIR, PROBLEMS, Commands, progress, settings
 @click.group(cls=Commands)
 def main() -> None:
     """tabletape: record table games one validated action at a time, and play them back."""
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    from service.request_log import configure
+
+    configure(json_logs=os.environ.get("TABLETAPE_LOG_FORMAT", "").strip().lower() == "json")
 
 
 @main.command()

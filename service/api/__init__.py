@@ -39,13 +39,21 @@ def bearer_token() -> str | None:
 
 
 def if_match() -> int | None:
-    """The version named by ``If-Match`` (``5``, ``"5"`` or ``W/"5"``), if any."""
+    """The version named by ``If-Match``: a number (``5``, ``"5"``), or the ETag a read sent.
+
+    A read's ETag is ``"<version>.<digest>"`` (service.http_conventions), so sending it back, as
+    RFC 9110 has it, names the version that read saw.
+    """
     raw = request.headers.get("If-Match")
     if raw is None:
         return None
-    value = raw.strip().removeprefix("W/").strip('"')
+    value = raw.strip().removeprefix("W/").strip('"').split(".", 1)[0]
     if not value.isdigit():
-        raise BadRequest(400, "bad_if_match", f"If-Match must be a version number, not {raw!r}")
+        raise BadRequest(
+            400,
+            "bad_if_match",
+            f"If-Match must be a version number or the ETag of a read of this match, not {raw!r}",
+        )
     return int(value)
 
 
