@@ -8,6 +8,7 @@ from typing import Any
 from flask import url_for
 
 from service.api import WRITE_HEADERS, Blueprint, bearer_token, idempotency_key, if_match, services
+from service.api.paging import page_links
 from service.recorder import Recorded
 from service.schemas.matches import Action, Created, CreateMatch, MatchesQuery, MatchOut, MatchPage
 from service.schemas.matches import Recorded as RecordedOut
@@ -133,7 +134,6 @@ def _origin(origin: str | None) -> dict[str, str]:
 
 def _page_links(query: dict[str, Any], total: int) -> dict[str, str | None]:
     """Links to the pages beside this one, with the same filters."""
-    offset, limit = query["offset"], query["limit"]
     kept = {
         k: v.isoformat() if isinstance(v, datetime) else v
         for k, v in query.items()
@@ -141,13 +141,9 @@ def _page_links(query: dict[str, Any], total: int) -> dict[str, str | None]:
     }
 
     def page(start: int) -> str:
-        return url_for("matches.list_matches", **kept, offset=start, limit=limit)
+        return url_for("matches.list_matches", **kept, offset=start, limit=query["limit"])
 
-    return {
-        "first": page(0),
-        "prev": page(max(0, offset - limit)) if offset > 0 else None,
-        "next": page(offset + limit) if offset + limit < total else None,
-    }
+    return page_links(page, query["offset"], query["limit"], total)
 
 
 def _ms(moment: datetime | None) -> int | None:

@@ -11,6 +11,7 @@ from flask import Response, jsonify, request, stream_with_context, url_for
 from projections.disclosure import disclosed, disclosed_all
 from projections.reader import frozen
 from service.api import Blueprint, services
+from service.api.paging import page_links
 from service.errors import BadRequest
 from service.schemas.reads import (
     EventPage,
@@ -51,12 +52,13 @@ def events(query: dict[str, Any], match_id: str) -> Any:
         return Response(stream_with_context(lines), mimetype=NDJSON)
     events = store.read(match_id, first, last) if first <= last else []
     page = list(disclosed_all(game, now["game"], (e.as_dict() for e in events)))
-    nxt = (
-        url_for("reads.events", match_id=match_id, **{"from": last + 1}, limit=query["limit"])
-        if last < version and (query.get("to") is None or last < query["to"])
-        else None
-    )
-    return {"events": page, "version": version, "links": {"next": nxt}}
+    end = min(query.get("to") or version, version)
+    bound = {"to": query["to"]} if query.get("to") else {}
+
+    def at(start: int) -> str:
+        return url_for("reads.events", match_id=match_id, **{"from": start}, limit=query["limit"], **bound)
+
+    return {"events": page, "version": version, "links": page_links(at, first, query["limit"], end, origin=1)}
 
 
 @blp.route("/<match_id>/state", methods=["GET"])
@@ -92,26 +94,19 @@ def replay(query: dict[str, Any], match_id: str) -> dict[str, Any]:
     last = min(query.get("to") or version, version, first + size - 1)
     frames = list(services().reader.frames(match_id, first, last, query["raw"])) if first <= last else []
 
-    def page(start: int) -> str | None:
-        if start < 1 or start > version:
-            return None
+    def page(start: int) -> str:
         args: dict[str, Any] = {"from": start, "limit": size}
         if query["raw"]:
             args["raw"] = "true"
         return url_for("reads.replay", match_id=match_id, **args)
 
-    last_page = max(1, version - (version - 1) % size)
+    end = min(query.get("to") or version, version)
     return {
         "id": match_id,
         "version": version,
         "raw": query["raw"],
         "frames": frames,
-        "links": {
-            "first": page(1),
-            "prev": page(max(1, first - size)) if first > 1 else None,
-            "next": page(last + 1),
-            "last": page(last_page),
-        },
+        "links": page_links(page, first, size, end, origin=1),
     }
 
 

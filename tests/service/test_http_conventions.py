@@ -91,3 +91,26 @@ def test_cors_answers_vary_by_origin_and_preflights_are_cached(
         assert preflight.headers["Access-Control-Max-Age"] == "600"
     finally:
         app.extensions["tabletape"].close()
+
+
+def test_every_list_links_its_pages_the_same_way(table: Callable[..., Table], client: FlaskClient) -> None:
+    match = table("wizard", ["ann", "bob", "cy"], **WIZARD)
+    for action in [
+        {"type": "start_round", "trump_card": "7H"},
+        {"type": "bid", "player": "bob", "tricks": 1},
+    ]:
+        match.ok(action)
+    table("wizard", ["ann", "bob", "cy"], **WIZARD)
+    for first in (
+        f"/v1/matches/{match.id}/events?limit=2",
+        f"/v1/matches/{match.id}/replay?limit=2",
+        "/v1/matches?limit=1",
+    ):
+        page = client.get(first).json
+        assert set(page["links"]) >= {"self", "first", "prev", "next", "last"}, first
+        assert page["links"]["prev"] is None and page["links"]["next"] is not None
+        seen = [page["links"]["self"]]
+        while page["links"]["next"]:
+            page = client.get(page["links"]["next"]).json
+            seen.append(page["links"]["self"])
+        assert seen[-1] == page["links"]["last"] and page["links"]["first"] == seen[0]
