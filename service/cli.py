@@ -194,7 +194,8 @@ def import_command(data_dir: str, files: tuple[str, ...]) -> None:
             )
     finally:
         parts.close()
-    click.echo(f"imported {made} of {len(chunks)} matches from {len(files)} file(s)", err=True)
+    sources = len({chunk.source for chunk in chunks})
+    click.echo(f"imported {made} of {len(chunks)} matches from {sources} file(s)", err=True)
     sys.exit(PROBLEMS if refused else 0)
 
 
