@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from flask import url_for
@@ -84,7 +84,7 @@ def list_matches(query: dict[str, Any]) -> dict[str, Any]:
         filters, _ms(query.get("since")), _ms(query.get("until")), query["offset"], query["limit"]
     )
     return {
-        "matches": services().matches.summaries(ids),
+        "matches": [_stamped(m) for m in services().matches.summaries(ids)],
         "total": total,
         "offset": query["offset"],
         "limit": query["limit"],
@@ -144,6 +144,12 @@ def _page_links(query: dict[str, Any], total: int) -> dict[str, str | None]:
         return url_for("matches.list_matches", **kept, offset=start, limit=query["limit"])
 
     return page_links(page, query["offset"], query["limit"], total)
+
+
+def _stamped(summary: dict[str, Any]) -> dict[str, Any]:
+    """A list entry with its creation time in the API's one form (ISO 8601, ms, UTC offset)."""
+    created = datetime.fromtimestamp(int(summary.get("created_ms", 0)) / 1000, UTC)
+    return summary | {"created_at": created.isoformat(timespec="milliseconds")}
 
 
 def _ms(moment: datetime | None) -> int | None:

@@ -114,3 +114,17 @@ def test_every_list_links_its_pages_the_same_way(table: Callable[..., Table], cl
             page = client.get(page["links"]["next"]).json
             seen.append(page["links"]["self"])
         assert seen[-1] == page["links"]["last"] and page["links"]["first"] == seen[0]
+
+
+def test_timestamps_have_one_form_in_the_list_the_match_and_its_events(
+    table: Callable[..., Table], client: FlaskClient
+) -> None:
+    match = table("wizard", ["ann", "bob", "cy"], **WIZARD)
+    listed = client.get("/v1/matches").json["matches"][0]["created_at"]
+    shown = match.get().json["created_at"]
+    event = match.get("events").json["events"][0]["meta"]["ts"]
+    pattern = r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$"
+    import re
+
+    assert all(re.match(pattern, stamp) for stamp in (listed, shown, event)), (listed, shown, event)
+    assert listed == shown
