@@ -19,7 +19,7 @@ from typing import Any
 
 import click
 
-from service.cli_support import CANNOT_SERVE, Failed
+from service.cli_support import CANNOT_SERVE, Failed, redacted
 from service.config import Settings
 from service.datadir import DataDir
 
@@ -32,7 +32,7 @@ def serve(host: str, port: int, data_dir: str, worker_count: int) -> None:
         if not url:
             url = _embedded(running, folder)
         else:
-            click.echo("store: Redis from REDIS_URL", err=True)
+            click.echo(f"store: {redacted(url)} (REDIS_URL)", err=True)
         env = dict(os.environ, REDIS_URL=url)
         server = _bind(host, port, Settings.from_env(env))
         running.callback(server.server_close)
