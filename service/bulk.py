@@ -21,7 +21,7 @@ from projections.export import FORMAT, export_lines
 from projections.importing import ImportRefused
 from service.bootstrap import Services
 from service.cli_support import PROBLEMS, USAGE, Failed, progress
-from service.copies import Copied, Copier
+from service.recorder import Copied, Recorder
 
 PAGE = 500
 
@@ -148,11 +148,11 @@ def read_chunks(names: tuple[str, ...]) -> list[Chunk]:
     return found
 
 
-def import_chunk(copier: Copier, chunk: Chunk) -> Copied:
+def import_chunk(recorder: Recorder, chunk: Chunk) -> Copied:
     """Create the match of one chunk; ImportRefused (with the file's own line number) if refused."""
     try:
         _check_length(chunk)
-        return copier.import_lines(chunk.lines)
+        return recorder.import_lines(chunk.lines)
     except ImportRefused as refused:
         raise ImportRefused(chunk.first_line + refused.line - 1, refused.reason) from refused
 

@@ -56,12 +56,11 @@ def serve(host: str, port: int, data_dir: str, worker_count: int) -> None:
 )
 def worker(data_dir: str, burst: bool, sweep_every: float) -> None:
     """Run an RQ worker that keeps projections up to date (REDIS_URL, TABLETAPE_PREFIX)."""
-    from events.keys import Keys
+    from service.bootstrap import worker_wiring
     from workers.main import run_worker
 
-    settings = settings_for(data_dir)
-    url = settings.rq_redis_url or settings.redis_url
-    run_worker(url, Keys(settings.prefix), settings.snapshot_every, sweep_every, burst)
+    wiring = worker_wiring(settings_for(data_dir))
+    run_worker(wiring.connect, wiring.connect_sweep, wiring.keys, wiring.snapshot_every, sweep_every, burst)
 
 
 @main.command()
@@ -172,16 +171,14 @@ def import_command(data_dir: str, files: tuple[str, ...]) -> None:
     from projections.importing import ImportRefused
     from service import bulk
     from service.bootstrap import build
-    from service.copies import Copier
 
     parts = build(settings_for(data_dir))
-    copier = Copier(parts.store, parts.reader, parts.recorder.notify)
     chunks = bulk.read_chunks(files)
     made = refused = 0
     try:
         for chunk in progress(chunks, len(chunks), "importing"):
             try:
-                copied = bulk.import_chunk(copier, chunk)
+                copied = bulk.import_chunk(parts.recorder, chunk)
             except ImportRefused as why:
                 click.echo(f"tabletape: {chunk.source}: refused, nothing was created for it: {why}", err=True)
                 refused += 1

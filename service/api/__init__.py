@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, cast
 
 from flask import current_app, request
@@ -10,6 +11,7 @@ from webargs.flaskparser import FlaskParser
 
 from service.bootstrap import Services
 from service.errors import BadRequest
+from service.schemas.answers import NDJSON
 
 
 class Parser(FlaskParser):
@@ -66,6 +68,32 @@ def idempotency_key() -> str | None:
     if not key or len(key) > 200:
         raise BadRequest(400, "bad_idempotency_key", "Idempotency-Key must be 1 to 200 characters")
     return key
+
+
+def page_links(
+    link: Callable[[int], str], start: int, size: int, count: int, origin: int = 0
+) -> dict[str, str | None]:
+    """The links of every list page: self, first, prev, next and last (None where there is none).
+
+    The page holds ``size`` items from ``start``, among ``count`` items numbered from ``origin``;
+    ``link(n)`` is the URL of the page that starts at item ``n``.
+    """
+    end = origin + max(count, 1) - 1
+    last = origin + ((max(count, 1) - 1) // size) * size
+    return {
+        "self": link(start),
+        "first": link(origin),
+        "prev": link(max(origin, start - size)) if start > origin else None,
+        "next": link(start + size) if start + size <= end else None,
+        "last": link(last),
+    }
+
+
+def ndjson_alternative(blp: Blueprint, description: str) -> Any:
+    """Document an NDJSON answer (one JSON value a line) beside a view's JSON one."""
+    return blp.alt_response(
+        200, description=description, content_type=NDJSON, schema={"type": "string"}, success=True
+    )
 
 
 WRITE_HEADERS: list[dict[str, Any]] = [
