@@ -154,7 +154,9 @@ class Recorder:
         dated = origin.get("created_ms", "").isdigit() and bool(origin.get("created_at"))
         match_id, token, first = self._open(checked.game, checked.events, origin, dated)
         # Where and when it is played are the match's own facts, not where the copy came from.
-        kept = {k: v for k, v in origin.items() if k not in ("created_at", "created_ms", "timezone", "location")}
+        kept = {
+            k: v for k, v in origin.items() if k not in ("created_at", "created_ms", "timezone", "location")
+        }
         version = first + len(checked.events) - 1
         return Copied(match_id, token, checked.game.id, version, checked.finished, kept)
 

@@ -214,7 +214,6 @@ class BgStatsLink(Schema):
     url = fields.String()
 
 
-
 class GameRecord(Schema):
     """A player's record in one game."""
 

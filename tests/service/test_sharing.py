@@ -10,7 +10,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from games.registry import all_games
-from tests.service.conftest import OTHER, SHORT, Table, lines, record
+from tests.service.conftest import OTHER, Table, lines, record
 
 NDJSON = "application/x-ndjson"
 
