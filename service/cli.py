@@ -28,7 +28,13 @@ def main() -> None:
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8000, show_default=True, type=int, help="Port to listen on.")
-@DATA_DIR
+@click.option(
+    "--data-dir",
+    default="./var",
+    show_default=True,
+    type=click.Path(file_okay=False),
+    help="Where the embedded Redis keeps its files (without REDIS_URL); one serve at a time.",
+)
 @click.option(
     "--workers",
     "worker_count",

@@ -4,6 +4,7 @@ records a Wizard round against the real API served on a free port."""
 from __future__ import annotations
 
 import importlib
+import io
 import os
 import shutil
 import subprocess
@@ -113,3 +114,8 @@ def test_a_generated_client_records_a_wizard_round_and_reads_its_scores(
     board = part("api.reads.get_match_scores").sync(made.id, client=open_client)
     assert board.finished is False
     assert board.to_dict()["totals"] == {"ann": 30, "bob": -10, "cy": 20}
+    exported = open_client.get_httpx_client().get(f"/v1/matches/{made.id}/export").content
+    copy = part("api.history.import_match").sync(
+        client=open_client, body=part("types").File(payload=io.BytesIO(exported))
+    )
+    assert isinstance(copy, models.CopiedOut) and copy.version == 10 and copy.id != made.id
