@@ -67,15 +67,15 @@ class Play:
 
 def finished_play(reader: MatchReader, match_id: str) -> Play | None:
     """The facts of a finished match that a play holds; None while it is unfinished."""
-    game, env = reader.head(match_id)
-    board = game.scores(copy.deepcopy(env["game"]))
+    game, pos = reader.head(match_id)
+    board = game.scores(copy.deepcopy(pos["game"]))
     if not board.get("finished"):
         return None
     header = reader.store.header(match_id)
-    events = [e for e in reader.store.iter_events(match_id) if tape.is_effective(env, e.seq)]
+    events = [e for e in reader.store.iter_events(match_id) if tape.is_effective(pos, e.seq)]
     zone = ZoneInfo(header.get("timezone") or "UTC")
     begun, ended = _moment(events[0].meta.get("ts"), zone), _moment(events[-1].meta.get("ts"), zone)
-    players = list(env["game"].get("players", []))
+    players = list(pos["game"].get("players", []))
     seats = _seats(players, board, _starter(players, events))
     return Play(
         match_id=match_id,

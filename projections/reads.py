@@ -108,8 +108,8 @@ class Reads:
         at = version if at is None else at
         if at > version:
             raise NoSuchStep(f"step {at} is beyond the match's last step {version}")
-        game, env = self.reader.at(match_id, at)
-        return Rewound(at, version, frozen(game.view(env["game"])))
+        game, pos = self.reader.at(match_id, at)
+        return Rewound(at, version, frozen(game.view(pos["game"])))
 
     def replay(self, match_id: str, first: int, to: int | None, limit: int, raw: bool) -> Frames:
         """The frames of steps ``first..to``, at most ``limit`` steps, computed in one pass."""
@@ -124,8 +124,8 @@ class Reads:
         projected = self.cache.field(match_id, "scores")
         if projected is None:
             # Not projected yet (a worker has not run since the match was created): fold it here.
-            game, env = self.reader.head(match_id)
-            board = frozen(game.scores(env["game"])) | {"version": version, "projected": False}
+            game, pos = self.reader.head(match_id)
+            board = frozen(game.scores(pos["game"])) | {"version": version, "projected": False}
         else:
             at, board = projected
             board = board | {"version": at, "projected": True}
@@ -166,8 +166,7 @@ class Reads:
 
     def leaderboard(self, game_id: str) -> list[dict[str, Any]]:
         """The game's leaderboard; UnknownGame for a game there is not."""
-        self.game(game_id)
-        return self.statistics.leaderboard(game_id)
+        return self.statistics.leaderboard(_known(game_id).id)
 
     def games(self) -> list[dict[str, Any]]:
         """Every registered game's description."""
@@ -175,6 +174,10 @@ class Reads:
 
     def game(self, game_id: str) -> dict[str, Any]:
         """A game's description; UnknownGame for a game there is not."""
-        if game_id not in all_games():
-            raise UnknownGame(f"there is no game {game_id!r}")
-        return all_games()[game_id].describe()
+        return _known(game_id).describe()
+
+
+def _known(game_id: str) -> Game:
+    if game_id not in all_games():
+        raise UnknownGame(f"there is no game {game_id!r}")
+    return all_games()[game_id]
