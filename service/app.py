@@ -61,7 +61,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     metrics.init_app(app, app.extensions["tabletape"])
     api = TabletapeApi(app, spec_kwargs={"extra_plugins": [openapi_shape.ShapePlugin()]})
     openapi_shape.register_components(api.spec)
-    for blueprint in (health.blp, games.blp, matches.blp, reads.blp, sharing.blp, players.blp):
+    for blueprint in (health.blp, metrics.blp, games.blp, matches.blp, reads.blp, sharing.blp, players.blp):
         api.register_blueprint(blueprint)
     errors.register(app)
     _cors(app, settings.cors_origins)

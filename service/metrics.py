@@ -16,7 +16,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import redis
-from flask import Flask, Response, g, request
+from flask import Flask, Response, current_app, g, request
+from flask_smorest import Blueprint as SmorestBlueprint
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.multiprocess import MultiProcessCollector
@@ -128,12 +129,24 @@ def init_app(app: Flask, parts: Services) -> None:
     @app.after_request
     def count(response: Response) -> Response:
         started = g.get("tabletape_started")
-        if started is not None and request.endpoint != "metrics":
+        # Scrapes are left out: they would count themselves.
+        if started is not None and request.endpoint != "metrics.scrape":
             route = request.endpoint or "unknown"
             metrics.observe(route, request.method, response.status_code, time.perf_counter() - started)
         return response
 
-    def serve_metrics() -> Response:
-        return Response(metrics.exposition(), mimetype=CONTENT_TYPE_LATEST.split(";")[0])
 
-    app.add_url_rule("/metrics", "metrics", serve_metrics, methods=["GET"])
+blp = SmorestBlueprint("metrics", __name__, description="Prometheus metrics.")
+
+
+@blp.route("/metrics", methods=["GET"])
+@blp.response(
+    200,
+    {"type": "string"},
+    content_type=CONTENT_TYPE_LATEST.split(";")[0],
+    description="Every series in the Prometheus text exposition format (version 0.0.4).",
+)
+def scrape() -> Response:
+    """Requests, latencies, appends, conflicts, projection lag and queue depth, for Prometheus."""
+    metrics: Metrics = current_app.extensions["tabletape.metrics"]
+    return Response(metrics.exposition(), mimetype=CONTENT_TYPE_LATEST.split(";")[0])
