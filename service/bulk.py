@@ -157,6 +157,21 @@ def import_chunk(recorder: Recorder, chunk: Chunk) -> Copied:
         raise ImportRefused(chunk.first_line + refused.line - 1, refused.reason) from refused
 
 
+def import_reported(recorder: Recorder, chunk: Chunk) -> int:
+    """Import one chunk and say how it went (the new match and its token, or why not); 1 if made."""
+    try:
+        copied = import_chunk(recorder, chunk)
+    except ImportRefused as why:
+        click.echo(f"tabletape: {chunk.source}: refused, nothing was created for it: {why}", err=True)
+        return 0
+    state = "finished" if copied.finished else "in progress"
+    click.echo(
+        f"imported {copied.game} match {copied.match_id} ({copied.version} steps, {state}) "
+        f"from {chunk.source}; write token (shown once): {copied.token}"
+    )
+    return 1
+
+
 def _check_length(chunk: Chunk) -> None:
     try:
         header = json.loads(chunk.lines[0])

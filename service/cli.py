@@ -174,32 +174,21 @@ def export_command(
 @click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
 def import_command(data_dir: str, files: tuple[str, ...]) -> None:
     """Create matches from NDJSON exports (files, folders, or - for stdin), every action checked."""
-    from projections.importing import ImportRefused
     from service import bulk
     from service.bootstrap import build
 
-    parts = build(settings_for(data_dir))
     chunks = bulk.read_chunks(files)
-    made = refused = 0
+    parts = build(settings_for(data_dir))
     try:
-        for chunk in progress(chunks, len(chunks), "importing"):
-            try:
-                copied = bulk.import_chunk(parts.recorder, chunk)
-            except ImportRefused as why:
-                click.echo(f"tabletape: {chunk.source}: refused, nothing was created for it: {why}", err=True)
-                refused += 1
-                continue
-            made += 1
-            state = "finished" if copied.finished else "in progress"
-            click.echo(
-                f"imported {copied.game} match {copied.match_id} ({copied.version} steps, {state}) "
-                f"from {chunk.source}; write token (shown once): {copied.token}"
-            )
+        made = sum(
+            bulk.import_reported(parts.recorder, chunk)
+            for chunk in progress(chunks, len(chunks), "importing")
+        )
     finally:
         parts.close()
     sources = len({chunk.source for chunk in chunks})
     click.echo(f"imported {made} of {len(chunks)} matches from {sources} file(s)", err=True)
-    sys.exit(PROBLEMS if refused else 0)
+    sys.exit(PROBLEMS if made < len(chunks) else 0)
 
 
 if __name__ == "__main__":
