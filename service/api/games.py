@@ -7,7 +7,8 @@ from typing import Any
 from games.registry import all_games, get_game
 from service.api import Blueprint
 from service.errors import BadRequest
-from service.schemas import GameList, GameOut
+from service.examples import short_example
+from service.schemas import GameDetail, GameList
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="The games tabletape records.")
 
@@ -20,9 +21,9 @@ def list_games() -> dict[str, Any]:
 
 
 @blp.route("/<game_id>", methods=["GET"])
-@blp.response(200, GameOut)
+@blp.response(200, GameDetail)
 def show_game(game_id: str) -> dict[str, Any]:
-    """One game."""
+    """One game, with a short example match that records cleanly."""
     if game_id not in all_games():
         raise BadRequest(404, "unknown_game", f"there is no game {game_id!r}")
-    return get_game(game_id).describe()
+    return get_game(game_id).describe() | {"example": short_example(game_id)}

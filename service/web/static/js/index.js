@@ -6,6 +6,7 @@ import { h, put, stamp, words } from "./dom.js";
 const $ = (id) => document.getElementById(id);
 const PAGE = 20;
 const titles = {};
+let asked = 0; // answers to an older query than the latest are dropped
 
 function viewerHref(id) {
   return `/matches/${encodeURIComponent(id)}`;
@@ -48,9 +49,12 @@ async function list() {
   const params = new URLSearchParams({ offset: String(q.offset), limit: String(PAGE) });
   if (q.game) params.set("game", q.game);
   if (q.player) params.set("player", q.player);
+  const mine = ++asked;
   try {
     const page = await getJSON(`/v1/matches?${params}`);
+    if (mine !== asked) return;
     put($("matches"), page.matches.map(item));
+    $("matches").dataset.query = params.toString();
     const who = [q.game && (titles[q.game] || q.game), q.player && `with ${q.player}`].filter(Boolean).join(" ");
     put($("list-status"), page.total ? `${page.total} match${page.total === 1 ? "" : "es"}${who ? ` (${who})` : ""}` : "No match yet.");
     put(
