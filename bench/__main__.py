@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bench.setup import OTHER_HAT_TRICK, Bench, bench_parts, long_other_hat_trick
+from bench.harness import OTHER_HAT_TRICK, Bench, bench_parts, long_other_hat_trick
 from games.registry import get_game
 from projections.projector import Projector
 
@@ -62,7 +62,7 @@ def rewind_vs_naive(parts: Bench, steps: tuple[int, ...] = (1_000, 10_000)) -> N
             projector.project(made.match_id)
     projector.project(made.match_id)
     for n in steps:
-        snap = per_call(lambda n=n: parts.reader.envelope(game, made.match_id, n), 20)
+        snap = per_call(lambda n=n: parts.reader.position(game, made.match_id, n), 20)
         naive = per_call(lambda n=n: parts.reader.naive_at(game, made.match_id, n), 3)
         print(
             f"rewind to step {n}: {snap * 1e3:.2f} ms from the nearest snapshot; "

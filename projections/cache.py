@@ -1,4 +1,4 @@
-"""Where projections live in Redis: the projected envelope, its views, and the snapshots."""
+"""Where projections live in Redis: the projected position, its views, and the snapshots."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 import redis
 
 from events.keys import Keys
-from projections.history import Envelope
+from projections.tape import Position
 
 _SNAP_DIGITS = 12
 
@@ -18,7 +18,7 @@ def dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-def snapshot_member(env: Envelope) -> str:
+def snapshot_member(env: Position) -> str:
     """The sorted-set member that stores one snapshot."""
     return f"{env['version']:0{_SNAP_DIGITS}d}|{dumps(env)}"
 
@@ -35,8 +35,8 @@ class ProjectionCache:
         raw = self.client.hget(self.keys.proj(match_id), "checkpoint")
         return int(raw) if raw is not None else 0
 
-    def envelope(self, match_id: str) -> Envelope | None:
-        """The projected envelope, or None when the match was never projected."""
+    def position(self, match_id: str) -> Position | None:
+        """The projected position, or None when the match was never projected."""
         raw = self.client.hget(self.keys.proj(match_id), "env")
         return json.loads(raw) if raw is not None else None
 
@@ -47,7 +47,7 @@ class ProjectionCache:
             return None
         return int(checkpoint), json.loads(raw)
 
-    def nearest_snapshot(self, match_id: str, at: int) -> Envelope | None:
+    def nearest_snapshot(self, match_id: str, at: int) -> Position | None:
         """The latest snapshot at or before step ``at``."""
         found = self.client.zrevrangebyscore(self.keys.snap(match_id), at, "-inf", start=0, num=1)
         if not found:

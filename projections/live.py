@@ -26,7 +26,7 @@ from events.codec import decode, entry_id, seq_of
 from events.envelope import StoredEvent
 from events.keys import Keys
 from events.store import EventStore
-from projections import history
+from projections import tape
 from projections.disclosure import disclosed
 from projections.reader import MatchReader, frozen
 
@@ -202,14 +202,14 @@ class Feed:
         self.game, head = reader.head(match_id)
         self.resumed = last_event_id is not None
         start = head["version"] if last_event_id is None else min(last_event_id, head["version"])
-        self.env = reader.envelope(self.game, match_id, start)
+        self.env = reader.position(self.game, match_id, start)
         self.keepalive = keepalive
         self.hub = hub
 
     def lines(self) -> Iterator[str]:
         """The stream: retry hint, state (unless resumed), a frame per step, then the end."""
         # Watching starts with the stream, so a stream never started leaves no watch behind;
-        # the watch catches up from the envelope's step, so nothing appended meanwhile is lost.
+        # the watch catches up from the position's step, so nothing appended meanwhile is lost.
         self.watch = self.hub.watch(self.match_id, self.game.id, self.env["version"])
         try:
             yield "retry: 2000\n\n"
@@ -229,8 +229,8 @@ class Feed:
 
     def _frame(self, event: StoredEvent) -> str:
         own = StoredEvent(event.seq, event.type, frozen(event.data), event.meta)
-        self.env = history.step(
-            self.game, self.env, own, lambda n: self.reader.envelope(self.game, self.match_id, n)
+        self.env = tape.step(
+            self.game, self.env, own, lambda n: self.reader.position(self.game, self.match_id, n)
         )
         frame = self.reader.frame(self.game, self.env, event, True)
         frame["event"] = disclosed(self.game, self.env["game"], frame["event"])

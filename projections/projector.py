@@ -1,7 +1,7 @@
 """Bringing a match's projection up to its log: state, views, snapshots and indexes, idempotently.
 
 One run reads the events after the projection's checkpoint, folds them, and writes the new
-envelope, the view, the scoreboard, a snapshot every ``snapshot_every`` steps and the match's
+position, the view, the scoreboard, a snapshot every ``snapshot_every`` steps and the match's
 index entries in one transaction guarded by the checkpoint. A run repeated, or killed half way and
 retried, leaves the same result; two runs at once cannot both write (the loser folds again).
 """
@@ -16,11 +16,11 @@ import redis
 
 from events.store import EventStore
 from games.contract import Game
-from projections import history
+from projections import tape
 from projections.cache import ProjectionCache, dumps, snapshot_member
-from projections.history import Envelope
 from projections.reader import MatchReader
 from projections.summary import index_entries, summary_of
+from projections.tape import Position
 
 DEFAULT_SNAPSHOT_EVERY = 100
 
@@ -61,11 +61,11 @@ class Projector:
         header = self.store.header(match_id)
         with self.client.pipeline() as pipe:
             pipe.watch(self.keys.proj(match_id))
-            env = self.cache.envelope(match_id) or history.empty()
+            env = self.cache.position(match_id) or tape.empty()
             start = env["version"]
             snapshots: list[str] = []
             for event in self.store.iter_events(match_id, start + 1):
-                env = history.step(game, env, event, lambda n: self.reader.envelope(game, match_id, n))
+                env = tape.step(game, env, event, lambda n: self.reader.position(game, match_id, n))
                 if event.seq % self.snapshot_every == 0:
                     snapshots.append(snapshot_member(env))
             pipe.multi()
@@ -80,7 +80,7 @@ class Projector:
         game: Game,
         match_id: str,
         header: dict[str, str],
-        env: Envelope,
+        env: Position,
         snapshots: list[str],
     ) -> None:
         state = env["game"]

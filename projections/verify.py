@@ -1,8 +1,8 @@
 """Checking projections against the logs, and rebuilding them: what `tabletape verify` and `rebuild` do.
 
 The log is the only source of truth. ``Verifier.check`` folds a match's log from step 1, ignoring
-every stored envelope, and compares the result with everything the projector keeps for the match:
-the checkpoint, the envelope, the view, the scoreboard, the summary, each snapshot, the index
+every stored position, and compares the result with everything the projector keeps for the match:
+the checkpoint, the position, the view, the scoreboard, the summary, each snapshot, the index
 entries and the players' statistics. ``Verifier.rebuild`` throws the match's projection away and
 projects it again from the log.
 """
@@ -19,11 +19,11 @@ from events.envelope import StoredEvent
 from events.store import EventStore
 from games.contract import Game
 from games.registry import get_game
-from projections import history
+from projections import tape
 from projections.cache import ProjectionCache
-from projections.history import Envelope
 from projections.projector import Projected, Projector
 from projections.summary import index_entries, summary_of
+from projections.tape import Position
 
 
 @dataclass(frozen=True)
@@ -43,38 +43,38 @@ class Expected:
     """What a match's projection must hold, folded afresh from its log."""
 
     game: Game
-    env: Envelope
+    env: Position
     view: Any
     scores: Any
     summary: dict[str, Any]
-    snapshots: dict[int, Envelope]
+    snapshots: dict[int, Position]
 
 
 class FreshFold:
-    """A fold of one log from step 1 that rewinds to earlier steps without any stored envelope.
+    """A fold of one log from step 1 that rewinds to earlier steps without any stored position.
 
-    It keeps the envelope of every step it has folded (as JSON), so an undo's rewind is a lookup.
+    It keeps the position of every step it has folded (as JSON), so an undo's rewind is a lookup.
     """
 
     def __init__(self, game: Game, events: list[StoredEvent]) -> None:
         self.game = game
         self.events = events
-        self.kept: list[str] = [json.dumps(history.empty())]
+        self.kept: list[str] = [json.dumps(tape.empty())]
 
-    def run(self, wanted: set[int]) -> tuple[Envelope, dict[int, Envelope]]:
-        """The envelope after the last step, and the envelopes at the ``wanted`` steps on the way."""
-        env = history.empty()
-        found: dict[int, Envelope] = {}
+    def run(self, wanted: set[int]) -> tuple[Position, dict[int, Position]]:
+        """The position after the last step, and the positions at the ``wanted`` steps on the way."""
+        env = tape.empty()
+        found: dict[int, Position] = {}
         for event in self.events:
-            env = history.step(self.game, env, event, self.rewind)
+            env = tape.step(self.game, env, event, self.rewind)
             self.kept.append(json.dumps(env))
             if event.seq in wanted:
                 found[event.seq] = json.loads(self.kept[-1])
         return env, found
 
-    def rewind(self, step: int) -> Envelope:
-        """The envelope after ``step`` (a step already folded), as a fresh value."""
-        env: Envelope = json.loads(self.kept[step])
+    def rewind(self, step: int) -> Position:
+        """The position after ``step`` (a step already folded), as a fresh value."""
+        env: Position = json.loads(self.kept[step])
         return env
 
 

@@ -126,7 +126,7 @@ def openapi(output: str) -> None:
 @click.argument("match_ids", nargs=-1)
 def verify_command(match_ids: tuple[str, ...]) -> None:
     """Fold every match's log afresh and list each projection that differs; exit 1 when any does."""
-    from service.ops import verify
+    from service.maintenance import verify
 
     sys.exit(verify(Settings.from_env(), match_ids))
 
@@ -141,7 +141,7 @@ def verify_command(match_ids: tuple[str, ...]) -> None:
 )
 def rebuild_command(match_ids: tuple[str, ...], everything: bool) -> None:
     """Project matches again from their logs (by default those `verify` finds different)."""
-    from service.ops import rebuild
+    from service.maintenance import rebuild
 
     sys.exit(rebuild(Settings.from_env(), match_ids, only_different=not everything))
 
@@ -165,7 +165,7 @@ def rebuild_command(match_ids: tuple[str, ...], everything: bool) -> None:
 )
 def export_command(match_id: str, output: str, form: str) -> None:
     """Write a match's log as NDJSON (REDIS_URL, TABLETAPE_PREFIX)."""
-    from service.transfer import export_match
+    from service.match_files import export_match
 
     with click.open_file(output, "w", encoding="utf-8") as out:
         status = export_match(Settings.from_env(), match_id, out, form)
@@ -176,7 +176,7 @@ def export_command(match_id: str, output: str, form: str) -> None:
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 def import_command(file: str) -> None:
     """Create a match from an NDJSON export, every action checked by the rules; - reads stdin."""
-    from service.transfer import import_file
+    from service.match_files import import_file
 
     sys.exit(import_file(Settings.from_env(), file))
 

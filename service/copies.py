@@ -1,6 +1,6 @@
 """New matches made from logs: forks of a match at a step, and imports of an exported match.
 
-Both go the same way: the log is checked by the rules (projections.exchange), then written as a
+Both go the same way: the log is checked by the rules (projections.importing), then written as a
 new match with a new id and a new write token, in one atomic create, and projected by a worker.
 """
 
@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from events.store import EventStore
-from projections.exchange import Checked, check_log, fork_lines, parse_lines
+from projections.fork import fork_log
+from projections.importing import Checked, check_log, parse_lines
 from projections.reader import MatchReader
 from service.recorder import token_hash
 
@@ -47,7 +48,7 @@ class Copier:
 
     def fork(self, match_id: str, at: int) -> Copied:
         """A new match whose log is the effective history of ``match_id`` up to step ``at``."""
-        header, events = parse_lines(fork_lines(self.reader, match_id, at))
+        header, events = fork_log(self.reader, match_id, at)
         return self._create(check_log(header, events), keep_date=False)
 
     def import_lines(self, lines: Iterable[str]) -> Copied:

@@ -11,7 +11,8 @@ from werkzeug.exceptions import HTTPException
 
 from events.errors import IdempotencyMismatch, MatchExists, UnknownMatch, VersionConflict
 from games.contract import RuleViolation
-from projections.exchange import ImportRefused, MidAction
+from projections.fork import MidAction
+from projections.importing import ImportRefused
 from service.recorder import Busy, Forbidden, PreconditionFailed, Unauthorized
 
 PROBLEM = "application/problem+json"

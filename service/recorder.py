@@ -1,6 +1,6 @@
 """Recording: the commands that create a match and append its actions, undos and redos.
 
-Every write follows the same path: check the token, take the current envelope (projection plus
+Every write follows the same path: check the token, take the current position (projection plus
 the events after it), let the rules decide, append the resulting events with the version they were
 decided on, and ask a worker to project the match. A concurrent writer makes the append fail with
 a version conflict; the command then decides again on the newer state (unless the client made the
@@ -28,9 +28,9 @@ from events.store import EventStore
 from games.contract import Game, RuleViolation
 from games.registry import get_game
 from games.validation import validate_action, validate_match
-from projections import history
-from projections.history import Envelope
+from projections import tape
 from projections.reader import MatchReader, frozen
+from projections.tape import Position
 
 ATTEMPTS = 8
 log = logging.getLogger("tabletape.recorder")
@@ -125,10 +125,10 @@ class Recorder:
             "created_ms": str(created_ms),
         }
         body = {"game": game.id, "players": names, "setup": setup, "options": options}
-        new = self._envelopes(game, events, history.CREATION, "table", body)
+        new = self._new_events(game, events, tape.CREATION, "table", body)
         result = self.store.create(match_id, header, new, created_ms)
         self._notify(match_id)
-        recorded = self._answer(game, match_id, history.empty(), result.first, new)
+        recorded = self._answer(game, match_id, tape.empty(), result.first, new)
         return Created(match_id, token, game, names, setup, options, recorded)
 
     def act(
@@ -143,12 +143,12 @@ class Recorder:
         game = self._authorised(match_id, token)
         action = validate_action(game, action)
 
-        def decide(env: Envelope) -> list[NewEvent]:
+        def decide(env: Position) -> list[NewEvent]:
             if env["game"].get("finished"):
                 raise RuleViolation("match_finished", "the match is over; undo to change its end")
             events = game.decide(env["game"], action)
             actor = str(action.get("player") or "table")
-            return self._envelopes(game, events, uuid.uuid4().hex, actor, action)
+            return self._new_events(game, events, uuid.uuid4().hex, actor, action)
 
         return self._write(game, match_id, decide, if_match, idempotency_key, action)
 
@@ -156,13 +156,13 @@ class Recorder:
         self, match_id: str, token: str | None, if_match: int | None, idempotency_key: str | None
     ) -> Recorded:
         """Append an event that takes back the last effective action."""
-        return self._correct(match_id, token, history.UNDONE, if_match, idempotency_key)
+        return self._correct(match_id, token, tape.UNDONE, if_match, idempotency_key)
 
     def redo(
         self, match_id: str, token: str | None, if_match: int | None, idempotency_key: str | None
     ) -> Recorded:
         """Append an event that re-applies the action the last undo took back."""
-        return self._correct(match_id, token, history.REDONE, if_match, idempotency_key)
+        return self._correct(match_id, token, tape.REDONE, if_match, idempotency_key)
 
     def _correct(
         self,
@@ -173,10 +173,10 @@ class Recorder:
         idempotency_key: str | None,
     ) -> Recorded:
         game = self._authorised(match_id, token)
-        make = history.undo_event if kind == history.UNDONE else history.redo_event
-        word = "undo" if kind == history.UNDONE else "redo"
+        make = tape.undo_event if kind == tape.UNDONE else tape.redo_event
+        word = "undo" if kind == tape.UNDONE else "redo"
 
-        def decide(env: Envelope) -> list[NewEvent]:
+        def decide(env: Position) -> list[NewEvent]:
             data = make(env)
             if data is None:
                 raise RuleViolation(f"nothing_to_{word}", f"there is no action to {word}")
@@ -189,7 +189,7 @@ class Recorder:
         self,
         game: Game,
         match_id: str,
-        decide: Callable[[Envelope], list[NewEvent]],
+        decide: Callable[[Position], list[NewEvent]],
         if_match: int | None,
         idempotency_key: str | None,
         body: Any,
@@ -204,7 +204,7 @@ class Recorder:
             if if_match is not None and if_match != version:
                 # Refused before folding: under contention most conditional writes end here.
                 raise PreconditionFailed(if_match, version)
-            env = self.reader.envelope(game, match_id, version)
+            env = self.reader.position(game, match_id, version)
             if if_match is not None and if_match != env["version"]:
                 raise PreconditionFailed(if_match, env["version"])
             new = decide(env)
@@ -220,7 +220,7 @@ class Recorder:
             return self._answer(game, match_id, env, result.first, new)
         raise Busy(f"the match changed {ATTEMPTS} times while this write was decided; send it again")
 
-    def _answer(self, game: Game, match_id: str, env: Envelope, first: int, new: list[NewEvent]) -> Recorded:
+    def _answer(self, game: Game, match_id: str, env: Position, first: int, new: list[NewEvent]) -> Recorded:
         # Built from what was appended, not read back: once the append is done the answer needs
         # Redis only for a rewind, so a store that fails now does not turn a recorded write into
         # an error that invites a second one.
@@ -237,7 +237,7 @@ class Recorder:
 
     def _replayed(self, game: Game, match_id: str, first: int, last: int) -> Recorded:
         events = self.store.read(match_id, first, last)
-        env = self.reader.envelope(game, match_id, last)
+        env = self.reader.position(game, match_id, last)
         return Recorded(match_id, last, events, frozen(game.view(env["game"])), duplicate=True)
 
     def _authorised(self, match_id: str, token: str | None) -> Game:
@@ -248,7 +248,7 @@ class Recorder:
             raise Forbidden("this token does not write to this match")
         return get_game(header["game"])
 
-    def _envelopes(
+    def _new_events(
         self, game: Game, events: list[dict[str, Any]], action_id: str, actor: str, action: Any
     ) -> list[NewEvent]:
         new = []

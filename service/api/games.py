@@ -8,7 +8,7 @@ from games.registry import all_games, get_game
 from service.api import Blueprint
 from service.errors import BadRequest
 from service.examples import short_example
-from service.schemas import GameDetail, GameList
+from service.schemas.games import GameDetail, GameList
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="The games tabletape records.")
 

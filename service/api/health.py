@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from service.api import Blueprint, services
-from service.schemas import Health
+from service.schemas.common import Health
 
 blp = Blueprint("health", __name__, description="Liveness.")
 

@@ -9,8 +9,8 @@ from flask import url_for
 
 from service.api import WRITE_HEADERS, Blueprint, bearer_token, idempotency_key, if_match, services
 from service.recorder import Recorded
-from service.schemas import Action, Created, CreateMatch, MatchesQuery, MatchOut, MatchPage
-from service.schemas import Recorded as RecordedOut
+from service.schemas.matches import Action, Created, CreateMatch, MatchesQuery, MatchOut, MatchPage
+from service.schemas.matches import Recorded as RecordedOut
 
 blp = Blueprint("matches", __name__, url_prefix="/v1/matches", description="Record matches and correct them.")
 

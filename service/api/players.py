@@ -10,7 +10,7 @@ from games.registry import all_games
 from projections.stats import Statistics
 from service.api import Blueprint, services
 from service.errors import BadRequest
-from service.history_schemas import LeaderboardOut, PlayerOut
+from service.schemas.players import LeaderboardOut, PlayerOut
 
 blp = Blueprint("players", __name__, url_prefix="/v1", description="Player statistics and leaderboards.")
 

@@ -12,7 +12,7 @@ from projections.disclosure import disclosed, disclosed_all
 from projections.reader import frozen
 from service.api import Blueprint, services
 from service.errors import BadRequest
-from service.schemas import (
+from service.schemas.reads import (
     EventPage,
     RangeQuery,
     ReplayPage,

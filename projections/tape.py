@@ -1,6 +1,6 @@
-"""The effective history of a match: folding its log, with undo and redo, into an envelope.
+"""The effective history of a match: folding its log, with undo and redo, into a position.
 
-The envelope at log step N is what the match looked like right after step N was recorded:
+The position at log step N is what the match looked like right after step N was recorded:
 
     {"version": N, "game": <the game's state>, "top": [action_id, first, last] | None,
      "redo": [[action_id, first, last], ...], "undone": [[first, last], ...]}
@@ -10,9 +10,9 @@ actions that an undo took back and a redo may re-apply; ``undone`` every step ra
 part of the effective history.
 
 Undo and redo never re-run rules. Whenever action A is effective, the actions below it are the
-ones that were effective when A was first recorded, so undoing A restores the envelope at step
-``first(A) - 1`` and redoing A restores the envelope at step ``last(A)``. Those two facts make
-every correction a jump to an earlier envelope (see ``step``'s ``rewind`` argument).
+ones that were effective when A was first recorded, so undoing A restores the position at step
+``first(A) - 1`` and redoing A restores the position at step ``last(A)``. Those two facts make
+every correction a jump to a earlier position (see ``step``'s ``rewind`` argument).
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from typing import Any
 from events.envelope import StoredEvent
 from games.contract import Game
 
-Envelope = dict[str, Any]
-# Gives the envelope at an earlier step, as a fresh value the caller owns.
-Rewind = Callable[[int], Envelope]
+Position = dict[str, Any]
+# Gives the position at an earlier step, as a fresh value the caller owns.
+Rewind = Callable[[int], Position]
 
 UNDONE = "ActionUndone"
 REDONE = "ActionRedone"
@@ -34,13 +34,13 @@ CORRECTIONS = (UNDONE, REDONE)
 CREATION = "create"
 
 
-def empty() -> Envelope:
-    """The envelope before step 1."""
+def empty() -> Position:
+    """The position before step 1."""
     return {"version": 0, "game": {}, "top": None, "redo": [], "undone": []}
 
 
-def step(game: Game, env: Envelope, event: StoredEvent, rewind: Rewind) -> Envelope:
-    """The envelope after ``event``; owns ``env`` and may change it in place."""
+def step(game: Game, env: Position, event: StoredEvent, rewind: Rewind) -> Position:
+    """The position after ``event``; owns ``env`` and may change it in place."""
     if event.type == UNDONE:
         return _undo(env, event, rewind)
     if event.type == REDONE:
@@ -59,19 +59,19 @@ def step(game: Game, env: Envelope, event: StoredEvent, rewind: Rewind) -> Envel
     return env
 
 
-def fold(game: Game, env: Envelope, events: Iterable[StoredEvent], rewind: Rewind) -> Envelope:
-    """Fold events onto an envelope it owns."""
+def fold(game: Game, env: Position, events: Iterable[StoredEvent], rewind: Rewind) -> Position:
+    """Fold events onto a position it owns."""
     for event in events:
         env = step(game, env, event, rewind)
     return env
 
 
-def is_effective(env: Envelope, seq: int) -> bool:
-    """Whether step ``seq`` belongs to the effective history as the envelope knows it."""
+def is_effective(env: Position, seq: int) -> bool:
+    """Whether step ``seq`` belongs to the effective history as the position knows it."""
     return not any(first <= seq <= last for first, last in env["undone"])
 
 
-def undo_event(env: Envelope) -> dict[str, Any] | None:
+def undo_event(env: Position) -> dict[str, Any] | None:
     """The data of the event that undoes the last effective action, or None when there is none."""
     top = env["top"]
     if top is None:
@@ -80,7 +80,7 @@ def undo_event(env: Envelope) -> dict[str, Any] | None:
     return {"action_id": action_id, "first": first, "last": last, "restores": first - 1}
 
 
-def redo_event(env: Envelope) -> dict[str, Any] | None:
+def redo_event(env: Position) -> dict[str, Any] | None:
     """The data of the event that re-applies the last undone action, or None when there is none."""
     if not env["redo"]:
         return None
@@ -88,7 +88,7 @@ def redo_event(env: Envelope) -> dict[str, Any] | None:
     return {"action_id": action_id, "first": first, "last": last, "restores": last}
 
 
-def _undo(env: Envelope, event: StoredEvent, rewind: Rewind) -> Envelope:
+def _undo(env: Position, event: StoredEvent, rewind: Rewind) -> Position:
     data = event.data
     restored = rewind(int(data["restores"]))
     restored["redo"] = env["redo"] + [[data["action_id"], data["first"], data["last"]]]
@@ -97,7 +97,7 @@ def _undo(env: Envelope, event: StoredEvent, rewind: Rewind) -> Envelope:
     return restored
 
 
-def _redo(env: Envelope, event: StoredEvent, rewind: Rewind) -> Envelope:
+def _redo(env: Position, event: StoredEvent, rewind: Rewind) -> Position:
     data = event.data
     span = [data["first"], data["last"]]
     restored = rewind(int(data["restores"]))

@@ -89,10 +89,10 @@ def test_a_rewind_from_snapshots_equals_folding_from_step_one(parts: Parts, game
     assert parts.client.zcard(parts.keys.snap(match_id)) > 0
     versions = sorted(at_version)
     for version in versions[:: max(1, len(versions) // 30)]:
-        assert parts.reader.envelope(game, match_id, version)["game"] == at_version[version]
+        assert parts.reader.position(game, match_id, version)["game"] == at_version[version]
     last = versions[-1]
     for step in range(1, last + 1, max(1, last // 15)):
-        assert parts.reader.envelope(game, match_id, step) == parts.reader.naive_at(game, match_id, step), (
+        assert parts.reader.position(game, match_id, step) == parts.reader.naive_at(game, match_id, step), (
             step
         )
 

@@ -9,12 +9,13 @@ import redis
 from flask import Response, current_app, request, url_for
 
 from projections import live
+from projections.bgstats import bgstats_play
 from projections.disclosure import disclosed
-from projections.exchange import bgstats_play, export_lines
+from projections.export import export_lines
 from service.api import Blueprint, services
 from service.copies import Copied, Copier
 from service.errors import BadRequest
-from service.history_schemas import (
+from service.schemas.sharing import (
     EVENT_STREAM,
     NDJSON,
     BgStatsPlay,

@@ -9,8 +9,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from games.registry import all_games
-from tests.history.conftest import SHORT
-from tests.service.conftest import Table
+from tests.service.conftest import SHORT, Table
 
 
 def corrected(table: Callable[..., Table], game_id: str) -> Table:

@@ -9,7 +9,9 @@ from typing import TextIO
 import click
 
 from events.errors import UnknownMatch
-from projections.exchange import ImportRefused, bgstats_play, export_lines
+from projections.bgstats import bgstats_play
+from projections.export import export_lines
+from projections.importing import ImportRefused
 from service.bootstrap import build
 from service.config import Settings
 from service.copies import Copier

@@ -1,4 +1,4 @@
-"""Figures of the history features: `python -m bench.history`.
+"""Figures of the history features: `python -m bench.sharing`.
 
 Export and checked import of the longest Wizard example, a fork, a player's statistics read, and
 the live hub's fan-out (connections held, and the time from an append to the last watcher).
@@ -11,9 +11,11 @@ from typing import Any
 
 import redis
 
-from bench.setup import Bench, bench_parts
+from bench.harness import Bench, bench_parts
 from games.registry import get_game
-from projections.exchange import check_log, export_lines, fork_lines, parse_lines
+from projections.export import export_lines
+from projections.fork import fork_log
+from projections.importing import check_log, parse_lines
 from projections.live import LiveHub
 from projections.projector import Projector
 from projections.stats import Statistics
@@ -31,7 +33,7 @@ def longest_wizard(parts: Bench) -> tuple[str, str, int]:
     return made.match_id, made.token, len(script["actions"])
 
 
-def exchange(parts: Bench, match_id: str) -> None:
+def export_import_fork(parts: Bench, match_id: str) -> None:
     """Export size and time, checked import time, fork time."""
     start = time.perf_counter()
     text = "".join(export_lines(parts.store, match_id))
@@ -41,7 +43,7 @@ def exchange(parts: Bench, match_id: str) -> None:
     imported = time.perf_counter() - start
     version = parts.store.version(match_id)
     start = time.perf_counter()
-    check_log(*parse_lines(fork_lines(parts.reader, match_id, version)))
+    check_log(*fork_log(parts.reader, match_id, version))
     forked = time.perf_counter() - start
     print(
         f"export: {len(checked.events)} events, {len(text.encode()) / 1024:.0f} KiB NDJSON "
@@ -110,7 +112,7 @@ def main() -> None:
     with bench_parts() as parts:
         match_id, _, actions = longest_wizard(parts)
         print(f"longest Wizard example: {actions} actions")
-        exchange(parts, match_id)
+        export_import_fork(parts, match_id)
         statistics(parts, match_id)
         fan_out(parts)
 

@@ -10,8 +10,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from games.registry import all_games
-from tests.history.conftest import OTHER, SHORT, lines
-from tests.service.conftest import Table
+from tests.service.conftest import OTHER, SHORT, Table, lines
 
 NDJSON = "application/x-ndjson"
 

@@ -15,8 +15,7 @@ from flask.testing import FlaskClient
 from events.keys import Keys
 from games.registry import all_games, get_game
 from projections.rebuild import rebuild_all
-from tests.history.conftest import record
-from tests.service.conftest import Table
+from tests.service.conftest import Table, record
 
 # Example seeds with short matches, so that a dozen matches stay quick to record.
 SHORT = {

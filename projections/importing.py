@@ -1,38 +1,28 @@
-"""Matches in and out: NDJSON export, import checked by the rules, forks, and BG Stats plays.
-
-The export format (``tabletape/1``) is one JSON object a line: the match's header first
-(``{"format", "id", "game", "created_at", "created_ms", "version", "players", "setup",
-"options", ...}``), then every logged event ``{"seq", "type", "data", "meta"}`` in step order.
+"""A match in from an NDJSON export (projections.export), checked by the rules before anything is written.
 
 An import never trusts the file: it replays every action (``meta.action`` on the first event of
-each batch) through the game's rules, and every undo and redo through the history, and refuses
-the whole file at the first line whose events are not what the rules derive. A fork is an import
-of the effective history up to a step, so it is checked the same way.
+each batch) through the game's rules, and every undo and redo through the tape, and refuses
+the whole file at the first line whose events are not what the rules derive. A fork
+(projections.fork) is checked the same way.
 """
 
 from __future__ import annotations
 
 import copy
-import itertools
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from events.envelope import NewEvent, StoredEvent
-from events.store import EventStore
 from games.contract import Game, RuleViolation
 from games.registry import all_games
 from games.validation import validate_action, validate_match
-from projections import history
-from projections.history import Envelope
-from projections.reader import MatchReader
+from projections import tape
+from projections.export import FORMAT, ORIGIN_FIELDS
+from projections.tape import Position
 
-FORMAT = "tabletape/1"
 CREATED = "MatchCreated"
-# Header fields a file may carry back in; everything else of a header is the importer's to set.
-ORIGIN_FIELDS = ("created_at", "created_ms", "forked_from", "forked_at", "imported_from")
 
 
 class ImportRefused(Exception):
@@ -44,10 +34,6 @@ class ImportRefused(Exception):
         self.reason = reason
 
 
-class MidAction(Exception):
-    """A fork asked at a step inside one action's batch of events."""
-
-
 @dataclass(frozen=True)
 class Checked:
     """A log the rules accepted: the game, the header fields to keep, and the events to write."""
@@ -56,36 +42,6 @@ class Checked:
     origin: dict[str, str]
     events: list[NewEvent]
     finished: bool
-
-
-# --- export -------------------------------------------------------------------------------------
-
-
-def export_header(store: EventStore, match_id: str) -> dict[str, Any]:
-    """The first line of an export: who, what and when (never the token's hash)."""
-    header = store.header(match_id)
-    created = store.read(match_id, 1, 1)
-    first = created[0].data if created else {}
-    line: dict[str, Any] = {"format": FORMAT, "id": match_id, "game": header["game"]}
-    line |= {k: header[k] for k in ORIGIN_FIELDS if k in header}
-    line["version"] = store.version(match_id)
-    line |= {k: first.get(k) for k in ("players", "setup", "options")}
-    return line
-
-
-def export_lines(
-    store: EventStore,
-    match_id: str,
-    disclose: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
-) -> Iterator[str]:
-    """The match as NDJSON lines (each ending in a newline): the header (read now), then every event.
-
-    ``disclose`` holds back what open reads may not show yet (see projections.disclosure).
-    """
-    first = _line(export_header(store, match_id))
-    show = disclose or (lambda event: event)
-    events = (_line(show(event.as_dict())) for event in store.iter_events(match_id))
-    return itertools.chain([first], events)
 
 
 # --- import and fork ----------------------------------------------------------------------------
@@ -118,10 +74,10 @@ def check_log(header: dict[str, Any], events: list[tuple[int, StoredEvent]]) -> 
     game = all_games()[header["game"]]
     batches = _batches(events)
     env, kept = _check_creation(game, batches[0])
-    seen: list[str] = [json.dumps(history.empty()), *kept]
+    seen: list[str] = [json.dumps(tape.empty()), *kept]
     env = json.loads(seen[-1])
 
-    def rewind(n: int) -> Envelope:
+    def rewind(n: int) -> Position:
         return dict(json.loads(seen[n]))
 
     for batch in batches[1:]:
@@ -133,66 +89,7 @@ def check_log(header: dict[str, Any], events: list[tuple[int, StoredEvent]]) -> 
     return Checked(game, origin, written, bool(game.scores(copy.deepcopy(env["game"])).get("finished")))
 
 
-def fork_lines(reader: MatchReader, match_id: str, at: int) -> list[str]:
-    """The effective history of a match up to step ``at``, as an importable NDJSON text."""
-    store = reader.store
-    version = store.version(match_id)
-    if not 1 <= at <= version:
-        raise MidAction(f"step {at} is not a step of this match (1 to {version})")
-    _, env = reader.at(match_id, at)
-    events = store.read(match_id, 1, min(at + 1, version))
-    if at < version and events[at].meta.get("action_id") == events[at - 1].meta.get("action_id"):
-        raise MidAction(f"step {at} is in the middle of one action's events; fork at the action's last step")
-    kept = [e for e in events[:at] if e.type not in history.CORRECTIONS and history.is_effective(env, e.seq)]
-    header = export_header(store, match_id) | {"forked_from": match_id, "forked_at": at}
-    header.pop("created_at", None)
-    header.pop("created_ms", None)
-    renumbered = [StoredEvent(i, e.type, e.data, e.meta) for i, e in enumerate(kept, start=1)]
-    return [_line(header)] + [_line(e.as_dict()) for e in renumbered]
-
-
-# --- BG Stats -----------------------------------------------------------------------------------
-
-
-def bgstats_play(reader: MatchReader, match_id: str) -> dict[str, Any] | None:
-    """A finished match as a BG Stats play (its import-a-play JSON); None while unfinished."""
-    game, env = reader.head(match_id)
-    board = game.scores(copy.deepcopy(env["game"]))
-    if not board.get("finished"):
-        return None
-    events = [e for e in reader.store.iter_events(match_id) if history.is_effective(env, e.seq)]
-    begun, ended = _moment(events[0].meta.get("ts")), _moment(events[-1].meta.get("ts"))
-    players = list(env["game"].get("players", []))
-    # Tables may name players in any case ("HAL" for "hal"); the seat's spelling is the name.
-    seats = {name.casefold(): name for name in players}
-    actors = (seats.get(str(e.meta.get("actor", "")).strip().casefold()) for e in events)
-    starter = next((name for name in actors if name is not None), None)
-    totals = board.get("totals") or {}
-    return {
-        "sourceName": "tabletape",
-        "sourcePlayId": match_id,
-        "playDate": begun.strftime("%Y-%m-%d %H:%M:%S") if begun else None,
-        "durationMin": max(1, round((ended - begun).total_seconds() / 60)) if begun and ended else 0,
-        "game": {"name": game.title, "sourceGameId": game.id},
-        "players": [
-            {
-                "name": name,
-                "sourcePlayerId": name,
-                "score": str(totals[name]) if name in totals else "",
-                "winner": name in board.get("winners", []),
-                "startPlayer": name == starter,
-                "seatOrder": seat,
-            }
-            for seat, name in enumerate(players, start=1)
-        ],
-    }
-
-
 # --- private helpers ----------------------------------------------------------------------------
-
-
-def _line(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False) + "\n"
 
 
 def _header(number: int, value: Any) -> dict[str, Any]:
@@ -226,9 +123,9 @@ def _batches(events: list[tuple[int, StoredEvent]]) -> list[list[tuple[int, Stor
     return batches
 
 
-def _check_creation(game: Game, batch: list[tuple[int, StoredEvent]]) -> tuple[Envelope, list[str]]:
+def _check_creation(game: Game, batch: list[tuple[int, StoredEvent]]) -> tuple[Position, list[str]]:
     number, first = batch[0]
-    if first.type != CREATED or first.meta.get("action_id") != history.CREATION:
+    if first.type != CREATED or first.meta.get("action_id") != tape.CREATION:
         raise ImportRefused(number, f"the first event must be {CREATED} of the 'create' batch")
     data = first.data
     try:
@@ -239,25 +136,25 @@ def _check_creation(game: Game, batch: list[tuple[int, StoredEvent]]) -> tuple[E
     except RuleViolation as refusal:
         raise ImportRefused(number, refusal.message) from refusal
     _compare(derived, batch)
-    env, kept = history.empty(), []
+    env, kept = tape.empty(), []
     for _, event in batch:
-        env = history.step(game, env, event, lambda n: history.empty())
+        env = tape.step(game, env, event, lambda n: tape.empty())
         kept.append(json.dumps(env))
     return env, kept
 
 
 def _check_batch(
-    game: Game, env: Envelope, batch: list[tuple[int, StoredEvent]], rewind: history.Rewind
-) -> Envelope:
+    game: Game, env: Position, batch: list[tuple[int, StoredEvent]], rewind: tape.Rewind
+) -> Position:
     number, first = batch[0]
     action_id = first.meta.get("action_id")
-    if not isinstance(action_id, str) or not action_id or action_id == history.CREATION:
+    if not isinstance(action_id, str) or not action_id or action_id == tape.CREATION:
         raise ImportRefused(number, "each action's events need an action_id of their own")
-    if first.type in history.CORRECTIONS:
-        make = history.undo_event if first.type == history.UNDONE else history.redo_event
+    if first.type in tape.CORRECTIONS:
+        make = tape.undo_event if first.type == tape.UNDONE else tape.redo_event
         if len(batch) != 1 or make(env) != first.data:
             raise ImportRefused(number, f"this {first.type} is not what the history allows here")
-        return history.step(game, env, first, rewind)
+        return tape.step(game, env, first, rewind)
     action = first.meta.get("action")
     try:
         if env["game"].get("finished"):
@@ -266,7 +163,7 @@ def _check_batch(
     except RuleViolation as refusal:
         raise ImportRefused(number, f"the rules refuse the action {action!r}: {refusal.message}") from refusal
     _compare(derived, batch)
-    return history.fold(game, env, [e for _, e in batch], rewind)
+    return tape.fold(game, env, [e for _, e in batch], rewind)
 
 
 def _compare(derived: list[dict[str, Any]], batch: list[tuple[int, StoredEvent]]) -> None:
@@ -281,19 +178,12 @@ def _compare(derived: list[dict[str, Any]], batch: list[tuple[int, StoredEvent]]
         raise ImportRefused(number, f"the action also derives {derived[len(batch)]['type']}")
 
 
-def _placeholder(seen: list[str], seq: int, env: Envelope, batch: list[tuple[int, StoredEvent]]) -> str:
+def _placeholder(seen: list[str], seq: int, env: Position, batch: list[tuple[int, StoredEvent]]) -> str:
     # Every rewind target is the end of a batch (or the step before one), so only batch ends
-    # need the true envelope; steps inside a batch are never rewound to.
+    # need the true position; steps inside a batch are never rewound to.
     return json.dumps(env) if seq == batch[-1][1].seq else seen[-1]
 
 
 def _meta(game: Game, event: StoredEvent) -> dict[str, Any]:
     # The events equal what today's rules derive, so they are stored at today's schema.
     return dict(event.meta) | {"schema": game.event_schemas.get(event.type, 1)}
-
-
-def _moment(text: Any) -> datetime | None:
-    try:
-        return datetime.fromisoformat(str(text))
-    except ValueError:
-        return None
