@@ -16,10 +16,13 @@ export function pointAt(points, step) {
 }
 
 /** Words for the values at a step: "ann 30, bob -10 after round 3". */
-export function describe(spec, step) {
+export function describe(spec, step, seats = []) {
   const point = pointAt(spec.points, step);
   if (!point) return `${spec.title}: nothing recorded yet`;
-  const values = Object.entries(point.values).map(([k, v]) => `${k} ${v}`).join(", ");
+  const values = seriesNames(spec, seats)
+    .filter((name) => name in point.values)
+    .map((name) => `${name} ${point.values[name]}`)
+    .join(", ");
   return `${spec.title}: ${values} after ${spec.axis} ${point.x}`;
 }
 
@@ -40,6 +43,7 @@ function axes(k, spec) {
     s("line", { x1: PAD.left, x2: PAD.left, y1: PAD.top, y2: H - PAD.bottom, class: "axis" }),
     s("line", { x1: PAD.left, x2: W - PAD.right, y1: H - PAD.bottom, y2: H - PAD.bottom, class: "axis" }),
     zero,
+    zero ? s("text", { x: PAD.left - 6, y: k.y(0) + 4, "text-anchor": "end" }, "0") : null,
     s("text", { x: PAD.left - 6, y: k.y(k.y1) + 4, "text-anchor": "end" }, String(k.y1)),
     s("text", { x: PAD.left - 6, y: k.y(k.y0) + 4, "text-anchor": "end" }, String(k.y0)),
     s("text", { x: PAD.left, y: H - 8, "text-anchor": "start" }, `${spec.axis} ${k.x0}`),
@@ -54,13 +58,24 @@ function path(points, name, k, stepped) {
   return points.flatMap((p, i) => (stepped && i > 0 ? [at(p, points[i - 1].values[name]), at(p, p.values[name])] : [at(p, p.values[name])]));
 }
 
+/** The series' names, in seat order where the players are named (the API's maps are sorted). */
+export function seriesNames(spec, seats = []) {
+  const last = spec.points[spec.points.length - 1];
+  const names = last ? Object.keys(last.values) : [];
+  const seat = (name) => {
+    const at = seats.findIndex((p) => name === p || name.startsWith(`${p} (`));
+    return at < 0 ? seats.length : at;
+  };
+  return names.sort((a, b) => seat(a) - seat(b));
+}
+
 /** The chart's SVG for a spec {title, axis, points: [{x, step, values}]} with the step marked. */
-export function drawChart(spec, step) {
-  const label = describe(spec, step);
+export function drawChart(spec, step, seats = []) {
+  const label = describe(spec, step, seats);
   const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": label, class: "chart" }, s("title", {}, label));
   const points = spec.points;
   if (!points.length) return svg;
-  const names = Object.keys(points[points.length - 1].values);
+  const names = seriesNames(spec, seats);
   const k = scale(points);
   svg.append(...axes(k, spec).filter(Boolean));
   const here = pointAt(points, step);
@@ -79,9 +94,8 @@ export function drawChart(spec, step) {
 }
 
 /** The legend: each line's colour and name, with its value at the step. */
-export function legend(spec, step) {
+export function legend(spec, step, seats = []) {
   const here = pointAt(spec.points, step);
-  const last = spec.points[spec.points.length - 1];
-  const names = last ? Object.keys(last.values) : [];
+  const names = seriesNames(spec, seats);
   return names.map((name, i) => ({ name, colour: COLOURS[i % COLOURS.length], value: here ? here.values[name] : undefined }));
 }

@@ -68,10 +68,10 @@ function drawScore() {
   const game = GAMES[V.match.game];
   if (!game?.chart) return put($("chart"), h("p", { class: "muted" }, "No chart for this game."));
   const spec = game.chart(V.frames.filter((f) => !f.undone && !f.correction), V.scores);
-  const keys = legend(spec, V.step).map((k) =>
+  const keys = legend(spec, V.step, V.match.players).map((k) =>
     h("li", {}, h("span", { class: "swatch", style: `background:${k.colour}` }), `${k.name}: ${k.value ?? "—"}`),
   );
-  put($("chart"), drawChart(spec, V.step), h("ul", { class: "legend" }, keys));
+  put($("chart"), drawChart(spec, V.step, V.match.players), h("ul", { class: "legend" }, keys));
 }
 
 function controls() {

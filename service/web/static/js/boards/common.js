@@ -7,12 +7,12 @@ export function part(title, ...children) {
   return h("section", { class: "part" }, h("h3", {}, title), ...children);
 }
 
-/** Who acts next, in words. */
-export function toAct(state) {
-  const who = state.to_act || [];
+/** The phase and who acts next, in words: "bidding · ann to act", "finished". */
+export function phase(state) {
   if (state.finished) return "finished";
-  if (!who.length) return "—";
-  return `${words(who)} to act`;
+  const who = state.to_act || [];
+  const now = String(state.phase || "").replace(/_/g, " ");
+  return who.length ? `${now} · ${words(who)} to act` : now;
 }
 
 /** A player's name, marked when it is their turn. */

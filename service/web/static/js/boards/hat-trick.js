@@ -2,7 +2,7 @@
 // stack with the reasons of its verdict.
 
 import { h, table, words } from "../dom.js";
-import { disputes, facts, name, overSteps, part, toAct } from "./common.js";
+import { disputes, facts, name, overSteps, part, phase } from "./common.js";
 
 function challenge(card) {
   if (!card) return h("p", { class: "muted" }, "No card is in play.");
@@ -71,7 +71,7 @@ export function board(state, extra) {
     "div",
     { class: "hat-trick" },
     facts([
-      ["Phase", `${state.phase} · ${toAct(state)}`],
+      ["Phase", phase(state)],
       ["Deck", `${state.cards_revealed} revealed, ${state.cards_left} left`],
       ["Target", String(state.options?.target ?? "—")],
       ["Still building", words(state.in_round || []) || "—"],

@@ -1,7 +1,7 @@
 // Hats: the tea table's spaces, each player's collection and black hats, and the last cookie.
 
 import { h, table, words } from "../dom.js";
-import { disputes, facts, name, overSteps, part, toAct } from "./common.js";
+import { disputes, facts, name, overSteps, part, phase } from "./common.js";
 
 function hat(code) {
   const [type, value] = String(code || "").split("-");
@@ -62,7 +62,7 @@ export function board(state, extra) {
     "div",
     { class: "hats" },
     facts([
-      ["Phase", `${state.phase} · ${toAct(state)}`],
+      ["Phase", phase(state)],
       turn ? ["Turn", `${turn.player}, turn ${turn.number} (round ${turn.round})`] : null,
       ["Draw pile", String(state.draw_pile)],
       ["Discard pile", String(state.discard_pile)],

@@ -1,7 +1,7 @@
 // The Hobbit Card Game: characters, sides, health, the trick on the table and its distribution.
 
 import { h, table, words } from "../dom.js";
-import { disputes, facts, name, overSteps, part, toAct } from "./common.js";
+import { disputes, facts, name, overSteps, part, phase } from "./common.js";
 
 function title(word) {
   return String(word || "").replace(/(^|[-_ ])(\w)/g, (_, gap, c) => `${gap === "-" || gap === "_" ? " " : gap}${c.toUpperCase()}`);
@@ -68,7 +68,7 @@ export function board(state) {
     { class: "hobbit" },
     facts([
       ["Round", `${state.round} of ${state.rounds}`],
-      ["Phase", `${state.phase} · ${toAct(state)}`],
+      ["Phase", phase(state)],
       ["Damage dealt", `good ${dealt.good ?? 0}, evil ${dealt.evil ?? 0}`],
       ["Survivors", `good ${alive.good ?? 0}, evil ${alive.evil ?? 0}`],
       state.result ? ["Result", state.result.explanation || words(state.result.winners || [])] : null,

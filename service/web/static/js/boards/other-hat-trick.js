@@ -2,7 +2,7 @@
 // and the tricks each player performed.
 
 import { h, table, words } from "../dom.js";
-import { disputes, facts, name, overSteps, part, toAct } from "./common.js";
+import { disputes, facts, name, overSteps, part, phase } from "./common.js";
 
 function place(label, spot) {
   const known = spot.prop;
@@ -57,7 +57,7 @@ export function board(state) {
     "div",
     { class: "other-hat-trick" },
     facts([
-      ["Phase", `${state.phase} · ${toAct(state)}`],
+      ["Phase", phase(state)],
       state.attempting ? ["Attempting", state.attempting] : null,
       ["Deck", `${state.deck} tricks left`],
       ["Possible arrangements", String(state.arrangements)],

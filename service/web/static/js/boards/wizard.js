@@ -2,7 +2,7 @@
 
 import { h, table, words } from "../dom.js";
 import { perPlayer } from "../history.js";
-import { disputes, facts, name, part, toAct } from "./common.js";
+import { disputes, facts, name, part, phase } from "./common.js";
 
 const SUITS = { S: ["♠", "spades"], H: ["♥", "hearts"], D: ["♦", "diamonds"], C: ["♣", "clubs"] };
 
@@ -88,7 +88,7 @@ export function board(state) {
       ["Round", `${state.round} of ${state.rounds_total}`],
       ["Trump", h("span", {}, state.trump_card ? card(state.trump_card) : null, " ", trumpWords(state))],
       ["Bidding", state.bidding],
-      ["Phase", `${state.phase.replace(/_/g, " ")} · ${toAct(state)}`],
+      ["Phase", phase(state)],
       state.finished ? ["Winners", words(state.winners || []) || "nobody"] : null,
     ]),
     players(state),
@@ -103,7 +103,9 @@ export function sentence(event) {
   const d = event.data || {};
   switch (event.type) {
     case "RoundStarted":
-      return `Round ${d.round}: ${d.dealer} deals, the trump card is ${cardWords(d.trump_card)}`;
+      return d.trump_card
+        ? `Round ${d.round}: ${d.dealer} deals, the trump card is ${cardWords(d.trump_card)}`
+        : `Round ${d.round}: ${d.dealer} deals, no trump card is turned`;
     case "TrumpChosen":
       return `Trump chosen: ${SUITS[d.suit]?.[1] || d.suit}`;
     case "BidPlaced":
