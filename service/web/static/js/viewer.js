@@ -142,10 +142,18 @@ function wire() {
     relist();
     show(V.step, "replace");
   });
-  window.addEventListener("popstate", () => {
-    const asked = Number(new URL(window.location.href).searchParams.get("step"));
-    show(asked || latest(), "none");
-  });
+  window.addEventListener("popstate", restore);
+}
+
+/** Back and forward: show the step (and the list) the URL names. */
+function restore() {
+  const params = new URL(window.location.href).searchParams;
+  if ((params.get("raw") === "1") !== V.raw) {
+    V.raw = !V.raw;
+    $("raw").checked = V.raw;
+    relist();
+  }
+  show(Number(params.get("step")) || latest(), "none");
 }
 
 function addFrame(frame) {
