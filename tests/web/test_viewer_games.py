@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import socket
+import threading
 from typing import Any
 
 import pytest
@@ -110,3 +112,77 @@ def test_an_undo_recorded_live_marks_the_step_undone(site: str, page: Any) -> No
     assert requests.post(f"{site}/v1/matches/{match.id}/undo", headers=headers, timeout=5).status_code == 201
     page.wait_for_selector(f"#events li.undone[data-step='{bid_step}']", timeout=5000)
     assert shown_step(page) == bid_step - 1
+
+
+class Proxy:
+    """A TCP relay between the browser and the server whose connections a test can cut."""
+
+    def __init__(self, upstream: str) -> None:
+        host, port = upstream.removeprefix("http://").split(":")
+        self.upstream = (host, int(port))
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.open: list[socket.socket] = []
+        self.sent = bytearray()  # everything the browser sent, to read its requests' headers
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            server = socket.create_connection(self.upstream)
+            self.open += [client, server]
+            threading.Thread(target=self._pump, args=(client, server, True), daemon=True).start()
+            threading.Thread(target=self._pump, args=(server, client, False), daemon=True).start()
+
+    def _pump(self, source: socket.socket, sink: socket.socket, from_browser: bool) -> None:
+        try:
+            while chunk := source.recv(65536):
+                if from_browser:
+                    self.sent += chunk
+                sink.sendall(chunk)
+        except OSError:
+            pass
+        finally:
+            for end in (source, sink):
+                end.close()
+
+    def cut(self) -> None:
+        """Drop every open connection, as a network failure would."""
+        for end in self.open:
+            try:
+                end.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        self.open = []
+
+    def close(self) -> None:
+        """Stop relaying."""
+        self.cut()
+        self.listener.close()
+
+
+def test_a_dropped_live_connection_resumes_with_the_steps_missed(site: str, page: Any, watched: Any) -> None:
+    match = in_progress(site)
+    players = requests.get(f"{site}/v1/matches/{match.id}", timeout=5).json()["players"]
+    proxy = Proxy(site)
+    try:
+        page.goto(f"{proxy.url}{viewer_path(match.id)}")
+        wait_for_viewer(page)
+        page.wait_for_selector("#live.on")
+        match.act(site, {"type": "bid", "player": players[1], "tricks": 1})
+        page.wait_for_function(f"document.getElementById('step').dataset.step === '{match.steps}'")
+        proxy.cut()
+        page.wait_for_selector("#live.off")
+        match.act(site, {"type": "bid", "player": players[0], "tricks": 0})
+        match.act(site, {"type": "play", "player": players[1], "card": "2S"})
+        page.wait_for_function(f"document.getElementById('step').dataset.step === '{match.steps}'")
+        steps = page.eval_on_selector_all("#events li", "items => items.map(li => Number(li.dataset.step))")
+        assert steps == list(range(1, match.steps + 1))
+        assert f"Last-Event-ID: {match.steps - 2}".lower().encode() in bytes(proxy.sent).lower()
+    finally:
+        proxy.close()
+    # The cut itself is logged by the browser as failed loads; anything else is still an error.
+    watched.problems[:] = [p for p in watched.problems if "net::ERR_" not in p]
