@@ -149,6 +149,17 @@ def example(site: str) -> Callable[[str], Recorded]:
     return recorded
 
 
+def wizard_rounds(players: list[str], rounds: int) -> dict[str, Any]:
+    """A Wizard script recorded round by round (scores only): short, and with a score each round."""
+    actions = []
+    for n in range(1, rounds + 1):
+        bids = {p: (n + i) % (n + 1) for i, p in enumerate(players)}
+        tricks = {p: 0 for p in players}
+        tricks[players[n % len(players)]] = n
+        actions.append({"type": "record_round", "bids": bids, "tricks": tricks})
+    return {"players": players, "setup": {"first_dealer": players[0]}, "options": {}, "actions": actions}
+
+
 def unique(name: str) -> str:
     """A player name no other test uses."""
     return f"{name}-{uuid.uuid4().hex[:6]}"

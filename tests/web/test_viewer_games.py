@@ -10,7 +10,15 @@ import pytest
 import requests
 
 from games.registry import all_games
-from tests.web.conftest import Recorded, record, shown_step, unique, viewer_path, wait_for_viewer
+from tests.web.conftest import (
+    Recorded,
+    record,
+    shown_step,
+    unique,
+    viewer_path,
+    wait_for_viewer,
+    wizard_rounds,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 
@@ -186,3 +194,21 @@ def test_a_dropped_live_connection_resumes_with_the_steps_missed(site: str, page
         proxy.close()
     # The cut itself is logged by the browser as failed loads; anything else is still an error.
     watched.problems[:] = [p for p in watched.problems if "net::ERR_" not in p]
+
+
+def test_the_last_step_recorded_live_finishes_the_match_on_the_page(site: str, page: Any) -> None:
+    players = [unique("ann"), unique("bob")]
+    script = wizard_rounds(players, 30)
+    last = script["actions"].pop()
+    match = record(site, "wizard", script)
+    page.goto(f"{site}{viewer_path(match.id)}")
+    wait_for_viewer(page)
+    page.wait_for_selector("#live.on")
+    assert "in progress" in page.text_content("#match-facts")
+    match.act(site, last)
+    page.wait_for_selector("#live.done")
+    winners = requests.get(f"{site}/v1/matches/{match.id}", timeout=5).json()["winners"]
+    page.wait_for_function("document.getElementById('match-facts').textContent.includes('Winners')")
+    facts = page.text_content("#match-facts")
+    assert "finished" in facts and all(w in facts for w in winners)
+    assert shown_step(page) == match.steps

@@ -8,20 +8,9 @@ from typing import Any
 import pytest
 import requests
 
-from tests.web.conftest import record, shown_step, unique, viewer_path, wait_for_viewer
+from tests.web.conftest import record, shown_step, unique, viewer_path, wait_for_viewer, wizard_rounds
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
-
-
-def wizard_rounds(players: list[str], rounds: int) -> dict[str, Any]:
-    """A Wizard script recorded round by round (scores only): short, and with a score each round."""
-    actions = []
-    for n in range(1, rounds + 1):
-        bids = {p: (n + i) % (n + 1) for i, p in enumerate(players)}
-        tricks = {p: 0 for p in players}
-        tricks[players[n % len(players)]] = n
-        actions.append({"type": "record_round", "bids": bids, "tricks": tricks})
-    return {"players": players, "setup": {"first_dealer": players[0]}, "options": {}, "actions": actions}
 
 
 def listed(site: str, match_id: str, **filters: str) -> None:
