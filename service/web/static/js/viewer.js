@@ -163,6 +163,7 @@ function addFrame(frame) {
   V.frames.push(frame);
   mark(V.frames);
   V.match.finished = Boolean(frame.state?.finished);
+  if (Array.isArray(frame.state?.disputes)) V.match.disputes = frame.state.disputes;
   if (frame.correction) relist();
   else appendLog($("events"), GAMES[V.match.game] || PLAIN, frame, V.raw, (step) => show(step));
   for (const li of $("events").children) li.classList.toggle("undone", Boolean(frameAt(Number(li.dataset.step))?.undone));
