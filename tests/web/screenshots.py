@@ -53,12 +53,14 @@ def busiest_step(site: str, match_id: str) -> int:
     """A step with the most cards on the table (a trick in play, stacks judged, a trick pile)."""
     frames = requests.get(f"{site}/v1/matches/{match_id}/replay", params={"limit": 1000}, timeout=30).json()
 
-    def busy(frame: dict[str, Any]) -> tuple[int, int]:
+    def busy(frame: dict[str, Any]) -> tuple[int, int, int]:
         state = frame["state"]
         trick = state.get("trick") or []
         played = trick.get("plays", []) if isinstance(trick, dict) else trick
         shown = len(played) + len(state.get("judgements") or []) + len(state.get("pile") or [])
-        return shown, frame["step"] if shown else 0
+        hands = state.get("hands") or {}
+        in_hand = sum(len(cards) for cards in hands.values() if isinstance(cards, list))
+        return shown, in_hand, frame["step"] if shown else 0
 
     return int(max(frames["frames"], key=busy)["step"])
 

@@ -39,11 +39,13 @@ function scale(points) {
 
 function axes(k, spec) {
   const zero = k.y0 < 0 && k.y1 > 0 ? s("line", { x1: PAD.left, x2: W - PAD.right, y1: k.y(0), y2: k.y(0), class: "zero" }) : null;
+  // The zero's label only where it does not overlap the top or bottom label.
+  const roomy = zero && Math.min(k.y(0) - k.y(k.y1), k.y(k.y0) - k.y(0)) > 14;
   return [
     s("line", { x1: PAD.left, x2: PAD.left, y1: PAD.top, y2: H - PAD.bottom, class: "axis" }),
     s("line", { x1: PAD.left, x2: W - PAD.right, y1: H - PAD.bottom, y2: H - PAD.bottom, class: "axis" }),
     zero,
-    zero ? s("text", { x: PAD.left - 6, y: k.y(0) + 4, "text-anchor": "end" }, "0") : null,
+    roomy ? s("text", { x: PAD.left - 6, y: k.y(0) + 4, "text-anchor": "end" }, "0") : null,
     s("text", { x: PAD.left - 6, y: k.y(k.y1) + 4, "text-anchor": "end" }, String(k.y1)),
     s("text", { x: PAD.left - 6, y: k.y(k.y0) + 4, "text-anchor": "end" }, String(k.y0)),
     s("text", { x: PAD.left, y: H - 8, "text-anchor": "start" }, `${spec.axis} ${k.x0}`),

@@ -67,7 +67,7 @@ function lastTrick(state) {
 }
 
 function hands(state) {
-  const known = Object.entries(state.hands || {});
+  const known = Object.entries(state.hands || {}).filter(([, cards]) => cards.length);
   if (!known.length) return null;
   return part(
     "Hands (as recorded)",
