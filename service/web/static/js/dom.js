@@ -33,11 +33,11 @@ export function put(node, ...children) {
   return fill(node, {}, children);
 }
 
-/** "a, b and c". */
-export function words(list) {
+/** "a, b and c" (or "a, b or c"). */
+export function words(list, last = "and") {
   const items = list.map(String);
   if (items.length <= 1) return items.join("");
-  return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+  return `${items.slice(0, -1).join(", ")} ${last} ${items[items.length - 1]}`;
 }
 
 /** A definition list row pair. */

@@ -15,7 +15,7 @@ function place(label, spot) {
       "small",
       {},
       spot.face_up ? `face up (seen at step ${spot.seen_at_step})` : "face down",
-      known ? "" : ` · could be ${words(spot.possible || [])}`,
+      known ? "" : ` · could be ${words(spot.possible || [], "or")}`,
     ),
   );
 }
