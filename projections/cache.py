@@ -7,6 +7,7 @@ from typing import Any
 
 import redis
 
+from events.codec import as_text
 from events.keys import Keys
 from projections.tape import Position
 
@@ -52,6 +53,4 @@ class ProjectionCache:
         found = self.client.zrevrangebyscore(self.keys.snap(match_id), at, "-inf", start=0, num=1)
         if not found:
             return None
-        first: Any = found[0]
-        member = first.decode() if isinstance(first, bytes) else str(first)
-        return json.loads(member.split("|", 1)[1])
+        return json.loads(as_text(found[0]).split("|", 1)[1])

@@ -20,7 +20,7 @@ from games.registry import all_games
 from games.validation import validate_action, validate_match
 from projections import tape
 from projections.export import FORMAT, ORIGIN_FIELDS
-from projections.tape import Position
+from projections.tape import Tape
 
 CREATED = "MatchCreated"
 
@@ -73,17 +73,12 @@ def check_log(header: dict[str, Any], events: list[tuple[int, StoredEvent]]) -> 
     """Replay a log through the rules; the events to write, or ImportRefused at the first bad line."""
     game = all_games()[header["game"]]
     batches = _batches(events)
-    env, kept = _check_creation(game, batches[0])
-    seen: list[str] = [json.dumps(tape.empty()), *kept]
-    env = json.loads(seen[-1])
-
-    def rewind(n: int) -> Position:
-        return dict(json.loads(seen[n]))
-
+    # Folded from step 1 with nothing stored: every correction jumps to a position this tape kept.
+    playing = Tape(game, tape.empty())
+    _check_creation(game, batches[0], playing)
     for batch in batches[1:]:
-        env = _check_batch(game, env, batch, rewind)
-        for _, event in batch:
-            seen.append(_placeholder(seen, event.seq, env, batch))
+        _check_batch(game, batch, playing)
+    env = playing.position
     origin = {k: str(header[k]) for k in ORIGIN_FIELDS if header.get(k) is not None}
     written = [NewEvent(e.type, e.data, _meta(game, e)) for _, e in events]
     return Checked(game, origin, written, bool(game.scores(copy.deepcopy(env["game"])).get("finished")))
@@ -123,7 +118,7 @@ def _batches(events: list[tuple[int, StoredEvent]]) -> list[list[tuple[int, Stor
     return batches
 
 
-def _check_creation(game: Game, batch: list[tuple[int, StoredEvent]]) -> tuple[Position, list[str]]:
+def _check_creation(game: Game, batch: list[tuple[int, StoredEvent]], playing: Tape) -> None:
     number, first = batch[0]
     if first.type != CREATED or first.meta.get("action_id") != tape.CREATION:
         raise ImportRefused(number, f"the first event must be {CREATED} of the 'create' batch")
@@ -136,17 +131,12 @@ def _check_creation(game: Game, batch: list[tuple[int, StoredEvent]]) -> tuple[P
     except RuleViolation as refusal:
         raise ImportRefused(number, refusal.message) from refusal
     _compare(derived, batch)
-    env, kept = tape.empty(), []
-    for _, event in batch:
-        env = tape.step(game, env, event, lambda n: tape.empty())
-        kept.append(json.dumps(env))
-    return env, kept
+    playing.fold(e for _, e in batch)
 
 
-def _check_batch(
-    game: Game, env: Position, batch: list[tuple[int, StoredEvent]], rewind: tape.Rewind
-) -> Position:
+def _check_batch(game: Game, batch: list[tuple[int, StoredEvent]], playing: Tape) -> None:
     number, first = batch[0]
+    env = playing.position
     action_id = first.meta.get("action_id")
     if not isinstance(action_id, str) or not action_id or action_id == tape.CREATION:
         raise ImportRefused(number, "each action's events need an action_id of their own")
@@ -154,7 +144,8 @@ def _check_batch(
         make = tape.undo_event if first.type == tape.UNDONE else tape.redo_event
         if len(batch) != 1 or make(env) != first.data:
             raise ImportRefused(number, f"this {first.type} is not what the history allows here")
-        return tape.step(game, env, first, rewind)
+        playing.advance(first)
+        return
     action = first.meta.get("action")
     try:
         if env["game"].get("finished"):
@@ -163,7 +154,7 @@ def _check_batch(
     except RuleViolation as refusal:
         raise ImportRefused(number, f"the rules refuse the action {action!r}: {refusal.message}") from refusal
     _compare(derived, batch)
-    return tape.fold(game, env, [e for _, e in batch], rewind)
+    playing.fold(e for _, e in batch)
 
 
 def _compare(derived: list[dict[str, Any]], batch: list[tuple[int, StoredEvent]]) -> None:
@@ -176,12 +167,6 @@ def _compare(derived: list[dict[str, Any]], batch: list[tuple[int, StoredEvent]]
     if len(derived) > len(batch):
         number = batch[-1][0]
         raise ImportRefused(number, f"the action also derives {derived[len(batch)]['type']}")
-
-
-def _placeholder(seen: list[str], seq: int, env: Position, batch: list[tuple[int, StoredEvent]]) -> str:
-    # Every rewind target is the end of a batch (or the step before one), so only batch ends
-    # need the true position; steps inside a batch are never rewound to.
-    return json.dumps(env) if seq == batch[-1][1].seq else seen[-1]
 
 
 def _meta(game: Game, event: StoredEvent) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from typing import Any
 
 import redis
 
-from events.codec import decode, entry_id, seq_of
+from events.codec import as_text, decode, entry_id, seq_of
 from events.envelope import StoredEvent
 from events.keys import Keys
 from events.store import EventStore
@@ -84,9 +84,13 @@ class LiveHub:
     def close(self) -> None:
         """Stop the reader thread (watchers still open see no more events)."""
         self._stop.set()
-        self._wake()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
+        if self._thread is None:
+            return  # never started: nothing blocks, nothing to wake
+        try:
+            self._wake()
+        except redis.RedisError:
+            pass  # Redis is away: the reader's own read fails too, and it then sees the stop
+        self._thread.join(timeout=5)
 
     def _wake(self) -> None:
         with self.store.client.pipeline(transaction=False) as pipe:
@@ -106,9 +110,9 @@ class LiveHub:
                 streams[self.wake_key] = woken
                 replies: Any = client.xread(streams, count=BATCH, block=BLOCK_MS)
                 for key, entries in replies or []:
-                    name = _text(key)
+                    name = as_text(key)
                     if name == self.wake_key:
-                        woken = _text(entries[-1][0])
+                        woken = as_text(entries[-1][0])
                     elif name in matches:
                         self._deliver(matches[name], entries)
             except redis.RedisError as exc:
@@ -243,7 +247,3 @@ class Feed:
             "finished": bool(self.env["game"].get("finished")),
             "state": frozen(self.game.view(self.env["game"])),
         }
-
-
-def _text(raw: Any) -> str:
-    return raw.decode() if isinstance(raw, bytes) else str(raw)

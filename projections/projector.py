@@ -2,8 +2,9 @@
 
 One run reads the events after the projection's checkpoint, folds them, and writes the new
 position, the view, the scoreboard, a snapshot every ``snapshot_every`` steps and the match's
-index entries in one transaction guarded by the checkpoint. A run repeated, or killed half way and
-retried, leaves the same result; two runs at once cannot both write (the loser folds again).
+read models (projections.readmodels) in one transaction guarded by the checkpoint. A run repeated,
+or killed half way and retried, leaves the same result; two runs at once cannot both write (the
+loser folds again).
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from games.contract import Game
 from projections import tape
 from projections.cache import ProjectionCache, dumps, snapshot_member
 from projections.reader import MatchReader
-from projections.summary import index_entries, summary_of
+from projections.readmodels import ReadModels
+from projections.summary import summary_of
 from projections.tape import Position
 
 DEFAULT_SNAPSHOT_EVERY = 100
@@ -39,13 +41,17 @@ class Projector:
     """Keeps one match's projection equal to what its log says."""
 
     def __init__(
-        self, store: EventStore, cache: ProjectionCache, snapshot_every: int = DEFAULT_SNAPSHOT_EVERY
+        self,
+        reader: MatchReader,
+        models: ReadModels,
+        snapshot_every: int = DEFAULT_SNAPSHOT_EVERY,
     ) -> None:
-        self.store = store
-        self.cache = cache
-        self.client: redis.Redis = cache.client
-        self.keys = cache.keys
-        self.reader = MatchReader(store, cache)
+        self.reader = reader
+        self.models = models
+        self.store: EventStore = reader.store
+        self.cache: ProjectionCache = reader.cache
+        self.client: redis.Redis = reader.cache.client
+        self.keys = reader.cache.keys
         self.snapshot_every = snapshot_every
 
     def project(self, match_id: str) -> Projected:
@@ -61,18 +67,21 @@ class Projector:
         header = self.store.header(match_id)
         with self.client.pipeline() as pipe:
             pipe.watch(self.keys.proj(match_id))
-            env = self.cache.position(match_id) or tape.empty()
-            start = env["version"]
+            start = self.cache.position(match_id) or tape.empty()
+            folded_from = start["version"]
+            # Rewinds are rare here: the reader finds them from the snapshots, so nothing is kept.
+            playing = tape.Tape(game, start, lambda n: self.reader.position(game, match_id, n), keep=False)
             snapshots: list[str] = []
-            for event in self.store.iter_events(match_id, start + 1):
-                env = tape.step(game, env, event, lambda n: self.reader.position(game, match_id, n))
+            for event in self.store.iter_events(match_id, folded_from + 1):
+                env = playing.advance(event)
                 if event.seq % self.snapshot_every == 0:
                     snapshots.append(snapshot_member(env))
+            env = playing.position
             pipe.multi()
             self._write(pipe, game, match_id, header, env, snapshots)
             pipe.execute()
         caught_up = self._clear_dirty(match_id, env["version"])
-        return Projected(match_id, env["version"], env["version"] - start, caught_up)
+        return Projected(match_id, env["version"], env["version"] - folded_from, caught_up)
 
     def _write(
         self,
@@ -98,17 +107,7 @@ class Projector:
         )
         for member in snapshots:
             pipe.zadd(self.keys.snap(match_id), {member: int(member.split("|", 1)[0])})
-        created = float(header.get("created_ms", 0))
-        for key, present in index_entries(self.keys, summary):
-            if present:
-                pipe.zadd(key, {match_id: created})
-            else:
-                pipe.zrem(key, match_id)
-        for player in summary["players"]:
-            if summary["finished"]:
-                pipe.hset(self.keys.stats(player), match_id, dumps(summary))
-            else:
-                pipe.hdel(self.keys.stats(player), match_id)
+        self.models.write(pipe, match_id, summary, float(header.get("created_ms", 0)))
 
     def _clear_dirty(self, match_id: str, checkpoint: int) -> bool:
         """Take the match off the dirty set if no step was appended since ``checkpoint``."""

@@ -22,7 +22,7 @@ from games.registry import get_game
 from projections import tape
 from projections.cache import ProjectionCache
 from projections.disclosure import disclosed
-from projections.tape import Position
+from projections.tape import Position, Rewind, Tape
 
 
 def frozen(value: Any) -> Any:
@@ -82,28 +82,22 @@ class MatchReader:
     def naive_at(self, game: Game, match_id: str, step: int) -> Position:
         """The position at ``step`` folded from step 1, ignoring every stored position.
 
-        The baseline that snapshots are measured against: one pass over the log, keeping a copy of
-        the position only at the steps that an undo or redo in the log returns to.
+        The baseline that snapshots are measured against: one pass over the log.
         """
-        targets = {
-            int(e.data["restores"])
-            for e in self.store.iter_events(match_id, 1, step)
-            if e.type in tape.CORRECTIONS
-        }
-        kept: dict[int, Position] = {0: tape.empty()}
-        env = tape.empty()
-        for event in self.store.iter_events(match_id, 1, step):
-            env = tape.step(game, env, event, lambda n: copy.deepcopy(kept[n]))
-            if event.seq in targets:
-                kept[event.seq] = copy.deepcopy(env)
-        return env
+        return Tape(game, tape.empty()).fold(self.store.iter_events(match_id, 1, step))
+
+    def tape_at(self, game: Game, match_id: str, step: int, keep: bool = True) -> Tape:
+        """A tape at the position right after ``step``, that rewinds through the stored positions."""
+        return Tape(game, self.position(game, match_id, step), self._rewinder(game, match_id), keep)
 
     def frames(self, match_id: str, first: int, last: int, raw: bool = False) -> Iterator[dict[str, Any]]:
         """Frames first..last (each event with the game's view after it), in one pass."""
         game, head = self.head(match_id)
-        env = self.position(game, match_id, first - 1)
+        # A page folds at most a few hundred steps: a rare correction among them is found from the
+        # stored positions rather than by keeping a copy of every batch's end.
+        playing = self.tape_at(game, match_id, first - 1, keep=False)
         for event in self.store.iter_events(match_id, first, last):
-            env = tape.step(game, env, event, lambda n: self.position(game, match_id, n))
+            env = playing.advance(event)
             if raw or (event.type not in tape.CORRECTIONS and tape.is_effective(head, event.seq)):
                 frame = self.frame(game, env, event, tape.is_effective(head, event.seq))
                 frame["event"] = disclosed(game, head["game"], frame["event"])
@@ -123,7 +117,9 @@ class MatchReader:
 
     def advance(self, game: Game, match_id: str, env: Position, events: Iterable[StoredEvent]) -> Position:
         """Fold events onto a position the caller owns."""
-        env = tape.fold(game, env, events, lambda n: self.position(game, match_id, n))
+        events = list(events)
+        corrected = any(event.type in tape.CORRECTIONS for event in events)
+        env = Tape(game, env, self._rewinder(game, match_id), keep=corrected).fold(events)
         self._remember(match_id, env)
         return env
 
@@ -133,24 +129,12 @@ class MatchReader:
         if base["version"] >= step:
             return base
         events = list(self.store.iter_events(match_id, base["version"] + 1, step))
-        if not any(event.type in tape.CORRECTIONS for event in events):
-            return tape.fold(game, base, events, lambda n: self.position(game, match_id, n))
-        # A correction rewinds to the end of an earlier batch; the batch ends of this fold are
-        # kept, so such a rewind is a lookup, not a new fold (which, with more corrections inside,
-        # would fold again and again).
-        seen = {base["version"]: json.dumps(base)}
+        # Without a correction in the fold nothing can jump back, so nothing need be kept.
+        corrected = any(event.type in tape.CORRECTIONS for event in events)
+        return Tape(game, base, self._rewinder(game, match_id), keep=corrected).fold(events)
 
-        def rewind(n: int) -> Position:
-            kept = seen.get(n)
-            return json.loads(kept) if kept is not None else self.position(game, match_id, n)
-
-        env = base
-        for i, event in enumerate(events):
-            env = tape.step(game, env, event, rewind)
-            following = events[i + 1] if i + 1 < len(events) else None
-            if following is None or following.meta.get("action_id") != event.meta.get("action_id"):
-                seen[event.seq] = json.dumps(env)
-        return env
+    def _rewinder(self, game: Game, match_id: str) -> Rewind:
+        return lambda n: self.position(game, match_id, n)
 
     def _base(self, match_id: str, step: int) -> Position:
         remembered = self._recall(match_id, step)

@@ -1,4 +1,4 @@
-"""The effective history of a match: folding its log, with undo and redo, into a position.
+"""The tape of a match: its log folded, with undo and redo, into positions.
 
 The position at log step N is what the match looked like right after step N was recorded:
 
@@ -12,11 +12,13 @@ part of the effective history.
 Undo and redo never re-run rules. Whenever action A is effective, the actions below it are the
 ones that were effective when A was first recorded, so undoing A restores the position at step
 ``first(A) - 1`` and redoing A restores the position at step ``last(A)``. Those two facts make
-every correction a jump to a earlier position (see ``step``'s ``rewind`` argument).
+every correction a jump to an earlier position (see ``step``'s ``rewind`` argument); ``Tape`` folds while
+remembering the positions such a jump may land on.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -64,6 +66,53 @@ def fold(game: Game, env: Position, events: Iterable[StoredEvent], rewind: Rewin
     for event in events:
         env = step(game, env, event, rewind)
     return env
+
+
+class Tape:
+    """A fold from a position that remembers the positions a correction may jump back to.
+
+    Every correction lands on the end of a batch (an undo on the step before its action, a redo
+    on its action's last step), so the tape keeps, as JSON, the position at the end of each batch
+    it has folded: a jump to one of them is a lookup, not a new fold. A jump to any other step goes
+    to ``fallback`` (which must then know the match's stored positions). With ``keep`` off, when the
+    caller knows no correction follows, nothing is kept.
+    """
+
+    def __init__(
+        self, game: Game, start: Position, fallback: Rewind | None = None, keep: bool = True
+    ) -> None:
+        self.game = game
+        self.position = start
+        self.fallback = fallback
+        self.keep = keep
+        self._kept: dict[int, str] = {}
+        self._action: Any = None
+
+    def advance(self, event: StoredEvent) -> Position:
+        """The position after ``event``, folded onto the tape's own."""
+        action = event.meta.get("action_id")
+        if self.keep and (action != self._action or not self._kept):
+            # A new batch begins, so the position now is the end of one (or the tape's start).
+            self._kept[self.position["version"]] = json.dumps(self.position)
+        self._action = action
+        self.position = step(self.game, self.position, event, self.rewind)
+        return self.position
+
+    def fold(self, events: Iterable[StoredEvent]) -> Position:
+        """The position after every one of ``events``."""
+        for event in events:
+            self.advance(event)
+        return self.position
+
+    def rewind(self, seq: int) -> Position:
+        """The position right after step ``seq``, as a fresh value the caller owns."""
+        kept = self._kept.get(seq)
+        if kept is not None:
+            found: Position = json.loads(kept)
+            return found
+        if self.fallback is None:
+            raise LookupError(f"the tape holds no position at step {seq} and has nowhere to look")
+        return self.fallback(seq)
 
 
 def is_effective(env: Position, seq: int) -> bool:

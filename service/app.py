@@ -12,7 +12,7 @@ from service.api import games, health, matches, players, reads, sharing
 from service.bootstrap import build
 from service.config import Settings
 from service.limits import check_request
-from service.schemas.common import Problem
+from service.schemas.answers import Problem
 from service.web import blp as web_pages
 
 API_TITLE = "tabletape"

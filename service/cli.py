@@ -10,10 +10,18 @@ import sys
 import threading
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 import click
 
 from service.config import Settings
+
+
+def _output_option(help: str) -> Any:
+    """The ``--output``/``-o`` option of a command that writes a file (``-``: standard output)."""
+    return click.option(
+        "--output", "-o", default="-", type=click.Path(dir_okay=False, allow_dash=True), help=help
+    )
 
 
 @click.group()
@@ -95,22 +103,15 @@ def serve(host: str, port: int, data_dir: str, worker_count: int) -> None:
 )
 def worker(burst: bool, sweep_every: float) -> None:
     """Run an RQ worker that keeps projections up to date (REDIS_URL, TABLETAPE_PREFIX)."""
-    from events.keys import Keys
+    from service.bootstrap import worker_wiring
     from workers.main import run_worker
 
-    settings = Settings.from_env()
-    url = settings.rq_redis_url or settings.redis_url
-    run_worker(url, Keys(settings.prefix), settings.snapshot_every, sweep_every, burst)
+    wiring = worker_wiring(Settings.from_env())
+    run_worker(wiring.connect, wiring.connect_sweep, wiring.keys, wiring.snapshot_every, sweep_every, burst)
 
 
 @main.command()
-@click.option(
-    "--output",
-    "-o",
-    default="-",
-    type=click.Path(dir_okay=False, allow_dash=True),
-    help="Where to write the OpenAPI document (YAML); - for standard output.",
-)
+@_output_option("Where to write the OpenAPI document (YAML); - for standard output.")
 def openapi(output: str) -> None:
     """Write the OpenAPI document generated from the code."""
     from service.openapi import spec_yaml
@@ -148,13 +149,7 @@ def rebuild_command(match_ids: tuple[str, ...], everything: bool) -> None:
 
 @main.command(name="export")
 @click.argument("match_id")
-@click.option(
-    "--output",
-    "-o",
-    default="-",
-    type=click.Path(dir_okay=False, allow_dash=True),
-    help="Where to write the export; - for standard output.",
-)
+@_output_option("Where to write the export; - for standard output.")
 @click.option(
     "--format",
     "form",

@@ -15,7 +15,7 @@ import json
 import logging
 import secrets
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -29,6 +29,8 @@ from games.contract import Game, RuleViolation
 from games.registry import get_game
 from games.validation import validate_action, validate_match
 from projections import tape
+from projections.fork import fork_log
+from projections.importing import Checked, check_log, parse_lines
 from projections.reader import MatchReader, frozen
 from projections.tape import Position
 
@@ -69,6 +71,18 @@ class Recorded:
     events: list[StoredEvent]
     state: Any
     duplicate: bool = False
+
+
+@dataclass(frozen=True)
+class Copied:
+    """A match made from a log (a fork or an import): its id, its token, and where it came from."""
+
+    match_id: str
+    token: str
+    game: str
+    version: int
+    finished: bool
+    origin: dict[str, str]
 
 
 @dataclass(frozen=True)
@@ -114,22 +128,47 @@ class Recorder:
         game = get_game(game_id)
         names, setup, options = validate_match(game, players, setup, options)
         events = game.setup(names, setup, options)
-        match_id = uuid.uuid4().hex[:16]
-        token = secrets.token_urlsafe(32)
-        now = self.clock()
-        created_ms = int(now.timestamp() * 1000)
-        header = {
-            "game": game.id,
-            "token_hash": token_hash(token),
-            "created_at": now.isoformat(timespec="milliseconds"),
-            "created_ms": str(created_ms),
-        }
         body = {"game": game.id, "players": names, "setup": setup, "options": options}
         new = self._new_events(game, events, tape.CREATION, "table", body)
-        result = self.store.create(match_id, header, new, created_ms)
-        self._notify(match_id)
-        recorded = self._answer(game, match_id, tape.empty(), result.first, new)
+        match_id, token, first = self._open(game, new, {})
+        recorded = self._answer(game, match_id, tape.empty(), first, new)
         return Created(match_id, token, game, names, setup, options, recorded)
+
+    def fork(self, match_id: str, at: int) -> Copied:
+        """A new match whose log is the effective history of ``match_id`` up to step ``at``."""
+        return self._copy(check_log(*fork_log(self.reader, match_id, at)))
+
+    def import_lines(self, lines: Iterable[str]) -> Copied:
+        """A new match from an NDJSON export, every action checked by the rules."""
+        header, events = parse_lines(lines)
+        checked = check_log(header, events)
+        if header.get("id"):
+            checked.origin["imported_from"] = str(header["id"])
+        return self._copy(checked)
+
+    def _copy(self, checked: Checked) -> Copied:
+        # A copy keeps the date it was first recorded on only when it brings both of its forms.
+        origin = dict(checked.origin)
+        dated = origin.get("created_ms", "").isdigit() and bool(origin.get("created_at"))
+        match_id, token, first = self._open(checked.game, checked.events, origin, dated)
+        kept = {k: v for k, v in origin.items() if k not in ("created_at", "created_ms")}
+        version = first + len(checked.events) - 1
+        return Copied(match_id, token, checked.game.id, version, checked.finished, kept)
+
+    def _open(
+        self, game: Game, events: list[NewEvent], origin: dict[str, str], dated: bool = False
+    ) -> tuple[str, str, int]:
+        """Write a new match (new id, new token) with its first events; (id, token, first step)."""
+        match_id = uuid.uuid4().hex[:16]
+        token = secrets.token_urlsafe(32)
+        header = {"game": game.id, "token_hash": token_hash(token)} | origin
+        if not dated:
+            now = self.clock()
+            header["created_at"] = now.isoformat(timespec="milliseconds")
+            header["created_ms"] = str(int(now.timestamp() * 1000))
+        result = self.store.create(match_id, header, events, int(header["created_ms"]))
+        self._notify(match_id)
+        return match_id, token, result.first
 
     def act(
         self,

@@ -14,9 +14,9 @@ from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
 from events.keys import Keys
-from games.registry import all_games
 from service.app import create_app
 from service.config import Settings
+from tests.recording import play
 
 
 @pytest.fixture
@@ -102,11 +102,11 @@ OTHER = {"hat-trick": 11, "hats": 3, "hobbit": 5, "other-hat-trick": 11, "wizard
 
 def record(table: Callable[..., Table], game_id: str, seed: int, upto: int | None = None) -> Table:
     """A match of ``game_id`` with the first ``upto`` actions (all by default) of example ``seed``."""
-    script = all_games()[game_id].example(seed)
-    match = table(game_id, script["players"], setup=script["setup"], options=script["options"])
-    for action in script["actions"][:upto]:
-        match.ok(action)
-    return match
+
+    def start(game_id: str, script: dict[str, Any]) -> Table:
+        return table(game_id, script["players"], setup=script["setup"], options=script["options"])
+
+    return play(start, Table.ok, game_id, seed, upto)
 
 
 @pytest.fixture

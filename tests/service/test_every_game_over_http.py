@@ -9,20 +9,8 @@ import pytest
 
 from games.contract import Game
 from games.registry import all_games
-from games.validation import validate_action, validate_match
+from tests.recording import rules_state
 from tests.service.conftest import Table
-
-
-def rules_scoreboard(game: Game, script: dict[str, Any]) -> Any:
-    """The scoreboard the rules alone give for a script, without the service."""
-    players, setup, options = validate_match(game, script["players"], script["setup"], script["options"])
-    state: dict[str, Any] = {}
-    for event in game.setup(players, setup, options):
-        state = game.evolve(state, event)
-    for action in script["actions"]:
-        for event in game.decide(state, validate_action(game, action)):
-            state = game.evolve(state, event)
-    return game.scores(state)
 
 
 def scripts_of(game: Game) -> list[dict[str, Any]]:
@@ -49,7 +37,7 @@ def test_a_whole_match_over_http_is_scored_by_the_worker_as_the_rules_score_it(
     work()
     board = match.get("scores").json
     assert board["projected"] is True and board["version"] == board["log_version"]
-    expected = rules_scoreboard(game, script)
+    expected = game.scores(rules_state(game, script))
     assert {k: board[k] for k in expected} == expected
     assert board["finished"] is True
     shown = match.get().json

@@ -17,7 +17,6 @@ import pytest
 import requests
 
 from games.registry import all_games
-from projections.reader import MatchReader
 from tests.e2e.faults import driver
 from tests.e2e.faults.conftest import Stack
 
@@ -108,9 +107,9 @@ def test_eight_concurrent_writers_leave_every_acknowledged_action_in_the_log_exa
 
     stack.converged(match.id, len(log))
     assert stack.verifier().check(match.id) == []
-    verifier = stack.verifier()
-    _, head = MatchReader(verifier.store, verifier.cache).head(match.id)
-    assert head == verifier.expected(match.id).env
+    parts = stack.parts()
+    _, head = parts.reader.head(match.id)
+    assert head == parts.verifier.expected(match.id).env
     figure(
         f"concurrent writers: {WRITERS} x {PER_WRITER} acknowledged writes of {game.id} in "
         f"{took:.1f} s; {sum(t.conflicts for t in tallies)} conflicts (412), "

@@ -1,4 +1,4 @@
-"""marshmallow schemas of the write side and the match list: create, act, show, list."""
+"""marshmallow schemas of what a request may carry: bodies and query strings, checked at the boundary."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ from typing import Any
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, pre_load, validate
 
-from service.schemas.common import MAX_PLAYERS_PER_REQUEST, NAME, StoredEventOut
+MAX_PLAYERS_PER_REQUEST = 16
+NAME = validate.Length(min=1, max=64)
 
 
 class CreateMatch(Schema):
@@ -57,49 +58,53 @@ class MatchesQuery(Schema):
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
 
 
-class Recorded(Schema):
-    """The answer to a write."""
+class StateQuery(Schema):
+    """GET /v1/matches/{id}/state."""
 
-    id = fields.String()
-    version = fields.Integer()
-    events = fields.List(fields.Nested(StoredEventOut))
-    state = fields.Raw(metadata={"description": "The game's view after the write."})
+    at = fields.Integer(validate=validate.Range(min=1), metadata={"description": "A step number."})
 
 
-class Created(Recorded):
-    """The answer to POST /v1/matches; the token is shown this once."""
+class RangeQuery(Schema):
+    """Step ranges of the events and replay reads."""
 
-    token = fields.String(metadata={"description": "Write token: send as Authorization: Bearer."})
-    game = fields.String()
-    players = fields.List(fields.String())
-    setup = fields.Dict()
-    options = fields.Dict()
-    links = fields.Dict()
+    from_ = fields.Integer(data_key="from", load_default=1, validate=validate.Range(min=1))
+    to = fields.Integer(validate=validate.Range(min=1))
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
 
 
-class MatchOut(Schema):
-    """A match's header and summary."""
+class ReplayQuery(RangeQuery):
+    """GET /v1/matches/{id}/replay."""
 
-    id = fields.String()
-    game = fields.String()
-    players = fields.List(fields.String())
-    setup = fields.Dict()
-    options = fields.Dict()
-    version = fields.Integer()
-    projected_version = fields.Integer()
-    created_at = fields.String()
-    status = fields.String()
-    finished = fields.Boolean()
-    winners = fields.List(fields.String())
-    disputes = fields.List(fields.Dict())
-    links = fields.Dict()
+    raw = fields.Boolean(
+        load_default=False,
+        metadata={"description": "Show every logged step, undone ones and corrections included."},
+    )
 
 
-class MatchPage(Schema):
-    """A page of the match list."""
+class LiveQuery(Schema):
+    """GET /v1/matches/{id}/live."""
 
-    matches = fields.List(fields.Dict())
-    total = fields.Integer()
-    offset = fields.Integer()
-    limit = fields.Integer()
-    links = fields.Dict()
+    last_event_id = fields.Integer(
+        validate=validate.Range(min=0),
+        metadata={"description": "Resume after this step (the Last-Event-ID header does the same)."},
+    )
+
+
+class ForkIn(Schema):
+    """POST /v1/matches/{id}/fork."""
+
+    at = fields.Integer(
+        required=True,
+        validate=validate.Range(min=1),
+        metadata={"description": "The step to fork at: the last step of an action (or a correction)."},
+    )
+
+
+class ExportQuery(Schema):
+    """GET /v1/matches/{id}/export."""
+
+    format = fields.String(
+        load_default="ndjson",
+        validate=validate.OneOf(["ndjson", "bgstats"]),
+        metadata={"description": "ndjson: the whole log; bgstats: a finished match as a BG Stats play."},
+    )

@@ -1,0 +1,238 @@
+"""marshmallow schemas of what the API answers: each view's return value is dumped through one."""
+
+from __future__ import annotations
+
+from marshmallow import INCLUDE, Schema, fields
+
+NDJSON = "application/x-ndjson"
+EVENT_STREAM = "text/event-stream"
+
+
+class Problem(Schema):
+    """RFC 9457 problem details (some problems carry more members, e.g. ``errors``, ``actual``)."""
+
+    class Meta:
+        unknown = INCLUDE
+
+    type = fields.String()
+    title = fields.String()
+    status = fields.Integer()
+    detail = fields.String()
+    code = fields.String()
+    instance = fields.String()
+
+
+class StoredEventOut(Schema):
+    """One logged event."""
+
+    seq = fields.Integer()
+    type = fields.String()
+    data = fields.Dict()
+    meta = fields.Dict()
+
+
+class Recorded(Schema):
+    """The answer to a write."""
+
+    id = fields.String()
+    version = fields.Integer()
+    events = fields.List(fields.Nested(StoredEventOut))
+    state = fields.Raw(metadata={"description": "The game's view after the write."})
+
+
+class Created(Recorded):
+    """The answer to POST /v1/matches; the token is shown this once."""
+
+    token = fields.String(metadata={"description": "Write token: send as Authorization: Bearer."})
+    game = fields.String()
+    players = fields.List(fields.String())
+    setup = fields.Dict()
+    options = fields.Dict()
+    links = fields.Dict()
+
+
+class MatchOut(Schema):
+    """A match's header and summary."""
+
+    id = fields.String()
+    game = fields.String()
+    players = fields.List(fields.String())
+    setup = fields.Dict()
+    options = fields.Dict()
+    version = fields.Integer()
+    projected_version = fields.Integer()
+    created_at = fields.String()
+    status = fields.String()
+    finished = fields.Boolean()
+    winners = fields.List(fields.String())
+    disputes = fields.List(fields.Dict())
+    links = fields.Dict()
+
+
+class MatchPage(Schema):
+    """A page of the match list."""
+
+    matches = fields.List(fields.Dict())
+    total = fields.Integer()
+    offset = fields.Integer()
+    limit = fields.Integer()
+    links = fields.Dict()
+
+
+class EventPage(Schema):
+    """A page of the raw log."""
+
+    events = fields.List(fields.Nested(StoredEventOut))
+    version = fields.Integer()
+    links = fields.Dict()
+
+
+class StateOut(Schema):
+    """The game's view after one step."""
+
+    id = fields.String()
+    version = fields.Integer()
+    state = fields.Raw()
+    links = fields.Dict()
+
+
+class ReplayPage(Schema):
+    """Frames: each step's event with the state after it."""
+
+    id = fields.String()
+    version = fields.Integer()
+    raw = fields.Boolean()
+    frames = fields.List(fields.Dict())
+    links = fields.Dict()
+
+
+class ScoresOut(Schema):
+    """The projected scoreboard (per game; always finished and winners)."""
+
+    class Meta:
+        unknown = INCLUDE
+
+    finished = fields.Boolean()
+    winners = fields.List(fields.String())
+    totals = fields.Dict()
+    version = fields.Integer(metadata={"description": "The step the projection has reached."})
+    log_version = fields.Integer(metadata={"description": "The match's newest step."})
+    projected = fields.Boolean(metadata={"description": "False until a worker has projected the match once."})
+
+
+class CopiedOut(Schema):
+    """A match made by a fork or an import; the token is shown this once."""
+
+    id = fields.String()
+    token = fields.String(metadata={"description": "Write token: send as Authorization: Bearer."})
+    game = fields.String()
+    version = fields.Integer()
+    finished = fields.Boolean()
+    origin = fields.Dict(metadata={"description": "forked_from and forked_at, or imported_from."})
+    links = fields.Dict()
+
+
+class BgStatsPlayer(Schema):
+    """One player of a BG Stats play."""
+
+    name = fields.String()
+    sourcePlayerId = fields.String()
+    score = fields.String()
+    winner = fields.Boolean()
+    startPlayer = fields.Boolean()
+    seatOrder = fields.Integer()
+
+
+class BgStatsGame(Schema):
+    """The game of a BG Stats play."""
+
+    name = fields.String()
+    sourceGameId = fields.String()
+
+
+class BgStatsPlay(Schema):
+    """A finished match as a play that BG Stats imports."""
+
+    sourceName = fields.String()
+    sourcePlayId = fields.String()
+    playDate = fields.String(metadata={"description": "When the match began (UTC), YYYY-MM-DD HH:MM:SS."})
+    durationMin = fields.Integer()
+    game = fields.Nested(BgStatsGame)
+    players = fields.List(fields.Nested(BgStatsPlayer))
+
+
+class GameRecord(Schema):
+    """A player's record in one game."""
+
+    matches = fields.Integer()
+    wins = fields.Integer()
+    win_rate = fields.Float()
+    figures = fields.Dict(metadata={"description": "The game's figures, averaged over the matches."})
+    average_points = fields.Float()
+
+
+class PlayerOut(Schema):
+    """A player's statistics over their finished matches."""
+
+    name = fields.String()
+    matches = fields.Integer()
+    wins = fields.Integer()
+    win_rate = fields.Float()
+    in_progress = fields.Integer()
+    by_game = fields.Dict(keys=fields.String(), values=fields.Nested(GameRecord))
+    links = fields.Dict()
+
+
+class LeaderRow(GameRecord):
+    """One line of a leaderboard."""
+
+    rank = fields.Integer()
+    name = fields.String()
+
+
+class LeaderboardOut(Schema):
+    """A game's players, most wins first."""
+
+    game = fields.String()
+    players = fields.List(fields.Nested(LeaderRow))
+
+
+class GameOut(Schema):
+    """A game: its actions, setup and options as JSON Schemas."""
+
+    id = fields.String()
+    title = fields.String()
+    players = fields.Dict()
+    source = fields.String()
+    actions = fields.Dict()
+    setup = fields.Dict()
+    options = fields.Dict()
+
+
+class GameExample(Schema):
+    """A short match to record: create it with these, then post the actions in order."""
+
+    players = fields.List(fields.String(), metadata={"description": "Names in seat order."})
+    setup = fields.Dict()
+    options = fields.Dict()
+    actions = fields.List(fields.Dict(), metadata={"description": "POST each to /v1/matches/{id}/actions."})
+    finished = fields.Boolean(metadata={"description": "Whether the last action finishes the match."})
+
+
+class GameDetail(GameOut):
+    """One game, with an example match."""
+
+    example = fields.Nested(GameExample)
+
+
+class GameList(Schema):
+    """Every registered game."""
+
+    games = fields.List(fields.Nested(GameOut))
+
+
+class Health(Schema):
+    """Liveness and the store's state."""
+
+    status = fields.String()
+    redis = fields.String()
