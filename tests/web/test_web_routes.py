@@ -1,11 +1,14 @@
-"""The viewer's HTML routes as plain HTTP: shells that name the match, and the id form's redirect."""
+"""The viewer's routes as plain HTTP (no browser), and the games' example matches recorded over HTTP."""
 
 from __future__ import annotations
 
 import pytest
 import requests
 
-pytestmark = [pytest.mark.browser, pytest.mark.e2e]
+from games.registry import all_games
+from tests.web.conftest import record
+
+pytestmark = pytest.mark.e2e
 
 
 def test_the_index_and_the_viewer_are_html_pages(site: str) -> None:
@@ -33,3 +36,12 @@ def test_the_id_form_redirects_to_the_viewer_even_without_javascript(site: str) 
 def test_the_pages_static_files_are_served(site: str) -> None:
     for path in ("/assets/viewer.css", "/assets/js/viewer.js", "/assets/js/boards/wizard.js"):
         assert requests.get(f"{site}{path}", timeout=5).status_code == 200
+
+
+@pytest.mark.parametrize("game", sorted(all_games()))
+def test_every_games_example_records_cleanly_as_the_games_endpoint_gives_it(site: str, game: str) -> None:
+    script = requests.get(f"{site}/v1/games/{game}", timeout=10).json()["example"]
+    match = record(site, game, script)
+    shown = requests.get(f"{site}/v1/matches/{match.id}", timeout=10).json()
+    assert shown["finished"] is script["finished"]
+    assert shown["players"] == script["players"]
