@@ -37,6 +37,9 @@ def test_index_lists_a_players_matches_newest_first_each_linking_to_its_viewer(s
     page.click(f"a[href='{viewer_path(older.id)}']")
     wait_for_viewer(page)
     assert page.url.startswith(f"{site}{viewer_path(older.id)}")
+    page.click(f"#match-facts a:text-is('{ann}')")
+    page.wait_for_selector(f"#matches[data-query*='player={ann}']")
+    assert page.locator(".match").count() == 2
 
 
 def test_index_filters_by_game_and_by_player(site: str, page: Any, example: Any) -> None:

@@ -33,13 +33,21 @@ function latest() {
   return nav.length ? nav[nav.length - 1].step : 0;
 }
 
+/** Each player's name, linking to their other matches: "ann, bob and cy". */
+function playerLinks(players) {
+  return players.flatMap((p, i) => [
+    i === 0 ? "" : i === players.length - 1 ? " and " : ", ",
+    h("a", { href: `/?player=${encodeURIComponent(p)}`, title: `${p}'s matches` }, p),
+  ]);
+}
+
 function header() {
   const m = V.match;
   const status = m.finished ? "finished" : "in progress";
   put(
     $("match-facts"),
     fact("Game", V.title || m.game),
-    fact("Players", words(m.players)),
+    fact("Players", playerLinks(m.players)),
     fact("Status", h("span", { class: `status ${m.finished ? "done" : "playing"}` }, status)),
     m.finished ? fact("Winners", words(m.winners || []) || "nobody (a draw)") : [],
     fact("Steps", String(V.frames.length ? V.frames[V.frames.length - 1].step : m.version)),
