@@ -2,7 +2,6 @@
 
 import { s } from "./dom.js";
 
-const W = 640;
 const H = 240;
 const PAD = { left: 44, right: 12, top: 12, bottom: 28 };
 const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"];
@@ -26,7 +25,7 @@ export function describe(spec, step, seats = []) {
   return `${spec.title}: ${values} after ${spec.axis} ${point.x}`;
 }
 
-function scale(points) {
+function scale(points, W) {
   const xs = points.map((p) => p.x);
   const ys = points.flatMap((p) => Object.values(p.values));
   const [x0, x1] = [Math.min(...xs), Math.max(...xs)];
@@ -34,10 +33,11 @@ function scale(points) {
   if (y0 === y1) y1 = y0 + 1;
   const x = (v) => PAD.left + ((v - x0) / (x1 - x0 || 1)) * (W - PAD.left - PAD.right);
   const y = (v) => H - PAD.bottom - ((v - y0) / (y1 - y0)) * (H - PAD.top - PAD.bottom);
-  return { x, y, x0, x1, y0, y1 };
+  return { x, y, x0, x1, y0, y1, W };
 }
 
 function axes(k, spec) {
+  const W = k.W;
   const zero = k.y0 < 0 && k.y1 > 0 ? s("line", { x1: PAD.left, x2: W - PAD.right, y1: k.y(0), y2: k.y(0), class: "zero" }) : null;
   // The zero's label only where it does not overlap the top or bottom label.
   const roomy = zero && Math.min(k.y(0) - k.y(k.y1), k.y(k.y0) - k.y(0)) > 14;
@@ -71,14 +71,18 @@ export function seriesNames(spec, seats = []) {
   return names.sort((a, b) => seat(a) - seat(b));
 }
 
-/** The chart's SVG for a spec {title, axis, points: [{x, step, values}]} with the step marked. */
-export function drawChart(spec, step, seats = []) {
+/**
+ * The chart's SVG for a spec {title, axis, points: [{x, step, values}]} with the step marked,
+ * `width` user units wide: the page passes its own width, so the labels keep their size on a phone.
+ */
+export function drawChart(spec, step, seats = [], width = 640) {
+  const W = Math.max(280, Math.round(width));
   const label = describe(spec, step, seats);
   const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": label, class: "chart" }, s("title", {}, label));
   const points = spec.points;
   if (!points.length) return svg;
   const names = seriesNames(spec, seats);
-  const k = scale(points);
+  const k = scale(points, W);
   svg.append(...axes(k, spec).filter(Boolean));
   const here = pointAt(points, step);
   names.forEach((name, i) => {

@@ -79,7 +79,7 @@ function drawScore() {
   const keys = legend(spec, V.step, V.match.players).map((k) =>
     h("li", {}, h("span", { class: "swatch", style: `background:${k.colour}` }), `${k.name}: ${k.value ?? "—"}`),
   );
-  put($("chart"), drawChart(spec, V.step, V.match.players), h("ul", { class: "legend" }, keys));
+  put($("chart"), drawChart(spec, V.step, V.match.players, $("chart").clientWidth || 640), h("ul", { class: "legend" }, keys));
 }
 
 function controls() {
@@ -151,6 +151,11 @@ function wire() {
     show(V.step, "replace");
   });
   window.addEventListener("popstate", restore);
+  let resized = 0; // the chart is drawn to the page's width: redraw it once a resize settles
+  window.addEventListener("resize", () => {
+    clearTimeout(resized);
+    resized = setTimeout(drawScore, 150);
+  });
 }
 
 /** Back and forward: show the step (and the list) the URL names. */
