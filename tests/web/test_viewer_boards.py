@@ -76,3 +76,16 @@ def test_hat_trick_shows_each_judged_stack_with_the_reasons_of_its_verdict(site:
     assert data["player"] in verdict.text_content()
     assert data["reasons"][0]["message"] in verdict.text_content()
     assert "Stack:" in verdict.text_content()
+
+
+def test_a_secret_wizard_bid_stays_hidden_on_the_page(site: str, page: Any) -> None:
+    script = {"players": ["ann", "bob"], "setup": {"first_dealer": "ann"}, "options": {"bidding": "secret"}}
+    match = record(site, "wizard", {**script, "actions": []})
+    match.act(site, {"type": "start_round", "trump_card": "7H"})
+    match.act(site, {"type": "bid", "player": "bob", "tricks": 1})
+    page.goto(f"{site}{viewer_path(match.id)}")
+    wait_for_viewer(page)
+    bob = page.locator("#board table.grid tbody tr").nth(1)
+    assert bob.locator("td").first.text_content() == "hidden"
+    assert "bob bids (hidden until revealed)" in page.text_content("#events")
+    assert "bids 1" not in page.text_content("body")
