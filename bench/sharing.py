@@ -1,4 +1,4 @@
-"""Figures of the history features: `python -m bench.sharing`.
+"""Figures of sharing a match: `python -m bench.sharing`.
 
 Export and checked import of the longest Wizard example, a fork, a player's statistics read, and
 the live hub's fan-out (connections held, and the time from an append to the last watcher).
@@ -107,7 +107,7 @@ def fan_out(parts: Services, watchers: int = 200, appends: int = 20) -> None:
 
 
 def main() -> None:
-    """Run every history benchmark."""
+    """Run every sharing benchmark."""
     with bench_parts() as parts:
         match_id, _, actions = longest_wizard(parts)
         print(f"longest Wizard example: {actions} actions")

@@ -12,13 +12,13 @@ from projections.reader import MatchReader
 
 def bgstats_play(reader: MatchReader, match_id: str) -> dict[str, Any] | None:
     """A finished match as a BG Stats play (its import-a-play JSON); None while unfinished."""
-    game, env = reader.head(match_id)
-    board = game.scores(copy.deepcopy(env["game"]))
+    game, pos = reader.head(match_id)
+    board = game.scores(copy.deepcopy(pos["game"]))
     if not board.get("finished"):
         return None
-    events = [e for e in reader.store.iter_events(match_id) if tape.is_effective(env, e.seq)]
+    events = [e for e in reader.store.iter_events(match_id) if tape.is_effective(pos, e.seq)]
     begun, ended = _moment(events[0].meta.get("ts")), _moment(events[-1].meta.get("ts"))
-    players = list(env["game"].get("players", []))
+    players = list(pos["game"].get("players", []))
     # Tables may name players in any case ("HAL" for "hal"); the seat's spelling is the name.
     seats = {name.casefold(): name for name in players}
     actors = (seats.get(str(e.meta.get("actor", "")).strip().casefold()) for e in events)

@@ -19,9 +19,9 @@ def dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-def snapshot_member(env: Position) -> str:
+def snapshot_member(pos: Position) -> str:
     """The sorted-set member that stores one snapshot."""
-    return f"{env['version']:0{_SNAP_DIGITS}d}|{dumps(env)}"
+    return f"{pos['version']:0{_SNAP_DIGITS}d}|{dumps(pos)}"
 
 
 class ProjectionCache:

@@ -29,11 +29,11 @@ def fork_log(
     version = store.version(match_id)
     if not 1 <= at <= version:
         raise MidAction(f"step {at} is not a step of this match (1 to {version})")
-    _, env = reader.at(match_id, at)
+    _, pos = reader.at(match_id, at)
     events = store.read(match_id, 1, min(at + 1, version))
     if at < version and events[at].meta.get("action_id") == events[at - 1].meta.get("action_id"):
         raise MidAction(f"step {at} is in the middle of one action's events; fork at the action's last step")
-    kept = [e for e in events[:at] if e.type not in tape.CORRECTIONS and tape.is_effective(env, e.seq)]
+    kept = [e for e in events[:at] if e.type not in tape.CORRECTIONS and tape.is_effective(pos, e.seq)]
     header = export_header(store, match_id) | {"forked_from": match_id, "forked_at": at}
     header.pop("created_at", None)
     header.pop("created_ms", None)

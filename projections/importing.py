@@ -78,10 +78,10 @@ def check_log(header: dict[str, Any], events: list[tuple[int, StoredEvent]]) -> 
     _check_creation(game, batches[0], playing)
     for batch in batches[1:]:
         _check_batch(game, batch, playing)
-    env = playing.position
+    pos = playing.position
     origin = {k: str(header[k]) for k in ORIGIN_FIELDS if header.get(k) is not None}
     written = [NewEvent(e.type, e.data, _meta(game, e)) for _, e in events]
-    return Checked(game, origin, written, bool(game.scores(copy.deepcopy(env["game"])).get("finished")))
+    return Checked(game, origin, written, bool(game.scores(copy.deepcopy(pos["game"])).get("finished")))
 
 
 # --- private helpers ----------------------------------------------------------------------------
@@ -136,21 +136,21 @@ def _check_creation(game: Game, batch: list[tuple[int, StoredEvent]], playing: T
 
 def _check_batch(game: Game, batch: list[tuple[int, StoredEvent]], playing: Tape) -> None:
     number, first = batch[0]
-    env = playing.position
+    pos = playing.position
     action_id = first.meta.get("action_id")
     if not isinstance(action_id, str) or not action_id or action_id == tape.CREATION:
         raise ImportRefused(number, "each action's events need an action_id of their own")
     if first.type in tape.CORRECTIONS:
         make = tape.undo_event if first.type == tape.UNDONE else tape.redo_event
-        if len(batch) != 1 or make(env) != first.data:
+        if len(batch) != 1 or make(pos) != first.data:
             raise ImportRefused(number, f"this {first.type} is not what the history allows here")
         playing.advance(first)
         return
     action = first.meta.get("action")
     try:
-        if env["game"].get("finished"):
+        if pos["game"].get("finished"):
             raise RuleViolation("match_finished", "the match is over; undo to change its end")
-        derived = game.decide(env["game"], validate_action(game, action))
+        derived = game.decide(pos["game"], validate_action(game, action))
     except RuleViolation as refusal:
         raise ImportRefused(number, f"the rules refuse the action {action!r}: {refusal.message}") from refusal
     _compare(derived, batch)

@@ -206,7 +206,7 @@ class Feed:
         self.game, head = reader.head(match_id)
         self.resumed = last_event_id is not None
         start = head["version"] if last_event_id is None else min(last_event_id, head["version"])
-        self.env = reader.position(self.game, match_id, start)
+        self.pos = reader.position(self.game, match_id, start)
         self.keepalive = keepalive
         self.hub = hub
 
@@ -214,18 +214,18 @@ class Feed:
         """The stream: retry hint, state (unless resumed), a frame per step, then the end."""
         # Watching starts with the stream, so a stream never started leaves no watch behind;
         # the watch catches up from the position's step, so nothing appended meanwhile is lost.
-        self.watch = self.hub.watch(self.match_id, self.game.id, self.env["version"])
+        self.watch = self.hub.watch(self.match_id, self.game.id, self.pos["version"])
         try:
             yield "retry: 2000\n\n"
             if not self.resumed:
-                yield sse("state", self._state(), self.env["version"])
-            while not self.env["game"].get("finished"):
+                yield sse("state", self._state(), self.pos["version"])
+            while not self.pos["game"].get("finished"):
                 events = self.watch.next_events(self.keepalive)
                 if not events:
                     yield ": keepalive\n\n"
                 for event in events:
                     yield self._frame(event)
-                    if self.env["game"].get("finished"):
+                    if self.pos["game"].get("finished"):
                         break
             yield sse("end", self._state())
         finally:
@@ -233,17 +233,17 @@ class Feed:
 
     def _frame(self, event: StoredEvent) -> str:
         own = StoredEvent(event.seq, event.type, frozen(event.data), event.meta)
-        self.env = tape.step(
-            self.game, self.env, own, lambda n: self.reader.position(self.game, self.match_id, n)
+        self.pos = tape.step(
+            self.game, self.pos, own, lambda n: self.reader.position(self.game, self.match_id, n)
         )
-        frame = self.reader.frame(self.game, self.env, event, True)
-        frame["event"] = disclosed(self.game, self.env["game"], frame["event"])
+        frame = self.reader.frame(self.game, self.pos, event, True)
+        frame["event"] = disclosed(self.game, self.pos["game"], frame["event"])
         return sse("frame", frame, event.seq)
 
     def _state(self) -> dict[str, Any]:
         return {
             "id": self.match_id,
-            "version": self.env["version"],
-            "finished": bool(self.env["game"].get("finished")),
-            "state": frozen(self.game.view(self.env["game"])),
+            "version": self.pos["version"],
+            "finished": bool(self.pos["game"].get("finished")),
+            "state": frozen(self.game.view(self.pos["game"])),
         }

@@ -73,15 +73,15 @@ class Projector:
             playing = tape.Tape(game, start, lambda n: self.reader.position(game, match_id, n), keep=False)
             snapshots: list[str] = []
             for event in self.store.iter_events(match_id, folded_from + 1):
-                env = playing.advance(event)
+                pos = playing.advance(event)
                 if event.seq % self.snapshot_every == 0:
-                    snapshots.append(snapshot_member(env))
-            env = playing.position
+                    snapshots.append(snapshot_member(pos))
+            pos = playing.position
             pipe.multi()
-            self._write(pipe, game, match_id, header, env, snapshots)
+            self._write(pipe, game, match_id, header, pos, snapshots)
             pipe.execute()
-        caught_up = self._clear_dirty(match_id, env["version"])
-        return Projected(match_id, env["version"], env["version"] - folded_from, caught_up)
+        caught_up = self._clear_dirty(match_id, pos["version"])
+        return Projected(match_id, pos["version"], pos["version"] - folded_from, caught_up)
 
     def _write(
         self,
@@ -89,17 +89,17 @@ class Projector:
         game: Game,
         match_id: str,
         header: dict[str, str],
-        env: Position,
+        pos: Position,
         snapshots: list[str],
     ) -> None:
-        state = env["game"]
+        state = pos["game"]
         scores = game.scores(copy.deepcopy(state))
-        summary = summary_of(match_id, header, game, state, scores, env["version"])
+        summary = summary_of(match_id, header, game, state, scores, pos["version"])
         pipe.hset(
             self.keys.proj(match_id),
             mapping={
-                "checkpoint": env["version"],
-                "env": dumps(env),
+                "checkpoint": pos["version"],
+                "env": dumps(pos),
                 "view": dumps(game.view(state)),
                 "scores": dumps(scores),
                 "summary": dumps(summary),

@@ -48,9 +48,9 @@ class MatchReader:
         """The match's rules and its position at the newest step."""
         game = self.game_of(match_id)
         version = self.store.version(match_id)
-        env = self.position(game, match_id, version)
-        self._remember(match_id, env)
-        return game, env
+        pos = self.position(game, match_id, version)
+        self._remember(match_id, pos)
+        return game, pos
 
     def at(self, match_id: str, step: int) -> tuple[Game, Position]:
         """The match's rules and its position right after ``step``."""
@@ -60,22 +60,22 @@ class MatchReader:
     def describe(self, match_id: str) -> dict[str, Any]:
         """A match's players, setup, options, version, status, winners and disputes, now."""
         header = self.store.header(match_id)
-        game, env = self.head(match_id)
+        game, pos = self.head(match_id)
         created = self.store.read(match_id, 1, 1)[0].data
-        board = game.scores(env["game"])
+        board = game.scores(pos["game"])
         return {
             "id": match_id,
             "game": game.id,
             "players": created["players"],
             "setup": created["setup"],
             "options": created["options"],
-            "version": env["version"],
+            "version": pos["version"],
             "projected_version": self.cache.checkpoint(match_id),
             "created_at": header.get("created_at"),
             "status": "finished" if board.get("finished") else "in_progress",
             "finished": bool(board.get("finished")),
             "winners": board.get("winners", []),
-            "disputes": env["game"].get("disputes", []),
+            "disputes": pos["game"].get("disputes", []),
             "forked_from": header.get("forked_from"),
         }
 
@@ -97,14 +97,14 @@ class MatchReader:
         # stored positions rather than by keeping a copy of every batch's end.
         playing = self.tape_at(game, match_id, first - 1, keep=False)
         for event in self.store.iter_events(match_id, first, last):
-            env = playing.advance(event)
+            pos = playing.advance(event)
             if raw or (event.type not in tape.CORRECTIONS and tape.is_effective(head, event.seq)):
-                frame = self.frame(game, env, event, tape.is_effective(head, event.seq))
+                frame = self.frame(game, pos, event, tape.is_effective(head, event.seq))
                 frame["event"] = disclosed(game, head["game"], frame["event"])
                 yield frame
 
     @staticmethod
-    def frame(game: Game, env: Position, event: StoredEvent, effective: bool) -> dict[str, Any]:
+    def frame(game: Game, pos: Position, event: StoredEvent, effective: bool) -> dict[str, Any]:
         """One replay frame: the event, who sent it and when, and the state after it."""
         return {
             "step": event.seq,
@@ -112,16 +112,16 @@ class MatchReader:
             "actor": event.meta.get("actor"),
             "ts": event.meta.get("ts"),
             "effective": effective and event.type not in tape.CORRECTIONS,
-            "state": frozen(game.view(env["game"])),
+            "state": frozen(game.view(pos["game"])),
         }
 
-    def advance(self, game: Game, match_id: str, env: Position, events: Iterable[StoredEvent]) -> Position:
+    def advance(self, game: Game, match_id: str, pos: Position, events: Iterable[StoredEvent]) -> Position:
         """Fold events onto a position the caller owns."""
         events = list(events)
         corrected = any(event.type in tape.CORRECTIONS for event in events)
-        env = Tape(game, env, self._rewinder(game, match_id), keep=corrected).fold(events)
-        self._remember(match_id, env)
-        return env
+        pos = Tape(game, pos, self._rewinder(game, match_id), keep=corrected).fold(events)
+        self._remember(match_id, pos)
+        return pos
 
     def position(self, game: Game, match_id: str, step: int) -> Position:
         """The position right after ``step``, as a fresh value the caller owns."""
@@ -149,12 +149,12 @@ class MatchReader:
         snapshot = self.cache.nearest_snapshot(match_id, step)
         return snapshot if snapshot is not None else copy.deepcopy(tape.empty())
 
-    def _remember(self, match_id: str, env: Position) -> None:
+    def _remember(self, match_id: str, pos: Position) -> None:
         """Keep a copy of the newest position this process computed for the match."""
         with self._lock:
             known = self._memo.get(match_id)
-            if known is None or known["version"] <= env["version"]:
-                self._memo[match_id] = frozen(env)
+            if known is None or known["version"] <= pos["version"]:
+                self._memo[match_id] = frozen(pos)
                 self._memo.move_to_end(match_id)
                 while len(self._memo) > self._memo_size:
                     self._memo.popitem(last=False)

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from events.store import EventStore
 from games.contract import Game
 from games.registry import all_games
 from projections import bgstats, export
@@ -46,7 +47,7 @@ class NotFinished(Exception):
 class LogPage:
     """Steps ``first..last`` of a match's log as open reads show them (empty when last < first)."""
 
-    reads: Reads
+    store: EventStore
     match_id: str
     first: int
     last: int
@@ -56,12 +57,12 @@ class LogPage:
 
     def events(self) -> list[dict[str, Any]]:
         """The page's events, each as a plain value."""
-        found = self.reads.store.read(self.match_id, self.first, self.last) if self.first <= self.last else []
+        found = self.store.read(self.match_id, self.first, self.last) if self.first <= self.last else []
         return [disclosed(self.game, self.now, e.as_dict()) for e in found]
 
     def lines(self) -> Iterator[str]:
         """The page's events as NDJSON lines, read a batch at a time."""
-        for event in self.reads.store.iter_events(self.match_id, self.first, self.last):
+        for event in self.store.iter_events(self.match_id, self.first, self.last):
             yield json.dumps(disclosed(self.game, self.now, event.as_dict()), separators=(",", ":")) + "\n"
 
 
@@ -99,7 +100,7 @@ class Reads:
         version = self.store.version(match_id)
         last = min(to or version, version, first + limit - 1)
         game, now = self.reader.head(match_id)
-        return LogPage(self, match_id, first, last, version, game, now["game"])
+        return LogPage(self.store, match_id, first, last, version, game, now["game"])
 
     def state(self, match_id: str, at: int | None) -> Rewound:
         """The view right after step ``at`` (None: now); NoSuchStep beyond the last step."""
@@ -107,8 +108,8 @@ class Reads:
         at = version if at is None else at
         if at > version:
             raise NoSuchStep(f"step {at} is beyond the match's last step {version}")
-        game, env = self.reader.at(match_id, at)
-        return Rewound(at, version, frozen(game.view(env["game"])))
+        game, pos = self.reader.at(match_id, at)
+        return Rewound(at, version, frozen(game.view(pos["game"])))
 
     def replay(self, match_id: str, first: int, to: int | None, limit: int, raw: bool) -> Frames:
         """The frames of steps ``first..to``, at most ``limit`` steps, computed in one pass."""
@@ -123,8 +124,8 @@ class Reads:
         projected = self.cache.field(match_id, "scores")
         if projected is None:
             # Not projected yet (a worker has not run since the match was created): fold it here.
-            game, env = self.reader.head(match_id)
-            board = frozen(game.scores(env["game"])) | {"version": version, "projected": False}
+            game, pos = self.reader.head(match_id)
+            board = frozen(game.scores(pos["game"])) | {"version": version, "projected": False}
         else:
             at, board = projected
             board = board | {"version": at, "projected": True}
@@ -158,8 +159,7 @@ class Reads:
 
     def leaderboard(self, game_id: str) -> list[dict[str, Any]]:
         """The game's leaderboard; UnknownGame for a game there is not."""
-        self.game(game_id)
-        return self.statistics.leaderboard(game_id)
+        return self.statistics.leaderboard(_known(game_id).id)
 
     def games(self) -> list[dict[str, Any]]:
         """Every registered game's description."""
@@ -167,6 +167,10 @@ class Reads:
 
     def game(self, game_id: str) -> dict[str, Any]:
         """A game's description; UnknownGame for a game there is not."""
-        if game_id not in all_games():
-            raise UnknownGame(f"there is no game {game_id!r}")
-        return all_games()[game_id].describe()
+        return _known(game_id).describe()
+
+
+def _known(game_id: str) -> Game:
+    if game_id not in all_games():
+        raise UnknownGame(f"there is no game {game_id!r}")
+    return all_games()[game_id]

@@ -41,31 +41,31 @@ def empty() -> Position:
     return {"version": 0, "game": {}, "top": None, "redo": [], "undone": []}
 
 
-def step(game: Game, env: Position, event: StoredEvent, rewind: Rewind) -> Position:
-    """The position after ``event``; owns ``env`` and may change it in place."""
+def step(game: Game, pos: Position, event: StoredEvent, rewind: Rewind) -> Position:
+    """The position after ``event``; owns ``pos`` and may change it in place."""
     if event.type == UNDONE:
-        return _undo(env, event, rewind)
+        return _undo(pos, event, rewind)
     if event.type == REDONE:
-        return _redo(env, event, rewind)
-    env["game"] = game.evolve(env["game"], {"type": event.type, "data": event.data})
+        return _redo(pos, event, rewind)
+    pos["game"] = game.evolve(pos["game"], {"type": event.type, "data": event.data})
     action_id = event.meta.get("action_id", "")
-    top = env["top"]
+    top = pos["top"]
     if action_id == CREATION:
-        env["top"] = None
+        pos["top"] = None
     elif top is not None and top[0] == action_id and top[2] == event.seq - 1:
         top[2] = event.seq
     else:
-        env["top"] = [action_id, event.seq, event.seq]
-        env["redo"] = []
-    env["version"] = event.seq
-    return env
+        pos["top"] = [action_id, event.seq, event.seq]
+        pos["redo"] = []
+    pos["version"] = event.seq
+    return pos
 
 
-def fold(game: Game, env: Position, events: Iterable[StoredEvent], rewind: Rewind) -> Position:
+def fold(game: Game, pos: Position, events: Iterable[StoredEvent], rewind: Rewind) -> Position:
     """Fold events onto a position it owns."""
     for event in events:
-        env = step(game, env, event, rewind)
-    return env
+        pos = step(game, pos, event, rewind)
+    return pos
 
 
 class Tape:
@@ -115,42 +115,42 @@ class Tape:
         return self.fallback(seq)
 
 
-def is_effective(env: Position, seq: int) -> bool:
+def is_effective(pos: Position, seq: int) -> bool:
     """Whether step ``seq`` belongs to the effective history as the position knows it."""
-    return not any(first <= seq <= last for first, last in env["undone"])
+    return not any(first <= seq <= last for first, last in pos["undone"])
 
 
-def undo_event(env: Position) -> dict[str, Any] | None:
+def undo_event(pos: Position) -> dict[str, Any] | None:
     """The data of the event that undoes the last effective action, or None when there is none."""
-    top = env["top"]
+    top = pos["top"]
     if top is None:
         return None
     action_id, first, last = top
     return {"action_id": action_id, "first": first, "last": last, "restores": first - 1}
 
 
-def redo_event(env: Position) -> dict[str, Any] | None:
+def redo_event(pos: Position) -> dict[str, Any] | None:
     """The data of the event that re-applies the last undone action, or None when there is none."""
-    if not env["redo"]:
+    if not pos["redo"]:
         return None
-    action_id, first, last = env["redo"][-1]
+    action_id, first, last = pos["redo"][-1]
     return {"action_id": action_id, "first": first, "last": last, "restores": last}
 
 
-def _undo(env: Position, event: StoredEvent, rewind: Rewind) -> Position:
+def _undo(pos: Position, event: StoredEvent, rewind: Rewind) -> Position:
     data = event.data
     restored = rewind(int(data["restores"]))
-    restored["redo"] = env["redo"] + [[data["action_id"], data["first"], data["last"]]]
-    restored["undone"] = env["undone"] + [[data["first"], data["last"]]]
+    restored["redo"] = pos["redo"] + [[data["action_id"], data["first"], data["last"]]]
+    restored["undone"] = pos["undone"] + [[data["first"], data["last"]]]
     restored["version"] = event.seq
     return restored
 
 
-def _redo(env: Position, event: StoredEvent, rewind: Rewind) -> Position:
+def _redo(pos: Position, event: StoredEvent, rewind: Rewind) -> Position:
     data = event.data
     span = [data["first"], data["last"]]
     restored = rewind(int(data["restores"]))
-    restored["redo"] = env["redo"][:-1]
-    restored["undone"] = [r for r in env["undone"] if r != span]
+    restored["redo"] = pos["redo"][:-1]
+    restored["undone"] = [r for r in pos["undone"] if r != span]
     restored["version"] = event.seq
     return restored

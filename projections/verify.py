@@ -43,7 +43,7 @@ class Expected:
     """What a match's projection must hold, folded afresh from its log."""
 
     game: Game
-    env: Position
+    pos: Position
     view: Any
     scores: Any
     summary: dict[str, Any]
@@ -71,11 +71,11 @@ class Verifier:
         version = events[-1].seq if events else 0
         stored = set(self._snapshot_steps(match_id))
         wanted = stored | set(range(self.snapshot_every, version + 1, self.snapshot_every))
-        env, snapshots = _fresh_fold(game, events, wanted)
-        state = env["game"]
+        pos, snapshots = _fresh_fold(game, events, wanted)
+        state = pos["game"]
         scores = game.scores(copy.deepcopy(state))
         summary = summary_of(match_id, header, game, state, scores, version)
-        return Expected(game, env, game.view(state), scores, summary, snapshots)
+        return Expected(game, pos, game.view(state), scores, summary, snapshots)
 
     def check(self, match_id: str) -> list[Difference]:
         """Every difference between the match's projection and a fresh fold of its log."""
@@ -86,13 +86,13 @@ class Verifier:
             found.append(Difference(match_id, what, detail))
 
         checkpoint = self.cache.checkpoint(match_id)
-        if checkpoint != want.env["version"]:
-            differ("checkpoint", f"projected to step {checkpoint}, the log has {want.env['version']}")
+        if checkpoint != want.pos["version"]:
+            differ("checkpoint", f"projected to step {checkpoint}, the log has {want.pos['version']}")
         fields = self.client.hmget(self.keys.proj(match_id), ["env", "view", "scores", "summary"])
         for name, raw, value in zip(
             ("env", "view", "scores", "summary"),
             fields,
-            (want.env, want.view, want.scores, want.summary),
+            (want.pos, want.view, want.scores, want.summary),
             strict=True,
         ):
             if raw is None:
@@ -106,11 +106,11 @@ class Verifier:
 
     def _check_snapshots(self, match_id: str, want: Expected, differ: Any) -> None:
         stored = self._snapshots(match_id)
-        for step, env in sorted(want.snapshots.items()):
+        for step, pos in sorted(want.snapshots.items()):
             if step not in stored:
                 if step % self.snapshot_every == 0:
                     differ(f"snapshot {step}", "missing")
-            elif stored[step] != _plain(env):
+            elif stored[step] != _plain(pos):
                 differ(f"snapshot {step}", "differs from a fresh fold of the log")
         for step in sorted(set(stored) - set(want.snapshots)):
             differ(f"snapshot {step}", "beyond the log's last step")
@@ -133,9 +133,9 @@ def _fresh_fold(
     playing = Tape(game, tape.empty())
     found: dict[int, Position] = {}
     for event in events:
-        env = playing.advance(event)
+        pos = playing.advance(event)
         if event.seq in wanted:
-            found[event.seq] = _plain(env)
+            found[event.seq] = _plain(pos)
     return playing.position, found
 
 

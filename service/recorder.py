@@ -182,10 +182,10 @@ class Recorder:
         game = self._authorised(match_id, token)
         action = validate_action(game, action)
 
-        def decide(env: Position) -> list[NewEvent]:
-            if env["game"].get("finished"):
+        def decide(pos: Position) -> list[NewEvent]:
+            if pos["game"].get("finished"):
                 raise RuleViolation("match_finished", "the match is over; undo to change its end")
-            events = game.decide(env["game"], action)
+            events = game.decide(pos["game"], action)
             actor = str(action.get("player") or "table")
             return self._new_events(game, events, uuid.uuid4().hex, actor, action)
 
@@ -215,8 +215,8 @@ class Recorder:
         make = tape.undo_event if kind == tape.UNDONE else tape.redo_event
         word = "undo" if kind == tape.UNDONE else "redo"
 
-        def decide(env: Position) -> list[NewEvent]:
-            data = make(env)
+        def decide(pos: Position) -> list[NewEvent]:
+            data = make(pos)
             if data is None:
                 raise RuleViolation(f"nothing_to_{word}", f"there is no action to {word}")
             meta = self._meta("table", uuid.uuid4().hex, 1, {"type": word})
@@ -243,12 +243,12 @@ class Recorder:
             if if_match is not None and if_match != version:
                 # Refused before folding: under contention most conditional writes end here.
                 raise PreconditionFailed(if_match, version)
-            env = self.reader.position(game, match_id, version)
-            if if_match is not None and if_match != env["version"]:
-                raise PreconditionFailed(if_match, env["version"])
-            new = decide(env)
+            pos = self.reader.position(game, match_id, version)
+            if if_match is not None and if_match != pos["version"]:
+                raise PreconditionFailed(if_match, pos["version"])
+            new = decide(pos)
             try:
-                result = self.store.append(match_id, new, env["version"], idempotency_key, digest)
+                result = self.store.append(match_id, new, pos["version"], idempotency_key, digest)
             except VersionConflict as conflict:
                 if if_match is not None:
                     raise PreconditionFailed(if_match, conflict.actual) from conflict
@@ -256,16 +256,16 @@ class Recorder:
             if result.duplicate:
                 return self._replayed(game, match_id, result.first, result.last)
             self._notify(match_id)
-            return self._answer(game, match_id, env, result.first, new)
+            return self._answer(game, match_id, pos, result.first, new)
         raise Busy(f"the match changed {ATTEMPTS} times while this write was decided; send it again")
 
-    def _answer(self, game: Game, match_id: str, env: Position, first: int, new: list[NewEvent]) -> Recorded:
+    def _answer(self, game: Game, match_id: str, pos: Position, first: int, new: list[NewEvent]) -> Recorded:
         # Built from what was appended, not read back: once the append is done the answer needs
         # Redis only for a rewind, so a store that fails now does not turn a recorded write into
         # an error that invites a second one.
         events = [StoredEvent(first + i, e.type, e.data, e.meta) for i, e in enumerate(new)]
-        env = self.reader.advance(game, match_id, env, events)
-        return Recorded(match_id, first + len(events) - 1, events, frozen(game.view(env["game"])))
+        pos = self.reader.advance(game, match_id, pos, events)
+        return Recorded(match_id, first + len(events) - 1, events, frozen(game.view(pos["game"])))
 
     def _notify(self, match_id: str) -> None:
         """Ask for a projection; if Redis fails now, the write stands and the sweep projects it."""
@@ -276,8 +276,8 @@ class Recorder:
 
     def _replayed(self, game: Game, match_id: str, first: int, last: int) -> Recorded:
         events = self.store.read(match_id, first, last)
-        env = self.reader.position(game, match_id, last)
-        return Recorded(match_id, last, events, frozen(game.view(env["game"])), duplicate=True)
+        pos = self.reader.position(game, match_id, last)
+        return Recorded(match_id, last, events, frozen(game.view(pos["game"])), duplicate=True)
 
     def _authorised(self, match_id: str, token: str | None) -> Game:
         header = self.store.header(match_id)

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 from games.contract import Game
 from games.registry import all_games
 from games.validation import validate_action, validate_match
+from service.bootstrap import Services
 from service.recorder import Created, Recorded, Recorder
 
 Match = TypeVar("Match")
@@ -51,6 +52,13 @@ def record_example(
     return play(
         start, lambda made, action: recorder.act(made.match_id, made.token, action), game_id, seed, upto
     )
+
+
+def assert_agrees_with_its_log(parts: Services, match_id: str) -> None:
+    """The match's projection, and its position read now, equal a fold of its log from step 1."""
+    assert parts.verifier.check(match_id) == []
+    _, head = parts.reader.head(match_id)
+    assert head == parts.verifier.expected(match_id).pos
 
 
 def initial_state(game: Game, script: Script) -> Any:

@@ -25,10 +25,16 @@ def events(query: dict[str, Any], match_id: str) -> Any:
     page = services().reads.log(match_id, query["from_"], query.get("to"), query["limit"])
     if request.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON:
         return Response(stream_with_context(page.lines()), mimetype=NDJSON)
-    to = query.get("to")
+    to, size = query.get("to"), query["limit"]
     more = page.last < page.version and (to is None or page.last < to)
-    nxt = url_for("reads.events", match_id=match_id, **{"from": page.last + 1}, limit=query["limit"])
-    return {"events": page.events(), "version": page.version, "links": {"next": nxt if more else None}}
+
+    def link(start: int) -> str:
+        args: dict[str, Any] = {"from": start, "limit": size}
+        return url_for("reads.events", match_id=match_id, **args)
+
+    # A log page links only onwards: a client reading a log follows it to the end.
+    links = page_links(link, page.first, size, 1, page.last + 1 if more else None)
+    return {"events": page.events(), "version": page.version, "links": {"next": links["next"]}}
 
 
 @blp.route("/<match_id>/state", methods=["GET"])

@@ -12,7 +12,7 @@ from games.contract import Game
 from games.registry import all_games
 from service.bootstrap import Services
 from service.recorder import Recorded
-from tests.recording import applied, initial_state, record_example
+from tests.recording import applied, assert_agrees_with_its_log, initial_state, record_example
 
 
 def record_with_corrections(parts: Services, game: Game, seed: int) -> tuple[str, dict[int, Any]]:
@@ -61,6 +61,7 @@ def record_with_corrections(parts: Services, game: Game, seed: int) -> tuple[str
 def test_undo_and_redo_leave_exactly_the_effective_actions(parts: Services, game: Game, seed: int) -> None:
     match_id, _ = record_with_corrections(parts, game, seed)
     parts.projector.project(match_id)
+    assert_agrees_with_its_log(parts, match_id)
     board = parts.cache.field(match_id, "scores")
     assert board is not None and board[1]["finished"] is True
 

@@ -100,13 +100,22 @@ SHORT = {"hat-trick": 1, "hats": 0, "hobbit": 1, "other-hat-trick": 6, "wizard":
 OTHER = {"hat-trick": 11, "hats": 3, "hobbit": 5, "other-hat-trick": 11, "wizard": 10}
 
 
-def record(table: Callable[..., Table], game_id: str, seed: int, upto: int | None = None) -> Table:
-    """A match of ``game_id`` with the first ``upto`` actions (all by default) of example ``seed``."""
+def record(
+    table: Callable[..., Table],
+    game_id: str,
+    seed: int,
+    upto: int | None = None,
+    act: Callable[[Table, dict[str, Any]], Any] = Table.ok,
+) -> Table:
+    """A match of ``game_id`` with the first ``upto`` actions (all by default) of example ``seed``.
+
+    ``act`` sends each action (by default one that must be accepted).
+    """
 
     def start(game_id: str, script: dict[str, Any]) -> Table:
         return table(game_id, script["players"], setup=script["setup"], options=script["options"])
 
-    return play(start, Table.ok, game_id, seed, upto)
+    return play(start, act, game_id, seed, upto)
 
 
 @pytest.fixture

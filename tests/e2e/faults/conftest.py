@@ -12,7 +12,6 @@ import pytest
 import redis
 
 from events.keys import Keys
-from projections.verify import Verifier
 from service.bootstrap import Services, build
 from service.config import Settings
 from tests.e2e.faults.stack import Api, RedisServer, Worker, service_env, wait_for
@@ -62,10 +61,6 @@ class Stack:
             redis_url=self.redis.url, prefix=self.prefix, snapshot_every=SNAPSHOT_EVERY, redis_timeout=10
         )
         return build(settings, notify=lambda match_id: None)
-
-    def verifier(self) -> Verifier:
-        """Checks projections against the logs, as `tabletape verify` does."""
-        return self.parts().verifier
 
     def log(self, match_id: str) -> list[dict[str, Any]]:
         """The match's whole log as Redis holds it (reads over HTTP may hold back secret facts)."""

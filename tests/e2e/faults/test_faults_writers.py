@@ -19,6 +19,7 @@ import requests
 from games.registry import all_games
 from tests.e2e.faults import driver
 from tests.e2e.faults.conftest import Stack
+from tests.recording import assert_agrees_with_its_log
 
 pytestmark = pytest.mark.e2e
 
@@ -106,10 +107,7 @@ def test_eight_concurrent_writers_leave_every_acknowledged_action_in_the_log_exa
     assert_each_acknowledged_once(log, acked, plan)
 
     stack.converged(match.id, len(log))
-    assert stack.verifier().check(match.id) == []
-    parts = stack.parts()
-    _, head = parts.reader.head(match.id)
-    assert head == parts.verifier.expected(match.id).env
+    assert_agrees_with_its_log(stack.parts(), match.id)
     figure(
         f"concurrent writers: {WRITERS} x {PER_WRITER} acknowledged writes of {game.id} in "
         f"{took:.1f} s; {sum(t.conflicts for t in tallies)} conflicts (412), "
