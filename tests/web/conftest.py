@@ -21,6 +21,7 @@ import pytest
 import requests
 
 from tests.e2e.conftest import free_port, wait_until_healthy
+from tests.recording import play
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -124,18 +125,28 @@ class Recorded:
         return dict(answer.json())
 
 
-def record(site: str, game: str, script: dict[str, Any]) -> Recorded:
-    """Create a match from a script and record every one of its actions."""
+def start(site: str, game: str, script: dict[str, Any]) -> Recorded:
+    """Create a match with a script's players, setup and options, over HTTP."""
     made = requests.post(
         f"{site}/v1/matches",
         json={"game": game, **{k: script[k] for k in ("players", "setup", "options")}},
         timeout=10,
     )
     assert made.status_code == 201, made.text
-    match = Recorded(made.json()["id"], made.json()["token"], made.json()["version"])
+    return Recorded(made.json()["id"], made.json()["token"], made.json()["version"])
+
+
+def record(site: str, game: str, script: dict[str, Any]) -> Recorded:
+    """Create a match from a script and record every one of its actions."""
+    match = start(site, game, script)
     for action in script["actions"]:
         match.act(site, action)
     return match
+
+
+def record_seed(site: str, game: str, seed: int) -> Recorded:
+    """A game's example ``seed`` recorded over HTTP, the way every test records one."""
+    return play(lambda g, script: start(site, g, script), lambda m, a: m.act(site, a), game, seed)
 
 
 @pytest.fixture

@@ -20,9 +20,8 @@ from typing import Any
 
 import requests
 
-from games.registry import all_games
 from tests.e2e.conftest import free_port, wait_until_healthy
-from tests.web.conftest import CHROMIUM_ARGS, chromium_path, record, viewer_path, wait_for_viewer
+from tests.web.conftest import CHROMIUM_ARGS, chromium_path, record_seed, viewer_path, wait_for_viewer
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 # Seeds whose matches show each board at its fullest (hands recorded, stacks declared, ...).
@@ -78,7 +77,7 @@ def main(folder: Path | None) -> None:
 
     with serving() as site, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-        ids = {game: record(site, game, all_games()[game].example(seed)).id for game, seed in SEEDS.items()}
+        ids = {game: record_seed(site, game, seed).id for game, seed in SEEDS.items()}
         wide = browser.new_page(viewport={"width": 1280, "height": 900})
         shoot(wide, site, viewer_path(ids["wizard"], busiest_step(site, ids["wizard"])), DOCS / "viewer.png")
         phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)

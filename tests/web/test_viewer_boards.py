@@ -8,8 +8,7 @@ from typing import Any
 import pytest
 import requests
 
-from games.registry import all_games
-from tests.web.conftest import record, viewer_path, wait_for_viewer
+from tests.web.conftest import record, record_seed, viewer_path, wait_for_viewer
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 Frame = dict[str, Any]
@@ -17,7 +16,7 @@ Frame = dict[str, Any]
 
 def open_at(site: str, page: Any, game: str, seed: int, wanted: Callable[[Frame], bool]) -> Frame:
     """Record a game's example, open its viewer at the first step ``wanted`` picks, return that frame."""
-    match = record(site, game, all_games()[game].example(seed))
+    match = record_seed(site, game, seed)
     frames = requests.get(f"{site}/v1/matches/{match.id}/replay", params={"limit": 1000}, timeout=30).json()
     frame = next(f for f in frames["frames"] if wanted(f))
     page.goto(f"{site}{viewer_path(match.id, frame['step'])}")

@@ -13,6 +13,7 @@ from games.registry import all_games
 from tests.web.conftest import (
     Recorded,
     record,
+    record_seed,
     shown_step,
     unique,
     viewer_path,
@@ -53,7 +54,7 @@ def test_every_games_viewer_draws_its_board_at_every_step_without_an_error(
 
 @pytest.mark.parametrize("game, seed", [("wizard", 3), ("hat-trick", 2), ("hobbit", 0)])
 def test_longer_matches_step_through_from_end_to_start(site: str, page: Any, game: str, seed: int) -> None:
-    match = record(site, game, all_games()[game].example(seed))
+    match = record_seed(site, game, seed)
     page.goto(f"{site}{viewer_path(match.id)}")
     wait_for_viewer(page)
     for _ in range(40):
