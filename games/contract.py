@@ -25,8 +25,12 @@ may change it in place and returns the state to use from then on (callers that n
 keep a copy).
 
 Every state holds at least ``players`` (names in seat order), ``finished`` (bool) and
-``disputes`` (a list of ``{"code", "message", ...}``: contradictions found after the fact, which
-are recorded, never silently accepted, and never refuse the action that revealed them).
+``disputes`` (a list of ``{"code", "message", "player", ...}``: contradictions found after the
+fact, which are recorded, never silently accepted, and never refuse the action that revealed them).
+A game raises one with a ``DisputeRaised`` event whose data is ``{"dispute": <that entry>}``.
+
+``games.decider`` holds what every game shares (the generic refusals, dispatch, the
+derive-until-quiet loop, the setup checks); each game package holds only its own moves.
 
 ``scores(state)`` returns at least ``finished`` and ``winners`` (player names; every player of a
 winning side or team; empty while unfinished or on a draw), and ``totals`` ({player: points})

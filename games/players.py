@@ -26,3 +26,14 @@ def find_player(players: list[str], name: Any) -> str:
             f"{name!r} is not a player of this match; the players are: " + ", ".join(players),
         )
     return player
+
+
+def seats_from(players: list[str], first: str) -> list[str]:
+    """Every player once, clockwise (seat order), starting with ``first``."""
+    at = players.index(first)
+    return players[at:] + players[:at]
+
+
+def left_of(players: list[str], player: str, steps: int = 1) -> str:
+    """The player ``steps`` seats clockwise after ``player`` (1: the one to the left)."""
+    return players[(players.index(player) + steps) % len(players)]

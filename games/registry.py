@@ -8,7 +8,7 @@ from functools import cache
 
 from games.contract import Game, InvalidAction
 
-_NOT_GAMES = {"contract", "registry", "validation", "players"}
+_NOT_GAMES = {"contract", "decider", "players", "registry", "schemas", "validation", "words"}
 
 
 @cache

@@ -11,18 +11,17 @@ import random
 from typing import Any
 
 from games.contract import Action, Script, State
+from games.hat_trick.constants import CONTAINERS, DECK_SIZE, PROPS, SIZE, TABLE
+from games.hat_trick.evolve import evolve
 from games.hat_trick.rules import decide, setup
+from games.hat_trick.schemas import OPTIONS
 from games.hat_trick.stacks import (
-    CONTAINERS,
-    PROPS,
-    SIZE,
-    TABLE,
     Placement,
     held_props,
     hidden_props,
     judge_stack,
 )
-from games.hat_trick.state import DECK_SIZE, evolve
+from games.validation import with_defaults
 
 # --- constants -------------------------------------------------------------------------------
 
@@ -43,7 +42,7 @@ def example(seed: int) -> Script:
     elif rng.random() < 0.8:
         options["target"] = rng.randint(1, 6)
     style = rng.choice(STYLES)
-    state = _fold({}, setup(players, {}, options))
+    state = _fold({}, setup(players, {}, with_defaults(OPTIONS, options)))
     numbers = rng.sample(range(1, DECK_SIZE + 1), DECK_SIZE)
     actions: list[Action] = []
     while not state["finished"]:

@@ -1,4 +1,4 @@
-"""Hat Trick rules: setup, decide, evolve, view and scores over plain JSON values.
+"""Hat Trick's setup and decide: what each recorded action causes, derived facts included.
 
 Rules' source: shared/games/hat-trick.md (from 000_541fe7a985f596f8.txt). A round opens with a
 revealed card; declarations queue in the order made and are judged in that order (a stack by
@@ -9,33 +9,22 @@ the round. The match ends at once when a player reaches the target, or after the
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from games.contract import Action, Event, InvalidAction, State, event, fail, require
-from games.hat_trick.schemas import OPTIONS_SCHEMA
-from games.hat_trick.stacks import PROPS, canonical_stack, check_stack, judge_stack
-from games.hat_trick.state import DECK_SIZE, evolve, totals, working_copy
+from games.contract import Action, Event, State, event, fail, require
+from games.decider import Handler, decide_with, settle
+from games.hat_trick.constants import DECK_SIZE, PROPS, TITLE
+from games.hat_trick.evolve import evolve, working_copy
+from games.hat_trick.stacks import canonical_stack, check_stack, judge_stack
+from games.hat_trick.view import totals
 from games.players import find_player
-from games.validation import with_defaults
-
-# --- constants -------------------------------------------------------------------------------
-
-MIN_PLAYERS, MAX_PLAYERS = 2, 4
-
 
 # --- setup -----------------------------------------------------------------------------------
 
 
 def setup(players: list[str], setup: dict[str, Any], options: dict[str, Any]) -> list[Event]:
     """The match's first event: MatchCreated with the options' defaults filled in."""
-    require(
-        MIN_PLAYERS <= len(players) <= MAX_PLAYERS,
-        "player_count",
-        f"Hat Trick is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}",
-    )
-    filled = with_defaults(OPTIONS_SCHEMA, options)
-    return [event("MatchCreated", players=list(players), setup=dict(setup), options=filled)]
+    return [event("MatchCreated", players=list(players), setup=dict(setup), options=options)]
 
 
 # --- decide ----------------------------------------------------------------------------------
@@ -43,19 +32,14 @@ def setup(players: list[str], setup: dict[str, Any], options: dict[str, Any]) ->
 
 def decide(state: State, action: Action) -> list[Event]:
     """The events an action causes, derived facts included, or RuleViolation."""
-    kind = action.get("type")
-    if kind not in _DECIDERS:
-        raise InvalidAction("unknown_action", f"Hat Trick has no action {kind!r}")
-    if state["finished"]:
-        fail("match_finished", f"the match is over ({_winners_words(state)}): nothing more to record")
-    return _DECIDERS[kind](state, action)
+    return decide_with(HANDLERS, TITLE, state, action)
 
 
 def _reveal(state: State, action: Action) -> list[Event]:
     number = action["card"]
     if state["round"] is not None:
         fail(
-            "round_in_play",
+            "round_in_progress",
             f"card {state['round']['card']['card']} is still in play: its round ends with a pass, "
             "with every player failing, or with abandon_round before card "
             f"{number} can be revealed",
@@ -87,7 +71,9 @@ def _declare(state: State, action: Action) -> list[Event]:
     if stack is not None:
         check_stack(stack)
         stack = canonical_stack(stack)
-    return _settle(state, [event("DeclarationMade", player=player, stack=stack)])
+    return settle(
+        state, [event("DeclarationMade", player=player, stack=stack)], evolve, _derived, working_copy
+    )
 
 
 def _judge(state: State, action: Action) -> list[Event]:
@@ -110,15 +96,23 @@ def _judge(state: State, action: Action) -> list[Event]:
     )
     reason = action.get("reason")
     reasons = [{"requirement": "table", "prop": None, "message": reason}] if reason else []
-    return _settle(state, _verdict(state, player, action["verdict"], "table", reasons))
+    return settle(
+        state, _verdict(state, player, action["verdict"], "table", reasons), evolve, _derived, working_copy
+    )
 
 
 def _abandon(state: State, action: Action) -> list[Event]:
     round_ = _round_in_play(state)
-    return _settle(state, [event("CardDiscarded", card=round_["card"]["card"], reason="abandoned")])
+    return settle(
+        state,
+        [event("CardDiscarded", card=round_["card"]["card"], reason="abandoned")],
+        evolve,
+        _derived,
+        working_copy,
+    )
 
 
-_DECIDERS: dict[str, Callable[[State, Action], list[Event]]] = {
+HANDLERS: dict[str, Handler] = {
     "reveal": _reveal,
     "declare": _declare,
     "judge": _judge,
@@ -127,18 +121,6 @@ _DECIDERS: dict[str, Callable[[State, Action], list[Event]]] = {
 
 
 # --- private helpers -------------------------------------------------------------------------
-
-
-def _settle(state: State, events: list[Event]) -> list[Event]:
-    """The events with the derived facts that follow them, in order, until nothing more follows."""
-    work = working_copy(state)
-    settled: list[Event] = []
-    while events:
-        for one in events:
-            work = evolve(work, one)
-        settled.extend(events)
-        events = _derived(work)
-    return settled
 
 
 def _derived(work: State) -> list[Event]:
@@ -204,8 +186,3 @@ def _check_card(state: State, number: int, colour: list[str], grey: list[str], s
 
 def _in_order(props: list[str]) -> list[str]:
     return [prop for prop in PROPS if prop in props]
-
-
-def _winners_words(state: State) -> str:
-    winners = state["winners"]
-    return f"won by {' and '.join(winners)}" if winners else "no winner"

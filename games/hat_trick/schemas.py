@@ -5,13 +5,10 @@ What a scorekeeping app sends; ``games.validation`` checks it before the rules s
 
 from __future__ import annotations
 
-from typing import Any
-
-from games.hat_trick.stacks import PROPS, STAR_RULES, TABLE
+from games.hat_trick.constants import PROPS, STAR_RULES, TABLE
+from games.schemas import Schema, schema
 
 # --- constants -------------------------------------------------------------------------------
-
-Schema = dict[str, Any]
 
 _PROP: Schema = {
     "type": "string",
@@ -61,12 +58,9 @@ _PLACEMENT: Schema = {
     },
 }
 
-REVEAL: Schema = {
-    "type": "object",
-    "description": "A challenge card is turned over: a new round starts.",
-    "additionalProperties": False,
-    "required": ["card"],
-    "properties": {
+REVEAL: Schema = schema(
+    "A challenge card is turned over: a new round starts.",
+    {
         "card": {
             "type": "integer",
             "minimum": 1,
@@ -80,17 +74,13 @@ REVEAL: Schema = {
             "listed in colour or grey."
         ),
     },
-}
+    ["card"],
+)
 
-DECLARE: Schema = {
-    "type": "object",
-    "description": (
-        "A player says they are done. With a stack, tabletape judges it when its turn in the "
-        "queue comes; without one, the table's verdict is recorded with judge."
-    ),
-    "additionalProperties": False,
-    "required": ["player"],
-    "properties": {
+DECLARE: Schema = schema(
+    "A player says they are done. With a stack, tabletape judges it when its turn in the "
+    "queue comes; without one, the table's verdict is recorded with judge.",
+    {
         "player": _PLAYER,
         "stack": {
             "type": "array",
@@ -100,14 +90,12 @@ DECLARE: Schema = {
             "description": "The stack the player built: one placement per prop used.",
         },
     },
-}
+    ["player"],
+)
 
-JUDGE: Schema = {
-    "type": "object",
-    "description": "The table's verdict on the first waiting declaration made without a stack.",
-    "additionalProperties": False,
-    "required": ["player", "verdict"],
-    "properties": {
+JUDGE: Schema = schema(
+    "The table's verdict on the first waiting declaration made without a stack.",
+    {
         "player": _PLAYER,
         "verdict": {
             "type": "string",
@@ -120,14 +108,12 @@ JUDGE: Schema = {
             "description": "Optional: why, in the table's words (recorded as given).",
         },
     },
-}
+    ["player", "verdict"],
+)
 
-ABANDON_ROUND: Schema = {
-    "type": "object",
-    "description": "The table gives up on the card in play: it is discarded, scoring for nobody.",
-    "additionalProperties": False,
-    "properties": {},
-}
+ABANDON_ROUND: Schema = schema(
+    "The table gives up on the card in play: it is discarded, scoring for nobody.", {}
+)
 
 ACTIONS: dict[str, Schema] = {
     "reveal": REVEAL,
@@ -136,17 +122,11 @@ ACTIONS: dict[str, Schema] = {
     "abandon_round": ABANDON_ROUND,
 }
 
-SETUP_SCHEMA: Schema = {
-    "type": "object",
-    "description": "Hat Trick needs no facts of the starting position: send {} or leave it out.",
-    "additionalProperties": False,
-    "properties": {},
-}
+SETUP: Schema = schema("Hat Trick needs no facts of the starting position: send {} or leave it out.", {})
 
-OPTIONS_SCHEMA: Schema = {
-    "type": "object",
-    "additionalProperties": False,
-    "properties": {
+OPTIONS: Schema = schema(
+    "Rule variants, fixed for the match.",
+    {
         "target": {
             "type": "integer",
             "minimum": 1,
@@ -169,4 +149,4 @@ OPTIONS_SCHEMA: Schema = {
             ),
         },
     },
-}
+)

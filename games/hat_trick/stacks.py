@@ -12,14 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from games.contract import require
+from games.hat_trick.constants import CONTAINERS, PROPS, SIZE, TABLE
+from games.words import and_words
 
 # --- constants -------------------------------------------------------------------------------
-
-PROPS = ("coin", "rabbit", "tube", "goblet", "hat")  # smallest first; also the canonical order
-SIZE = {prop: rank for rank, prop in enumerate(PROPS)}
-CONTAINERS = ("tube", "goblet", "hat")
-TABLE = "table"
-STAR_RULES = ("off", "contain", "empty")
 
 Placement = dict[str, str]
 Links = dict[str, tuple[str, str]]  # prop -> ("in" | "on", the prop or table under it)
@@ -213,5 +209,4 @@ def _reason(requirement: str, prop: str, says: str) -> Reason:
 
 
 def _and(props: list[str]) -> str:
-    named = [f"the {prop}" for prop in props]
-    return named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
+    return and_words([f"the {prop}" for prop in props])

@@ -10,37 +10,18 @@ taking the card there face up; or ``black_hat``, one card face down) and at most
 (or, with partners, ``partner_trade``), 8 plays each, and finally every ``favourite`` revealed.
 Hidden cards (hands, black hats, redrawn and traded cards) are optional facts, checked when given.
 
-The package is split by idea, in the order of a game module's sections:
-``table`` (constants, cards, seats, where a card lies), ``rules`` (setup, decide) with ``turns``
-(the turn windows), ``fold`` (evolve), ``scoring`` (view, scores), ``example``, and ``schemas``
-with ``GAME`` below. Docs: docs/games/hats.md.
+The package holds the seven modules every game holds (``constants``, ``schemas``, ``rules``,
+``evolve``, ``view``, ``example`` and this one) and two of its own: ``turns`` (the turn windows,
+partners) and ``whereabouts`` (where each recorded card lies). Docs: docs/games/hats.md.
 """
 
 from __future__ import annotations
 
-from games.contract import Game
-from games.hats.example import example
-from games.hats.fold import evolve
-from games.hats.rules import decide, setup
-from games.hats.schemas import ACTIONS, OPTIONS_SCHEMA, SETUP_SCHEMA
-from games.hats.scoring import figures, scores, view
+from games.decider import assemble
 
-GAME = Game(
-    id="hats",
-    title="Hats",
-    min_players=2,
-    max_players=4,
+GAME = assemble(
+    __name__,
     source="Hats by Gabriele Bubola (ThunderGryph Games, 2019); rules text 001_f90144f72e5c40fc",
-    actions=ACTIONS,
-    setup_schema=SETUP_SCHEMA,
-    options_schema=OPTIONS_SCHEMA,
-    setup=setup,
-    decide=decide,
-    evolve=evolve,
-    view=view,
-    scores=scores,
-    example=example,
-    figures=figures,
 )
 
 __all__ = ["GAME"]

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.contract import Action, Script
-from games.hats.table import (
+from games.hats.constants import (
     ALL_CARDS,
     HAND_SIZE,
     PLAYS_EACH,
@@ -21,6 +21,7 @@ from games.hats.table import (
     card_value,
     table_size,
 )
+from games.players import left_of
 
 NAMES = ["ann", "bob", "cy", "dee"]
 
@@ -181,8 +182,7 @@ class _Table:
         return self.rng.choice([word, word.upper(), word.capitalize()])
 
     def _trade(self, player: str) -> Action:
-        seat = self.players.index(player)
-        partner = self.players[(seat + 2) % 4]
+        partner = left_of(self.players, player, 2)
         given = self.rng.choice(self.hands[player])
         received = self.rng.choice(self.hands[partner])
         self.hands[player].remove(given)

@@ -2,31 +2,27 @@
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Callable
 from typing import Any
 
-from games.contract import Action, Event, InvalidAction, State, event, fail, require
-from games.hats.fold import evolve
-from games.hats.schemas import OPTIONS_SCHEMA
-from games.hats.scoring import outcome
-from games.hats.table import (
+from games.contract import Action, Event, State, event, fail, require
+from games.decider import Handler, decide_with, settle
+from games.hats.constants import (
     HAND_SIZE,
     PLAYS_EACH,
     REMOVED_WITH_TWO,
+    TITLE,
     canon_card,
     canon_type,
     card_type,
     card_value,
-    check_from_deck,
-    check_leaves_hand,
     maybe_card,
-    partner_of,
     table_size,
 )
-from games.hats.turns import extra_turn, main_turn, play_end
+from games.hats.evolve import evolve
+from games.hats.turns import extra_turn, main_turn, partner_of, play_end
+from games.hats.view import outcome
+from games.hats.whereabouts import check_from_deck, check_leaves_hand
 from games.players import find_player as canon_player
-from games.validation import with_defaults
 
 # --- setup ------------------------------------------------------------------------------------
 
@@ -34,8 +30,7 @@ from games.validation import with_defaults
 def setup(players: list[str], setup: dict[str, Any], options: dict[str, Any]) -> list[Event]:
     """The MatchCreated event of a Hats table, with the setup in canonical spelling."""
     count = len(players)
-    require(2 <= count <= 4, "player_count", f"Hats is played by 2 to 4 players, not {count}")
-    require("start_player" in setup, "start_player_missing", "setup must name the start_player")
+    require("start_player" in setup, "start_player_required", "setup must name the start_player")
     start = canon_player(players, setup["start_player"])
     removed = _removed_types(count, setup.get("removed_types"))
     table = _tea_table(count, removed, setup.get("table", []))
@@ -45,8 +40,7 @@ def setup(players: list[str], setup: dict[str, Any], options: dict[str, Any]) ->
         canonical["removed_types"] = removed
     if hands:
         canonical["hands"] = hands
-    filled = with_defaults(OPTIONS_SCHEMA, options)
-    return [event("MatchCreated", players=list(players), setup=canonical, options=filled)]
+    return [event("MatchCreated", players=list(players), setup=canonical, options=options)]
 
 
 def _removed_types(count: int, given: list[str] | None) -> list[str]:
@@ -71,7 +65,7 @@ def _tea_table(count: int, removed: list[str], given: list[str]) -> list[str]:
     spaces = table_size(count)
     require(
         len(given) == spaces,
-        "table_size",
+        "wrong_table_size",
         f"with {count} players the tea table starts with {spaces} cards, not {len(given)}",
     )
     table = [canon_card(text) for text in given]
@@ -88,10 +82,10 @@ def _hands(
     hands: dict[str, list[str]] = {}
     for name, cards in given.items():
         player = canon_player(players, name)
-        require(player not in hands, "duplicate_hand", f"{player}'s hand is given twice")
+        require(player not in hands, "duplicate_player", f"{player}'s hand is given twice")
         require(
             len(cards) == HAND_SIZE,
-            "hand_size",
+            "wrong_hand_size",
             f"{player} is dealt {HAND_SIZE} cards, not {len(cards)}",
         )
         hands[player] = [canon_card(text) for text in cards]
@@ -116,19 +110,11 @@ def _check_new_card(card: str, removed: list[str], seen: dict[str, str], where: 
 
 def decide(state: State, action: Action) -> list[Event]:
     """The events an action causes at a Hats table, or RuleViolation."""
-    decider = _DECIDERS.get(action.get("type", ""))
-    if decider is None:
-        raise InvalidAction("unknown_action", f"Hats has no action {action.get('type')!r}")
-    require(
-        not state["finished"],
-        "match_finished",
-        "the match is over: every favourite hat has been revealed",
-    )
+    return decide_with(HANDLERS, TITLE, state, action)
+
+
+def _swap(state: State, action: Action) -> list[Event]:
     player = canon_player(state["players"], action["player"])
-    return decider(state, player, action)
-
-
-def _swap(state: State, player: str, action: Action) -> list[Event]:
     events = main_turn(state, player)
     card = canon_card(action["card"])
     space = _space(state, action["space"])
@@ -144,7 +130,8 @@ def _swap(state: State, player: str, action: Action) -> list[Event]:
     return events + play_end(state)
 
 
-def _black_hat(state: State, player: str, action: Action) -> list[Event]:
+def _black_hat(state: State, action: Action) -> list[Event]:
+    player = canon_player(state["players"], action["player"])
     events = main_turn(state, player)
     card = maybe_card(action.get("card"))
     if card is not None:
@@ -153,7 +140,8 @@ def _black_hat(state: State, player: str, action: Action) -> list[Event]:
     return events + play_end(state)
 
 
-def _redraw(state: State, player: str, action: Action) -> list[Event]:
+def _redraw(state: State, action: Action) -> list[Event]:
+    player = canon_player(state["players"], action["player"])
     events = extra_turn(state, player, "redraw")
     discarded = maybe_card(action.get("discarded"))
     drawn = maybe_card(action.get("drawn"))
@@ -167,7 +155,8 @@ def _redraw(state: State, player: str, action: Action) -> list[Event]:
     return events + [redrawn]
 
 
-def _partner_trade(state: State, player: str, action: Action) -> list[Event]:
+def _partner_trade(state: State, action: Action) -> list[Event]:
+    player = canon_player(state["players"], action["player"])
     partner = partner_of(state, player)
     if partner is None:
         off = " (this match was created with partners off)" if len(state["players"]) == 4 else ""
@@ -188,7 +177,8 @@ def _partner_trade(state: State, player: str, action: Action) -> list[Event]:
     return events + [traded]
 
 
-def _favourite(state: State, player: str, action: Action) -> list[Event]:
+def _favourite(state: State, action: Action) -> list[Event]:
+    player = canon_player(state["players"], action["player"])
     made = sum(state["plays"].values())
     total = PLAYS_EACH * len(state["players"])
     require(
@@ -205,14 +195,10 @@ def _favourite(state: State, player: str, action: Action) -> list[Event]:
     )
     card = canon_card(action["card"])
     check_leaves_hand(state, player, card)
-    revealed = event("FavouriteRevealed", player=player, card=card)
-    after = evolve(copy.deepcopy(state), revealed)
-    if any(after["favourites"][p] is None for p in after["players"]):
-        return [revealed]
-    return [revealed, event("MatchFinished", **outcome(after))]
+    return settle(state, [event("FavouriteRevealed", player=player, card=card)], evolve, _match_end)
 
 
-_DECIDERS: dict[str, Callable[[State, str, Action], list[Event]]] = {
+HANDLERS: dict[str, Handler] = {
     "swap": _swap,
     "black_hat": _black_hat,
     "redraw": _redraw,
@@ -222,6 +208,13 @@ _DECIDERS: dict[str, Callable[[State, str, Action], list[Event]]] = {
 
 
 # --- private helpers --------------------------------------------------------------------------
+
+
+def _match_end(state: State) -> list[Event]:
+    """MatchFinished once the last favourite hat is revealed."""
+    if state["finished"] or any(state["favourites"][p] is None for p in state["players"]):
+        return []
+    return [event("MatchFinished", **outcome(state))]
 
 
 def _space(state: State, space: int) -> int:
@@ -239,7 +232,7 @@ def _drawn_back(state: State, player: str, discarded: str | None, drawn: str | N
     """With the draw pile and the discard pile empty, the discarded card is drawn back."""
     if discarded is not None and drawn is not None and discarded != drawn:
         fail(
-            "draw_pile_empty",
+            "deck_empty",
             f"the draw pile is empty, so {player} shuffles the discarded {discarded} and "
             f"draws it straight back, not {drawn}",
         )

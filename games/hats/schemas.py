@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.hats.table import HAND_SIZE, TYPES
+from games.hats.constants import HAND_SIZE, TYPES
+from games.schemas import schema
 
 _CARD_PATTERN = "^[A-Za-z]+-[0-9]{1,2}$"
 _CARD_WORDS = f"written type-value in any letter case, e.g. 'blue-4'; types {', '.join(TYPES)}, values 1 to 6"
@@ -27,63 +28,75 @@ def _hidden_card(what: str) -> dict[str, Any]:
     }
 
 
-def _action(required: list[str], **fields: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "properties": fields,
-        "required": required,
-        "additionalProperties": False,
-    }
-
-
 _ACTING = _player("The player acting, as named when the match was created (any letter case).")
 
 ACTIONS: dict[str, dict[str, Any]] = {
-    "swap": _action(
-        ["player", "card", "space"],
-        player=_ACTING,
-        card=_card(
-            "The card played face up from the hand onto the tea table; it must have the type of "
-            "the card on that space or a higher value"
-        ),
-        space={
-            "type": "integer",
-            "minimum": 1,
-            "maximum": 6,
-            "description": "The tea-table space (1 to 6; 1 to 5 with 2 players) whose card "
-            "goes face up into the player's collection.",
+    "swap": schema(
+        "The turn's main action: a card from the hand goes face up onto a tea-table space, and the "
+        "card there goes face up into the player's collection.",
+        {
+            "player": _ACTING,
+            "card": _card(
+                "The card played face up from the hand onto the tea table; it must have the type of "
+                "the card on that space or a higher value"
+            ),
+            "space": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 6,
+                "description": "The tea-table space (1 to 6; 1 to 5 with 2 players) whose card "
+                "goes face up into the player's collection.",
+            },
         },
+        ["player", "card", "space"],
     ),
-    "black_hat": _action(
+    "black_hat": schema(
+        "The turn's main action instead of a swap: a card from the hand goes face down into the "
+        "player's collection as a black hat.",
+        {
+            "player": _ACTING,
+            "card": _hidden_card("The card put face down into the player's collection as a black hat"),
+        },
         ["player"],
-        player=_ACTING,
-        card=_hidden_card("The card put face down into the player's collection as a black hat"),
     ),
-    "redraw": _action(
+    "redraw": schema(
+        "At most once a turn, before or after the main action: a card from the hand is discarded face"
+        " down and one is drawn.",
+        {
+            "player": _ACTING,
+            "discarded": _hidden_card("The card discarded face down"),
+            "drawn": _hidden_card("The card drawn from the draw pile"),
+        },
         ["player"],
-        player=_ACTING,
-        discarded=_hidden_card("The card discarded face down"),
-        drawn=_hidden_card("The card drawn from the draw pile"),
     ),
-    "partner_trade": _action(
+    "partner_trade": schema(
+        "With 4 players as partners, instead of the turn's redraw: the player and the partner "
+        "opposite swap one card face down.",
+        {
+            "player": _ACTING,
+            "given": _hidden_card("With 4 players as partners: the card handed face down to the partner"),
+            "received": _hidden_card("The card received face down from the partner"),
+        },
         ["player"],
-        player=_ACTING,
-        given=_hidden_card("With 4 players as partners: the card handed face down to the partner"),
-        received=_hidden_card("The card received face down from the partner"),
     ),
-    "favourite": _action(
+    "favourite": schema(
+        "After the last play, each player reveals the card left in hand as their favourite hat; the "
+        "last reveal ends the match.",
+        {
+            "player": _ACTING,
+            "card": _card(
+                "After every player has played 8 cards: the last card in the player's hand, revealed "
+                "as the favourite hat"
+            ),
+        },
         ["player", "card"],
-        player=_ACTING,
-        card=_card(
-            "After every player has played 8 cards: the last card in the player's hand, revealed "
-            "as the favourite hat"
-        ),
     ),
 }
 
-SETUP_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
+SETUP: dict[str, Any] = schema(
+    "Facts of the starting position: who starts, the tea table's first cards, the removed types and, "
+    "if known, the hands.",
+    {
         "start_player": _player("The player who takes the first turn (any letter case)."),
         "table": {
             "type": "array",
@@ -117,13 +130,12 @@ SETUP_SCHEMA: dict[str, Any] = {
             "by player name. Recorded hands make every later play of theirs checked at once.",
         },
     },
-    "required": ["start_player", "table"],
-    "additionalProperties": False,
-}
+    ["start_player", "table"],
+)
 
-OPTIONS_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
+OPTIONS: dict[str, Any] = schema(
+    "Rule variants, fixed for the match.",
+    {
         "partners": {
             "type": "boolean",
             "default": True,
@@ -132,5 +144,4 @@ OPTIONS_SCHEMA: dict[str, Any] = {
             "themselves. No effect with 2 or 3 players.",
         },
     },
-    "additionalProperties": False,
-}
+)

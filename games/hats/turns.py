@@ -7,7 +7,8 @@ after the last play, the last player may still redraw until the first favourite 
 from __future__ import annotations
 
 from games.contract import Event, State, event, fail, require
-from games.hats.table import PLAYS_EACH, next_player
+from games.hats.constants import PLAYS_EACH
+from games.players import left_of
 
 # --- turn windows -----------------------------------------------------------------------------
 
@@ -25,7 +26,7 @@ def main_turn(state: State, player: str) -> list[Event]:
         require(
             not turn["played"],
             "already_played",
-            f"{player} has already played a card this turn; {next_player(state, player)} plays next",
+            f"{player} has already played a card this turn; {left_of(state['players'], player)} plays next",
         )
         return []
     return _next_turn(state, player)
@@ -51,7 +52,7 @@ def extra_turn(state: State, player: str, kind: str) -> list[Event]:
 def _next_turn(state: State, player: str) -> list[Event]:
     turn = state["turn"]
     current = turn["player"]
-    following = next_player(state, current)
+    following = left_of(state["players"], current)
     if player == following and turn["played"]:
         return [event("TurnStarted", player=player, turn=turn["number"] + 1)]
     if turn["played"]:
@@ -68,3 +69,11 @@ def play_end(state: State) -> list[Event]:
     if made < PLAYS_EACH * len(state["players"]):
         return []
     return [event("PlayEnded", plays=PLAYS_EACH)]
+
+
+def partner_of(state: State, player: str) -> str | None:
+    """The partner sitting opposite, when the match is played in teams."""
+    for team in state["teams"]:
+        if player in team:
+            return str(team[1] if team[0] == player else team[0])
+    return None

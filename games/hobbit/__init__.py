@@ -14,36 +14,19 @@ The table records ``start_round {leader, hands?}``, ``play {player, card, mark?}
 ``distribute {cards}``; tabletape derives the trick's winner, every card's effect, damage,
 eliminations, the next leader, the round's end and the result, each as an event.
 
-The package is split by idea: ``table`` (constants and card notation), ``rules`` (setup and
-decide), ``powers`` (the distribution powers), ``settle`` (what a distribution sets off),
-``evolve``, ``views`` (view and scores), ``example`` and ``schemas``.
+The package holds the seven modules every game holds (``constants``, ``schemas``, ``rules``,
+``evolve``, ``view``, ``example`` and this one) and two of its own: ``powers`` (the characters'
+distribution powers) and ``settle`` (what a distribution sets off).
 """
 
 from __future__ import annotations
 
-from games.contract import Game
-from games.hobbit.evolve import evolve
-from games.hobbit.example import example
-from games.hobbit.rules import decide, setup
-from games.hobbit.schemas import ACTIONS, OPTIONS, SETUP
-from games.hobbit.views import scores, view
+from games.decider import assemble
 
-GAME = Game(
-    id="hobbit",
-    title="The Hobbit Card Game",
-    min_players=2,
-    max_players=5,
+GAME = assemble(
+    __name__,
     source="002_f1095ec0448b2b3d.txt (The Hobbit Card Game, Martin Wallace, Fantasy Flight "
     "Games, 2012); characters' powers from the character cards",
-    actions=ACTIONS,
-    setup_schema=SETUP,
-    options_schema=OPTIONS,
-    setup=setup,
-    decide=decide,
-    evolve=evolve,
-    view=view,
-    scores=scores,
-    example=example,
 )
 
 __all__ = ["GAME"]

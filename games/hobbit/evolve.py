@@ -7,27 +7,21 @@ given (changes it in place and returns it) but never the event, whose values it 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
 from typing import Any
 
-from games.contract import Event, State
-from games.hobbit.table import cards_left, clockwise_from, colour, other_side, side_of
+from games.contract import State
+from games.decider import Evolvers
+from games.hobbit.constants import cards_left, colour, other_side, side_of
+from games.players import seats_from
 
-# ---------------------------------------------------------------------------------------------
-# evolve
-# ---------------------------------------------------------------------------------------------
-
-
-def evolve(state: State, event: Event) -> State:
-    """The state after one event (unknown event types change nothing)."""
-    handler = _HANDLERS.get(event.get("type", ""))
-    if handler is None:
-        return state
-    handler(state, event.get("data", {}))
-    return state
+# --- evolve --------------------------------------------------------------------------------------
 
 
-def _match_created(state: State, data: dict[str, Any]) -> None:
+evolve = Evolvers()
+
+
+@evolve.on("MatchCreated")
+def _match_created(state: State, data: dict[str, Any]) -> State:
     players = list(data["players"])
     setup, options = data.get("setup", {}), data.get("options", {})
     state.clear()
@@ -56,9 +50,11 @@ def _match_created(state: State, data: dict[str, Any]) -> None:
         trick=None,
         result=None,
     )
+    return state
 
 
-def _round_started(state: State, data: dict[str, Any]) -> None:
+@evolve.on("RoundStarted")
+def _round_started(state: State, data: dict[str, Any]) -> State:
     state["round"] = data["round"]
     state["dealt"] = list(data["dealt"])
     state["hand_size"] = data["hand_size"]
@@ -69,9 +65,11 @@ def _round_started(state: State, data: dict[str, Any]) -> None:
     state["void"] = {}
     state["phase"] = "playing"
     _new_trick(state, 1, data["leader"])
+    return state
 
 
-def _card_played(state: State, data: dict[str, Any]) -> None:
+@evolve.on("CardPlayed")
+def _card_played(state: State, data: dict[str, Any]) -> State:
     player, card, mark = data["player"], data["card"], data["mark"]
     trick = state["trick"]
     voids = state["void"].setdefault(player, {})
@@ -86,80 +84,84 @@ def _card_played(state: State, data: dict[str, Any]) -> None:
     if state["hands"] is not None and card in state["hands"].get(player, []):
         state["hands"][player].remove(card)
     state["marks"][card] = mark
+    return state
 
 
-def _dispute_raised(state: State, data: dict[str, Any]) -> None:
-    state["disputes"].append(copy.deepcopy(data))
+@evolve.on("DisputeRaised")
+def _dispute_raised(state: State, data: dict[str, Any]) -> State:
+    state["disputes"].append(copy.deepcopy(data["dispute"]))
+    return state
 
 
-def _trick_won(state: State, data: dict[str, Any]) -> None:
+@evolve.on("TrickWon")
+def _trick_won(state: State, data: dict[str, Any]) -> State:
     state["trick"]["winner"] = data["player"]
     state["tricks_won"][data["player"]] += 1
     state["phase"] = "distributing"
+    return state
 
 
-def _cards_distributed(state: State, data: dict[str, Any]) -> None:
+@evolve.on("CardsDistributed")
+def _cards_distributed(state: State, data: dict[str, Any]) -> State:
     state["trick"]["distribution"] = copy.deepcopy(data["cards"])
     state["phase"] = "resolving"
+    return state
 
 
-def _card_took_effect(state: State, data: dict[str, Any]) -> None:
+@evolve.on("CardTookEffect")
+def _card_took_effect(state: State, data: dict[str, Any]) -> State:
     player = data["player"]
     if data["effect"] == "pipe":
         state["pipes"][player] += 1
     elif data["effect"] == "damage":
         state["damage_dealt"][other_side(side_of(state, player))] += 1
+    return state
 
 
-def _damage_changed(state: State, data: dict[str, Any]) -> None:
+@evolve.on("DamageChanged")
+def _damage_changed(state: State, data: dict[str, Any]) -> State:
     state["damage"][data["player"]] = data["after"]
+    return state
 
 
-def _player_eliminated(state: State, data: dict[str, Any]) -> None:
+@evolve.on("PlayerEliminated")
+def _player_eliminated(state: State, data: dict[str, Any]) -> State:
     player = data["player"]
     state["alive"][player] = False
     state["eliminated"].append(player)
     if state["hands"] is not None and player in state["hands"]:
         state["hands"][player] = []
+    return state
 
 
-def _leader_chosen(state: State, data: dict[str, Any]) -> None:
+@evolve.on("LeaderChosen")
+def _leader_chosen(state: State, data: dict[str, Any]) -> State:
     _new_trick(state, data["trick"], data["player"])
     state["phase"] = "playing"
+    return state
 
 
-def _round_ended(state: State, data: dict[str, Any]) -> None:
+@evolve.on("RoundEnded")
+def _round_ended(state: State, data: dict[str, Any]) -> State:
     state["phase"] = "round_start"
+    return state
 
 
-def _match_finished(state: State, data: dict[str, Any]) -> None:
+@evolve.on("MatchFinished")
+def _match_finished(state: State, data: dict[str, Any]) -> State:
     state["finished"] = True
     state["phase"] = "finished"
     state["result"] = copy.deepcopy(data)
+    return state
 
 
-_HANDLERS: dict[str, Callable[[State, dict[str, Any]], None]] = {
-    "MatchCreated": _match_created,
-    "RoundStarted": _round_started,
-    "CardPlayed": _card_played,
-    "DisputeRaised": _dispute_raised,
-    "TrickWon": _trick_won,
-    "CardsDistributed": _cards_distributed,
-    "CardTookEffect": _card_took_effect,
-    "DamageChanged": _damage_changed,
-    "PlayerEliminated": _player_eliminated,
-    "LeaderChosen": _leader_chosen,
-    "RoundEnded": _round_ended,
-    "MatchFinished": _match_finished,
-}
-
-# ---------------------------------------------------------------------------------------------
-# Helpers
-# ---------------------------------------------------------------------------------------------
+# --- private helpers -----------------------------------------------------------------------------
 
 
 def _new_trick(state: State, number: int, leader: str) -> None:
-    order = [p for p in clockwise_from(state, leader) if state["alive"][p] and cards_left(state, p) > 0]
+    order = [
+        p for p in seats_from(state["players"], leader) if state["alive"][p] and cards_left(state, p) > 0
+    ]
     state["trick"] = {
         "number": number,
         "leader": leader,
@@ -169,3 +171,16 @@ def _new_trick(state: State, number: int, leader: str) -> None:
         "winner": None,
         "distribution": None,
     }
+
+
+# --- upcasters -------------------------------------------------------------------------------
+
+
+def _dispute_in_one_field(data: dict[str, Any]) -> dict[str, Any]:
+    """DisputeRaised schema 1 held the dispute's fields flat; schema 2 holds them under "dispute",
+    the shape every game's disputes share."""
+    return {"dispute": dict(data)}
+
+
+EVENT_SCHEMAS = {"DisputeRaised": 2}
+UPCASTERS = {("DisputeRaised", 1): _dispute_in_one_field}

@@ -12,19 +12,17 @@ import random
 from typing import Any
 
 from games.contract import Action, Script, State
+from games.hobbit.constants import CHARACTERS, DECK, DISCARD, MARKS, colour, living
 from games.hobbit.evolve import evolve
 from games.hobbit.rules import decide, setup
-from games.hobbit.table import CHARACTERS, DECK, DISCARD, MARKS, colour, living
+from games.hobbit.schemas import OPTIONS
+from games.validation import with_defaults
 
-# ---------------------------------------------------------------------------------------------
-# Constants
-# ---------------------------------------------------------------------------------------------
+# --- constants -----------------------------------------------------------------------------------
 
 _NAMES = ("ann", "bob", "cy", "dee", "eve")
 
-# ---------------------------------------------------------------------------------------------
-# example
-# ---------------------------------------------------------------------------------------------
+# --- example -------------------------------------------------------------------------------------
 
 
 def example(seed: int) -> Script:
@@ -38,7 +36,7 @@ def example(seed: int) -> Script:
     options = _options(rng)
     style = {"hands": rng.random(), "shout": rng.random() < 0.2, "table": table}
     state: State = {}
-    for new in setup(players, chosen, options):
+    for new in setup(players, chosen, with_defaults(OPTIONS, options)):
         state = evolve(state, new)
     hands: dict[str, list[str]] = {}
     actions: list[Action] = []
@@ -50,9 +48,7 @@ def example(seed: int) -> Script:
     return {"players": players, "setup": chosen, "options": options, "actions": actions}
 
 
-# ---------------------------------------------------------------------------------------------
-# Helpers
-# ---------------------------------------------------------------------------------------------
+# --- private helpers -----------------------------------------------------------------------------
 
 
 def _cast(rng: random.Random, players: list[str]) -> dict[str, str]:

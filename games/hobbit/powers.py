@@ -10,11 +10,9 @@ from collections import Counter
 from collections.abc import Callable
 
 from games.contract import State, fail
-from games.hobbit.table import DISCARD, living
+from games.hobbit.constants import DISCARD, living
 
-# ---------------------------------------------------------------------------------------------
-# Constants
-# ---------------------------------------------------------------------------------------------
+# --- constants -----------------------------------------------------------------------------------
 
 POWERS = {
     "bilbo": "Bilbo's power gives one card to himself and one to another player, the rest discarded",
@@ -27,9 +25,7 @@ POWERS = {
 }
 FREE = "The free distribution gives every card of the trick to some living player"
 
-# ---------------------------------------------------------------------------------------------
-# Checks
-# ---------------------------------------------------------------------------------------------
+# --- Checks --------------------------------------------------------------------------------------
 
 
 def check_distribution(state: State, winner: str, cards: dict[str, str]) -> None:
@@ -88,9 +84,7 @@ _CHECKS: dict[str, Callable[[str, Counter[str], int, list[str]], str | None]] = 
     "bolg": _bolg,
 }
 
-# ---------------------------------------------------------------------------------------------
-# Helpers
-# ---------------------------------------------------------------------------------------------
+# --- private helpers -----------------------------------------------------------------------------
 
 
 def _crowded(given: Counter[str]) -> str | None:

@@ -6,35 +6,32 @@ with everything it sets off, lives in ``games.hobbit.settle``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from games.contract import Action, Event, InvalidAction, State, event, fail, require
-from games.hobbit.settle import distribute
-from games.hobbit.table import (
+from games.contract import Action, Event, State, event, fail, require
+from games.decider import Handler, decide_with
+from games.hobbit.constants import (
     CHARACTERS,
     DECK,
-    DEFAULT_OPTIONS,
     DISCARD,
     MARKS,
     SIDES,
+    TITLE,
     TRUMP,
     canonical_card,
     colour,
     living,
     value,
 )
+from games.hobbit.settle import distribute
 from games.players import find_player as _seated
 
-# ---------------------------------------------------------------------------------------------
-# setup
-# ---------------------------------------------------------------------------------------------
+# --- setup ---------------------------------------------------------------------------------------
 
 
 def setup(players: list[str], setup: dict[str, Any], options: dict[str, Any]) -> list[Event]:
     """The match's first event, or RuleViolation for characters or marks the rules refuse."""
     players = list(players)
-    require(2 <= len(players) <= 5, "player_count", f"2 to 5 players, not {len(players)}")
     for player in players:
         require(
             player.casefold() != DISCARD,
@@ -49,13 +46,13 @@ def setup(players: list[str], setup: dict[str, Any], options: dict[str, Any]) ->
             "MatchCreated",
             players=players,
             setup=chosen,
-            options={**DEFAULT_OPTIONS, **options},
+            options=options,
         )
     ]
 
 
 def _characters(players: list[str], given: Any) -> dict[str, str]:
-    require(isinstance(given, dict), "characters_missing", "setup.characters is required")
+    require(isinstance(given, dict), "characters_required", "setup.characters is required")
     chosen: dict[str, str] = {}
     for name, character in given.items():
         player = _seated(players, name)
@@ -70,7 +67,7 @@ def _characters(players: list[str], given: Any) -> dict[str, str]:
         require(not holder, "character_taken", f"{character} is already {holder and holder[0]}'s")
         chosen[player] = character
     missing = [p for p in players if p not in chosen]
-    require(not missing, "character_missing", f"no character for {', '.join(missing)}")
+    require(not missing, "missing_player", f"no character for {', '.join(missing)}")
     for side in SIDES:
         require(
             any(CHARACTERS[c] == side for c in chosen.values()),
@@ -96,18 +93,12 @@ def _mark_table(given: Any) -> dict[str, str]:
     return {card: table[card] for card in DECK}
 
 
-# ---------------------------------------------------------------------------------------------
-# decide
-# ---------------------------------------------------------------------------------------------
+# --- decide --------------------------------------------------------------------------------------
 
 
 def decide(state: State, action: Action) -> list[Event]:
     """The events an action causes, or RuleViolation naming the rule it breaks."""
-    require(not state["finished"], "match_finished", "the match is over; nothing more is recorded")
-    handler = _ACTIONS.get(action.get("type", ""))
-    if handler is None:
-        raise InvalidAction("unknown_action", f"no action {action.get('type')!r} in this game")
-    return handler(state, action)
+    return decide_with(HANDLERS, TITLE, state, action)
 
 
 def _start_round(state: State, action: Action) -> list[Event]:
@@ -152,7 +143,7 @@ def _hands(state: State, given: dict[str, Any], dealt: list[str], size: int) -> 
             holder[card] = player
         hands[player] = hand
     missing = [p for p in dealt if p not in hands]
-    require(not missing, "hands_incomplete", f"the hands miss {', '.join(missing)}")
+    require(not missing, "missing_player", f"the hands miss {', '.join(missing)}")
     return {p: hands[p] for p in dealt}
 
 
@@ -200,7 +191,7 @@ def _require_playing(state: State) -> None:
             "distribution_pending",
             f"{trick['winner']} won trick {trick['number']}: record its distribution first",
         )
-    require(state["phase"] == "playing", "no_round", "no round is being played: start_round first")
+    require(state["phase"] == "playing", "wrong_phase", "no round is being played: start_round first")
 
 
 def _require_from_hand(state: State, player: str, card: str) -> None:
@@ -242,29 +233,25 @@ def _revoke_found(state: State, player: str, card: str) -> list[Event]:
         f"{player} plays {card} in trick {state['trick']['number']} of round "
         f"{state['round']} but did not follow {colour(card)} in trick {trick}: a revoke"
     )
-    return [
-        event(
-            "DisputeRaised",
-            code="revoke",
-            message=message,
-            player=player,
-            card=card,
-            colour=colour(card),
-            round=state["round"],
-            trick=trick,
-        )
-    ]
+    dispute = {
+        "code": "revoke",
+        "message": message,
+        "player": player,
+        "card": card,
+        "colour": colour(card),
+        "round": state["round"],
+        "trick": trick,
+    }
+    return [event("DisputeRaised", dispute=dispute)]
 
 
-_ACTIONS: dict[str, Callable[[State, Action], list[Event]]] = {
+HANDLERS: dict[str, Handler] = {
     "start_round": _start_round,
     "play": _play,
     "distribute": distribute,
 }
 
-# ---------------------------------------------------------------------------------------------
-# Helpers
-# ---------------------------------------------------------------------------------------------
+# --- private helpers -----------------------------------------------------------------------------
 
 
 def _winner(plays: list[dict[str, str]]) -> dict[str, str]:

@@ -7,13 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.hobbit.table import CHARACTERS, DEFAULT_OPTIONS, MARKS
+from games.hobbit.constants import CHARACTERS, MARKS
+from games.schemas import schema
 
-# ---------------------------------------------------------------------------------------------
-# Constants
-# ---------------------------------------------------------------------------------------------
+# --- constants -----------------------------------------------------------------------------------
 
-_DRAFT = "https://json-schema.org/draft/2020-12/schema"
 _CARD = {
     "type": "string",
     "minLength": 1,
@@ -23,15 +21,11 @@ _CARD = {
 _PLAYER = {"type": "string", "minLength": 1, "description": "A player's name, as seated."}
 
 ACTIONS: dict[str, dict[str, Any]] = {
-    "start_round": {
-        "$schema": _DRAFT,
-        "description": "A round begins: all 60 cards are dealt evenly among the living players. "
+    "start_round": schema(
+        "A round begins: all 60 cards are dealt evenly among the living players. "
         "Send who leads the first trick; send the hands too if the app knows them (then "
         "following colour is checked at once).",
-        "type": "object",
-        "additionalProperties": False,
-        "required": ["leader"],
-        "properties": {
+        {
             "leader": {**_PLAYER, "description": "The living player who leads the first trick."},
             "hands": {
                 "type": "object",
@@ -46,14 +40,11 @@ ACTIONS: dict[str, dict[str, Any]] = {
                 },
             },
         },
-    },
-    "play": {
-        "$schema": _DRAFT,
-        "description": "A player puts a card on the trick, in turn from the leader, clockwise.",
-        "type": "object",
-        "additionalProperties": False,
-        "required": ["player", "card"],
-        "properties": {
+        ["leader"],
+    ),
+    "play": schema(
+        "A player puts a card on the trick, in turn from the leader, clockwise.",
+        {
             "player": {**_PLAYER, "description": "The player whose turn it is."},
             "card": {**_CARD, "description": f"The card played. {_CARD['description']}"},
             "mark": {
@@ -63,15 +54,12 @@ ACTIONS: dict[str, dict[str, Any]] = {
                 "seen when the match has no mark table; it must always be the same for one card.",
             },
         },
-    },
-    "distribute": {
-        "$schema": _DRAFT,
-        "description": "The trick's winner hands out its cards by their character's power "
+        ["player", "card"],
+    ),
+    "distribute": schema(
+        "The trick's winner hands out its cards by their character's power "
         "(or, with distribution: free, every card to a living player).",
-        "type": "object",
-        "additionalProperties": False,
-        "required": ["cards"],
-        "properties": {
+        {
             "cards": {
                 "type": "object",
                 "description": 'Every card of the trick, {card: player or "discard"}.',
@@ -84,16 +72,13 @@ ACTIONS: dict[str, dict[str, Any]] = {
                 },
             }
         },
-    },
+        ["cards"],
+    ),
 }
 
-SETUP: dict[str, Any] = {
-    "$schema": _DRAFT,
-    "description": "The starting position: each player's character, and the marks if known.",
-    "type": "object",
-    "additionalProperties": False,
-    "required": ["characters"],
-    "properties": {
+SETUP: dict[str, Any] = schema(
+    "The starting position: each player's character, and the marks if known.",
+    {
         "characters": {
             "type": "object",
             "description": "Each player's character, {player: character}: good bilbo, thorin, "
@@ -109,33 +94,31 @@ SETUP: dict[str, Any] = {
             "additionalProperties": {"type": "string", "enum": list(MARKS)},
         },
     },
-}
+    ["characters"],
+)
 
-OPTIONS: dict[str, Any] = {
-    "$schema": _DRAFT,
-    "description": "Rule variants, fixed for the match.",
-    "type": "object",
-    "additionalProperties": False,
-    "properties": {
+OPTIONS: dict[str, Any] = schema(
+    "Rule variants, fixed for the match.",
+    {
         "distribution": {
             "type": "string",
             "enum": ["powers", "free"],
-            "default": DEFAULT_OPTIONS["distribution"],
+            "default": "powers",
             "description": "powers: each trick's winner distributes by their character's power; "
             "free: every card of the trick goes to some living player.",
         },
         "elimination": {
             "type": "string",
             "enum": ["immediate", "end_of_round"],
-            "default": DEFAULT_OPTIONS["elimination"],
+            "default": "immediate",
             "description": "immediate: a character is out as soon as its damage reaches 2; "
             "end_of_round: damage is checked only when the round ends.",
         },
         "rounds": {
             "type": "integer",
             "enum": [1, 2, 3],
-            "default": DEFAULT_OPTIONS["rounds"],
+            "default": 2,
             "description": "How many full rounds the match lasts unless a side is wiped out.",
         },
     },
-}
+)

@@ -7,13 +7,11 @@ event as it is decided, so every later fact is judged on the state the earlier o
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from games.contract import Action, Event, State, event, fail, require
-from games.hobbit.evolve import evolve
-from games.hobbit.powers import check_distribution
-from games.hobbit.table import (
+from games.decider import settle
+from games.hobbit.constants import (
     DISCARD,
     EFFECTS,
     FULL_HEALTH,
@@ -21,16 +19,16 @@ from games.hobbit.table import (
     SIDES,
     canonical_card,
     cards_left,
-    clockwise_from,
     living,
     other_side,
     side_of,
 )
+from games.hobbit.evolve import evolve
+from games.hobbit.powers import check_distribution
 from games.players import match_player as resolve_player
+from games.players import seats_from
 
-# ---------------------------------------------------------------------------------------------
-# distribute
-# ---------------------------------------------------------------------------------------------
+# --- distribute ----------------------------------------------------------------------------------
 
 
 def distribute(state: State, action: Action) -> list[Event]:
@@ -39,29 +37,18 @@ def distribute(state: State, action: Action) -> list[Event]:
         trick = state["trick"]
         turn = trick["order"][len(trick["plays"])]
         fail("trick_not_won", f"trick {trick['number']} is not complete: {turn} plays next")
-    require(state["phase"] == "distributing", "no_round", "no trick is waiting to be distributed")
+    require(state["phase"] == "distributing", "wrong_phase", "no trick is waiting to be distributed")
     trick = state["trick"]
     cards = _read(state, action["cards"])
     check_distribution(state, trick["winner"], cards)
-    scratch = copy.deepcopy(state)
-    events: list[Event] = []
-
-    def emit(new: Event) -> None:
-        events.append(new)
-        evolve(scratch, new)
-
-    emit(
-        event(
-            "CardsDistributed",
-            round=state["round"],
-            trick=trick["number"],
-            player=trick["winner"],
-            cards=cards,
-        )
+    distributed = event(
+        "CardsDistributed",
+        round=state["round"],
+        trick=trick["number"],
+        player=trick["winner"],
+        cards=cards,
     )
-    _take_effect(scratch, cards, emit)
-    _follow_up(scratch, emit)
-    return events
+    return settle(state, [distributed, *_effects(state, cards)], evolve, _derived)
 
 
 def _read(state: State, given: dict[str, Any]) -> dict[str, str]:
@@ -102,7 +89,9 @@ def _receiver(state: State, to: Any) -> str:
     return player
 
 
-def _take_effect(state: State, cards: dict[str, str], emit: Any) -> None:
+def _effects(state: State, cards: dict[str, str]) -> list[Event]:
+    """What each card given does to its receiver, and the damage each receiver ends with."""
+    events: list[Event] = []
     harm: dict[str, int] = {}
     heal: dict[str, int] = {}
     for card, player in cards.items():
@@ -110,75 +99,74 @@ def _take_effect(state: State, cards: dict[str, str], emit: Any) -> None:
             continue
         mark = state["marks"][card]
         effect = EFFECTS[(mark, side_of(state, player))]
-        emit(event("CardTookEffect", card=card, player=player, mark=mark, effect=effect))
+        events.append(event("CardTookEffect", card=card, player=player, mark=mark, effect=effect))
         harm[player] = harm.get(player, 0) + (effect == "damage")
         heal[player] = heal.get(player, 0) + (effect == "heal")
-    for player in state["players"]:
-        if player not in harm:
-            continue
+    for player in (p for p in state["players"] if p in harm):
         before = state["damage"][player]
         after = min(FULL_HEALTH, max(0, before + harm[player] - heal[player]))
         if after != before:
-            emit(
-                event(
-                    "DamageChanged",
-                    player=player,
-                    before=before,
-                    after=after,
-                    health=FULL_HEALTH - after,
-                    harm=harm[player],
-                    heal=heal[player],
-                )
+            changed = {"before": before, "after": after, "health": FULL_HEALTH - after}
+            events.append(
+                event("DamageChanged", player=player, **changed, harm=harm[player], heal=heal[player])
             )
+    return events
 
 
-def _follow_up(state: State, emit: Any) -> None:
-    if state["options"]["elimination"] == "immediate":
-        _eliminate(state, emit, "trick")
-    if _wiped_out(state):
-        emit(event("MatchFinished", **_result(state)))
-        return
-    if any(cards_left(state, p) for p in living(state)):
-        winner = state["trick"]["winner"]
-        leader = next(p for p in clockwise_from(state, winner) if state["alive"][p] and cards_left(state, p))
-        emit(
-            event(
-                "LeaderChosen",
-                round=state["round"],
-                trick=state["trick"]["number"] + 1,
-                player=leader,
-                winner=winner,
-                skipped=leader != winner,
-            )
+def _derived(state: State) -> list[Event]:
+    """What follows by itself once a trick's cards took effect: eliminations, the next leader,
+    the round's end, the result; nothing once the next trick or round waits for the table."""
+    immediate = state["options"]["elimination"] == "immediate"
+    if state["phase"] == "round_start":
+        over = _wiped_out(state) or state["round"] >= state["options"]["rounds"]
+        return [event("MatchFinished", **_result(state))] if over and not state["finished"] else []
+    if state["phase"] != "resolving":
+        return []
+    cards_out = not any(cards_left(state, p) for p in living(state))
+    if immediate or cards_out:
+        doomed = _eliminations(state, "trick" if immediate else "round_end")
+        if doomed:
+            return doomed
+    if immediate and _wiped_out(state):
+        return [event("MatchFinished", **_result(state))]
+    if not cards_out:
+        return [_next_leader(state)]
+    return [event("RoundEnded", round=state["round"], survivors=living(state))]
+
+
+def _next_leader(state: State) -> Event:
+    winner = state["trick"]["winner"]
+    leader = next(
+        p for p in seats_from(state["players"], winner) if state["alive"][p] and cards_left(state, p)
+    )
+    return event(
+        "LeaderChosen",
+        round=state["round"],
+        trick=state["trick"]["number"] + 1,
+        player=leader,
+        winner=winner,
+        skipped=leader != winner,
+    )
+
+
+def _eliminations(state: State, when: str) -> list[Event]:
+    return [
+        event(
+            "PlayerEliminated",
+            player=player,
+            character=state["characters"][player],
+            side=side_of(state, player),
+            round=state["round"],
+            trick=state["trick"]["number"],
+            at=when,
+            discarded=cards_left(state, player),
         )
-        return
-    if state["options"]["elimination"] == "end_of_round":
-        _eliminate(state, emit, "round_end")
-    emit(event("RoundEnded", round=state["round"], survivors=living(state)))
-    if _wiped_out(state) or state["round"] >= state["options"]["rounds"]:
-        emit(event("MatchFinished", **_result(state)))
+        for player in living(state)
+        if state["damage"][player] >= FULL_HEALTH
+    ]
 
 
-def _eliminate(state: State, emit: Any, when: str) -> None:
-    for player in living(state):
-        if state["damage"][player] >= FULL_HEALTH:
-            emit(
-                event(
-                    "PlayerEliminated",
-                    player=player,
-                    character=state["characters"][player],
-                    side=side_of(state, player),
-                    round=state["round"],
-                    trick=state["trick"]["number"],
-                    at=when,
-                    discarded=cards_left(state, player),
-                )
-            )
-
-
-# ---------------------------------------------------------------------------------------------
-# Helpers
-# ---------------------------------------------------------------------------------------------
+# --- private helpers -----------------------------------------------------------------------------
 
 
 def _wiped_out(state: State) -> bool:

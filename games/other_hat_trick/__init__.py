@@ -13,38 +13,19 @@ It derives the sleight of hand after each perform, the end of the match (The Oth
 performed, or failed by three players in a row), trick points, the -3 penalties for the hat and the
 other rabbit after three failures, the totals and the winners.
 
-The package keeps the sections every game module has, one idea per module: constants in
-``constants``; setup and decide in ``rules``; evolve and view in ``fold``; scores in ``scoring``;
-the deduction of where the props are in ``knowledge``; example in ``example``; the JSON Schemas
-in ``schemas``; who is who and whose turn it is in ``table``; ``GAME`` below.
+The package holds the seven modules every game holds (``constants``, ``schemas``, ``rules``,
+``evolve``, ``view``, ``example`` and this one) and two of its own: ``knowledge`` (the deduction
+of where the props are) and ``turns`` (whose turn it is, which phase, what comes next).
 """
 
 from __future__ import annotations
 
-from games.contract import Game
-from games.other_hat_trick.constants import PLAYERS
-from games.other_hat_trick.example import example
-from games.other_hat_trick.fold import evolve, view
-from games.other_hat_trick.rules import decide, setup
-from games.other_hat_trick.schemas import ACTIONS, OPTIONS, SETUP
-from games.other_hat_trick.scoring import scores
+from games.decider import assemble
 
-__all__ = ["GAME", "decide", "evolve", "example", "scores", "setup", "view"]
-
-GAME = Game(
-    id="other-hat-trick",
-    title="The Other Hat Trick",
-    min_players=PLAYERS,
-    max_players=PLAYERS,
+GAME = assemble(
+    __name__,
     source="The Other Hat Trick by Brett J. Gilbert (Good Little Games, 2013), Japanese rules "
     "summary (seed 003_d00fdd0f431a33f4.txt), settled by the spec games/other-hat-trick.md",
-    actions=ACTIONS,
-    setup_schema=SETUP,
-    options_schema=OPTIONS,
-    setup=setup,
-    decide=decide,
-    evolve=evolve,
-    view=view,
-    scores=scores,
-    example=example,
 )
+
+__all__ = ["GAME"]

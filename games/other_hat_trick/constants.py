@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.words import and_words, or_words
+
 State = dict[str, Any]
 
-PLAYERS = 3
+GAME_ID = "other-hat-trick"
+TITLE = "The Other Hat Trick"
+PLAYERS = MIN_PLAYERS = MAX_PLAYERS = 3
 
 # --- props -----------------------------------------------------------------------------------
 
@@ -67,6 +71,14 @@ REFILL = "refill"  # the pile is empty after a perform: the next trick must be t
 REVEAL = "reveal"  # the match has ended: everyone reveals everything
 FINISHED = "finished"
 
+# What the player whose turn it is must do next, by phase (for messages that refuse an action).
+NEXT_STEP = {
+    CHOOSE: "choose: turn the next trick or swap to attempt the top one",
+    SWAP: "swap one of their props with another player's",
+    PERFORM: "perform or fail",
+    REFILL: "turn the next trick onto the empty pile",
+}
+
 
 def trick_title(trick: str) -> str:
     """The printed name of a trick."""
@@ -87,7 +99,7 @@ def satisfies(trick: str, props: list[str]) -> bool:
 
 def needs_words(trick: str) -> str:
     """What a trick needs, in words: 'the hat and the rabbit or the other rabbit'."""
-    return " and ".join(_either_words(options) for options in TRICKS[trick][2])
+    return and_words([_either_words(options) for options in TRICKS[trick][2]])
 
 
 def prop_words(prop: str) -> str:
@@ -108,4 +120,4 @@ def place_label(players: list[str], place: int) -> str:
 
 
 def _either_words(options: list[str]) -> str:
-    return " or ".join(PROP_WORDS[prop] for prop in options)
+    return or_words([PROP_WORDS[prop] for prop in options])

@@ -28,6 +28,7 @@ from games.other_hat_trick.constants import (
     place_label,
     prop_words,
 )
+from games.words import and_words, or_words
 
 Claim = tuple[int, str]  # (place, prop)
 
@@ -132,12 +133,12 @@ def _why_not_here(state: State, place: int, prop: str) -> str:
         stories = "; ".join(_story(players, q, shown[q]) for q in seen_there)
         return f"{label} cannot be {prop_words(prop)}: {stories}"
     holders = [place_label(players, q) for q in range(PLACES) if prop in possible(worlds, q)]
-    here = _or_words([prop_words(p) for p in possible(worlds, place)])
+    here = or_words([prop_words(p) for p in possible(worlds, place)])
     name = prop_words(prop)
     where = "the carrots" if prop == "carrot" else name
     return (
         f"{label} cannot be {name}: from what the table has seen it can only be {here}, "
-        f"and {where} can only be at {_or_words(holders)}"
+        f"and {where} can only be at {or_words(holders)}"
     )
 
 
@@ -152,9 +153,9 @@ def _why_not_together(state: State, claims: list[Claim]) -> str:
         counted = _counted_out(state, claims, k)
         if counted is not None:
             return counted
-        could = _or_words([prop_words(p) for p in possible(left, place)])
+        could = or_words([prop_words(p) for p in possible(left, place)])
         if len(before) <= 2:
-            given = " and ".join(f"{place_label(players, q)} is {prop_words(p)}" for q, p in before)
+            given = and_words([f"{place_label(players, q)} is {prop_words(p)}" for q, p in before])
             return f"{label} cannot be {prop_words(prop)} when {given}: it could then only be {could}"
         return (
             f"{label} cannot be {prop_words(prop)} together with the props claimed before it: "
@@ -181,10 +182,10 @@ def _counted_out(state: State, claims: list[Claim], k: int) -> str | None:
     seen = [q for q in others if shown[q] is not None and shown[q]["prop"] == prop]
     if seen:
         show = "shows" if len(seen) == 1 else "show"
-        labels = _and_words([place_label(players, q) for q in seen])
+        labels = and_words([place_label(players, q) for q in seen])
         reason += f" ({labels} {show} {COUNT_WORDS[len(seen)]})"
     label, earlier = place_label(players, place), [place_label(players, q) for q in before]
-    return f"{label} cannot be {prop_words(prop)} as well as {_and_words(earlier)}: {reason}"
+    return f"{label} cannot be {prop_words(prop)} as well as {and_words(earlier)}: {reason}"
 
 
 def _story(players: list[str], place: int, note: dict[str, object]) -> str:
@@ -194,7 +195,7 @@ def _story(players: list[str], place: int, note: dict[str, object]) -> str:
     assert isinstance(moves, list)
     if not moves:
         return f"{label} was seen to be {name} at step {note['step']} and has not moved since"
-    steps = _and_words([str(s) for s in moves])
+    steps = and_words([str(s) for s in moves])
     swaps = "the swap at step" if len(moves) == 1 else "the swaps at steps"
     return (
         f"{label} is {name}, seen at {note['seen_at']} at step {note['step']} "
@@ -206,13 +207,3 @@ def _swapped(world: str, a: int, b: int) -> str:
     letters = list(world)
     letters[a], letters[b] = letters[b], letters[a]
     return "".join(letters)
-
-
-def _or_words(words: list[str]) -> str:
-    if not words:
-        return "nothing"
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
-
-
-def _and_words(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]

@@ -3,23 +3,24 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
 from typing import Any
 
 from games.contract import Action, Event, event, fail, require
+from games.decider import Handler, decide_with
 from games.other_hat_trick.constants import (
     CHOOSE,
     FAILURES_TO_END,
     FINAL_TRICK,
     MIDDLE,
     MIDDLE_NAME,
+    NEXT_STEP,
     PERFORM,
-    PLAYERS,
     PROP_COUNTS,
     PROPS,
     REFILL,
     REVEAL,
     SWAP,
+    TITLE,
     TRICK_IDS,
     State,
     needs_words,
@@ -31,20 +32,16 @@ from games.other_hat_trick.constants import (
     trick_title,
 )
 from games.other_hat_trick.knowledge import Claim, contradiction
-from games.other_hat_trick.scoring import final_scores
-from games.other_hat_trick.table import NEXT_STEP, require_phase
+from games.other_hat_trick.turns import require_phase
+from games.other_hat_trick.view import final_scores
 from games.players import find_player
+from games.words import and_words
 
 # --- setup -----------------------------------------------------------------------------------
 
 
 def setup(players: list[str], setup: dict[str, Any], options: dict[str, Any]) -> list[Event]:
     """The match's first event, after the checks the schemas cannot make."""
-    require(
-        len(players) == PLAYERS,
-        "player_count",
-        f"The Other Hat Trick is played by exactly 3 players, not {len(players)}",
-    )
     for name in players:
         require(
             name.strip().casefold() != MIDDLE_NAME,
@@ -78,12 +75,7 @@ def setup(players: list[str], setup: dict[str, Any], options: dict[str, Any]) ->
 
 def decide(state: State, action: Action) -> list[Event]:
     """The events an action causes, or RuleViolation saying which rule it breaks."""
-    require(
-        not state["finished"],
-        "match_finished",
-        "the match is finished: every prop was revealed and the scores are final",
-    )
-    return _DECIDERS[action["type"]](state, action)
+    return decide_with(HANDLERS, TITLE, state, action)
 
 
 def _turn_trick(state: State, action: Action) -> list[Event]:
@@ -184,8 +176,8 @@ def _reveal_all(state: State, action: Action) -> list[Event]:
     if wrong:
         fail(
             "reveal_wrong_props",
-            f"the reveal shows {_and([_how_many(shown[p], p) for p in wrong])}, but the game has "
-            f"{_and([_how_many(PROP_COUNTS[p], p) for p in wrong])}",
+            f"the reveal shows {and_words([_how_many(shown[p], p) for p in wrong])}, but the game has "
+            f"{and_words([_how_many(PROP_COUNTS[p], p) for p in wrong])}",
         )
     claims = [
         (place_of(seat, slot), revealed[name][slot])
@@ -200,7 +192,7 @@ def _reveal_all(state: State, action: Action) -> list[Event]:
     ]
 
 
-_DECIDERS: dict[str, Callable[[State, Action], list[Event]]] = {
+HANDLERS: dict[str, Handler] = {
     "turn_trick": _turn_trick,
     "swap": _swap,
     "perform": _perform,
@@ -216,7 +208,7 @@ def _acting_player(state: State, action: Action, phases: tuple[str, ...], doing:
     require_phase(state, phases, doing)
     require(
         player == state["turn"],
-        "wrong_turn",
+        "not_your_turn",
         f"it is {state['turn']}'s turn, not {player}'s",
     )
     return player
@@ -265,12 +257,12 @@ def _read_reveal(state: State, given: dict[str, Any]) -> dict[str, Any]:
     for name, props in given.items():
         if name != MIDDLE_NAME:
             player = find_player(state["players"], name)
-            require(player not in revealed, "reveal_twice", f"{player} is revealed twice")
+            require(player not in revealed, "duplicate_player", f"{player} is revealed twice")
             revealed[player] = list(props)
     missing = [p for p in state["players"] if p not in revealed]
     require(
         not missing,
-        "reveal_incomplete",
+        "missing_player",
         "the reveal must give both props of every player and the middle prop; missing: " + ", ".join(missing),
     )
     return {name: revealed[name] for name in [*state["players"], MIDDLE_NAME]}
@@ -279,10 +271,6 @@ def _read_reveal(state: State, given: dict[str, Any]) -> dict[str, Any]:
 def _how_many(count: int, prop: str) -> str:
     noun = prop.replace("-", " ")
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
-
-
-def _and(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _whereabouts(state: State, trick: str) -> str:

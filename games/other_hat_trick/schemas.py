@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from games.other_hat_trick.constants import PROPS, TRICK_IDS
-
-Schema = dict[str, Any]
+from games.schemas import Schema, schema
 
 # --- pieces ----------------------------------------------------------------------------------
 
@@ -32,26 +29,17 @@ def _player(description: str) -> Schema:
     return {"type": "string", "minLength": 1, "description": description}
 
 
-def _object(properties: Schema, required: list[str], description: str) -> Schema:
-    return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "type": "object",
-        "description": description,
-        "properties": properties,
-        "required": required,
-        "additionalProperties": False,
-    }
-
-
 # --- actions ---------------------------------------------------------------------------------
 
-TURN_TRICK = _object(
-    {"trick": {"enum": TRICK_IDS, "description": "The trick that appeared from the deck."}},
-    ["trick"],
+TURN_TRICK = schema(
     "Turn the next trick from the deck onto the pile: at the start of a turn to attempt it "
     "instead of the top one, or when a perform left the pile empty.",
+    {"trick": {"enum": TRICK_IDS, "description": "The trick that appeared from the deck."}},
+    ["trick"],
 )
-SWAP = _object(
+SWAP = schema(
+    "The compulsory swap, unseen: one of the player's props for one of another player's. "
+    "A swap at the start of a turn attempts the trick on top of the pile.",
     {
         "player": _player("The player whose turn it is."),
         "slot": {**_SLOT, "description": "Which of their own props they gave away: 0 or 1."},
@@ -59,10 +47,9 @@ SWAP = _object(
         "with_slot": {**_SLOT, "description": "Which of the other player's props they took."},
     },
     ["player", "slot", "with_player", "with_slot"],
-    "The compulsory swap, unseen: one of the player's props for one of another player's. "
-    "A swap at the start of a turn attempts the trick on top of the pile.",
 )
-PERFORM = _object(
+PERFORM = schema(
+    "The player performs the trick attempted this turn; the sleight of hand follows by itself.",
     {
         "player": _player("The player whose turn it is."),
         "props": {
@@ -71,9 +58,9 @@ PERFORM = _object(
         },
     },
     ["player", "props"],
-    "The player performs the trick attempted this turn; the sleight of hand follows by itself.",
 )
-FAIL = _object(
+FAIL = schema(
+    "The player fails the trick and turns one face-down prop face up.",
     {
         "player": _player("The player whose turn it is."),
         "slot": {
@@ -84,9 +71,9 @@ FAIL = _object(
         "prop": {**_PROP, "description": "What the turned prop showed."},
     },
     ["player"],
-    "The player fails the trick and turns one face-down prop face up.",
 )
-REVEAL_ALL = _object(
+REVEAL_ALL = schema(
+    "At the end everyone reveals everything; the scores follow.",
     {
         "props": {
             "type": "object",
@@ -101,7 +88,6 @@ REVEAL_ALL = _object(
         }
     },
     ["props"],
-    "At the end everyone reveals everything; the scores follow.",
 )
 ACTIONS: dict[str, Schema] = {
     "turn_trick": TURN_TRICK,
@@ -113,7 +99,8 @@ ACTIONS: dict[str, Schema] = {
 
 # --- setup and options -----------------------------------------------------------------------
 
-SETUP = _object(
+SETUP = schema(
+    "The starting position: who begins and which trick lies face up on the pile.",
     {
         "first_player": _player("The youngest player, who takes the first turn."),
         "first_trick": {
@@ -123,6 +110,5 @@ SETUP = _object(
         },
     },
     ["first_player", "first_trick"],
-    "The starting position: who begins and which trick lies face up on the pile.",
 )
-OPTIONS = _object({}, [], "The Other Hat Trick has no rule variants.")
+OPTIONS = schema("The Other Hat Trick has no rule variants.", {}, [])

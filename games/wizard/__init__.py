@@ -10,40 +10,19 @@ for tables that keep score only, the whole round's bids and tricks in one action
 derives who wins each trick, the round's points (20 + 10 a trick for a bid met, -10 a trick off
 otherwise), the totals and the winners, and flags a revoke found after the fact as a dispute.
 
-The package keeps the sections every game module has, one idea per module:
-constants and card rules in ``cards``; setup and decide in ``rules`` (bids and plays in
-``play``); evolve in ``fold``; view and scores in ``show``; example in ``example``; the JSON
-Schemas in ``schemas``; shared facts about seats and turns in ``table``; ``GAME`` below.
+The package holds the seven modules every game holds (``constants``, ``schemas``, ``rules``,
+``evolve``, ``view``, ``example`` and this one) and two of its own: ``play`` (bids, plays and the
+scoring they lead to) and ``turns`` (phases, whose turn it is, what the match waits for).
 """
 
 from __future__ import annotations
 
-from games.contract import Game
-from games.wizard.cards import MAX_PLAYERS, MIN_PLAYERS
-from games.wizard.example import example
-from games.wizard.fold import evolve
-from games.wizard.rules import decide, setup
-from games.wizard.schemas import ACTIONS, OPTIONS, SETUP
-from games.wizard.show import figures, public, scores, view
+from games.decider import assemble
 
-__all__ = ["GAME", "decide", "evolve", "example", "scores", "setup", "view"]
-
-GAME = Game(
-    id="wizard",
-    title="Wizard",
-    min_players=MIN_PLAYERS,
-    max_players=MAX_PLAYERS,
+GAME = assemble(
+    __name__,
     source="Wizard Card Game rules, Chinese translation (seed "
     "004_1f6a9b743a1cbea6.txt), settled by the spec games/wizard.md",
-    actions=ACTIONS,
-    setup_schema=SETUP,
-    options_schema=OPTIONS,
-    setup=setup,
-    decide=decide,
-    evolve=evolve,
-    view=view,
-    scores=scores,
-    example=example,
-    figures=figures,
-    public=public,
 )
+
+__all__ = ["GAME"]

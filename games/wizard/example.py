@@ -11,7 +11,8 @@ from random import Random
 from typing import Any
 
 from games.contract import Action, Script
-from games.wizard.cards import (
+from games.players import left_of, seats_from
+from games.wizard.constants import (
     DECK,
     JESTER,
     MAX_PLAYERS,
@@ -25,7 +26,7 @@ from games.wizard.cards import (
     suit_to_follow,
     trick_winner,
 )
-from games.wizard.table import dealer_of, left_of, seats_from, sole_leader
+from games.wizard.turns import dealer_of, sole_leader
 
 _NAMES = ["ann", "bob", "cy", "dee", "eli", "fay", "gus", "hal", "ivy", "jo"]
 _STYLES = ("hands", "no_hands", "scores_only", "mixed")

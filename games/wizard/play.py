@@ -3,26 +3,21 @@ and the derived events that close a trick, a round and the match."""
 
 from __future__ import annotations
 
-from games.contract import Action, Event, event, fail, require
+from games.contract import Action, Event, State, event, fail, require
 from games.players import find_player
-from games.wizard.cards import (
+from games.wizard.constants import (
+    BIDDING,
+    PLAYING,
     copies_allowed,
     describe_card,
+    read_card,
     round_points,
+    suit_name,
     suit_of,
     suit_to_follow,
     trick_winner,
 )
-from games.wizard.table import (
-    BIDDING,
-    PLAYING,
-    State,
-    read_card,
-    require_phase,
-    sole_leader,
-    suit_name,
-    to_act,
-)
+from games.wizard.turns import require_phase, sole_leader, to_act
 
 # --- decide: bid -----------------------------------------------------------------------------
 

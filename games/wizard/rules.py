@@ -8,27 +8,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.contract import Action, Event, InvalidAction, event, fail, require
+from games.contract import Action, Event, State, event, fail, require
+from games.decider import Handler, decide_with
 from games.players import find_player
-from games.validation import with_defaults
-from games.wizard.cards import (
-    MAX_PLAYERS,
-    MIN_PLAYERS,
+from games.wizard.constants import (
+    CHOOSE_TRUMP,
+    START_ROUND,
+    TITLE,
     copies_allowed,
     describe_card,
     parse_suit,
+    read_card,
     suit_of,
     too_many_copies,
 )
 from games.wizard.play import bid, check_canadian_rule, play, round_end_events
-from games.wizard.schemas import OPTIONS
-from games.wizard.table import (
-    CHOOSE_TRUMP,
-    START_ROUND,
-    State,
-    read_card,
-    require_phase,
-)
+from games.wizard.turns import require_phase
 
 _NO_TRUMP_WORDS = {"none", "no trump", "no_trump", "notrump", "no-trump", "nt", "-"}
 
@@ -38,17 +33,11 @@ _NO_TRUMP_WORDS = {"none", "no trump", "no_trump", "notrump", "no-trump", "nt", 
 def setup(players: list[str], setup: dict[str, Any], options: dict[str, Any]) -> list[Event]:
     """The match's first event, after the checks the schemas cannot make."""
     require(
-        MIN_PLAYERS <= len(players) <= MAX_PLAYERS,
-        "player_count",
-        f"Wizard is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}",
-    )
-    require(
         isinstance(setup.get("first_dealer"), str),
         "first_dealer_required",
         "setup.first_dealer must name the player who deals the first round",
     )
     first_dealer = find_player(players, setup["first_dealer"])
-    options = with_defaults(OPTIONS, options)
     require(
         not (options["canadian_rule"] and options["bidding"] != "clockwise"),
         "options_conflict",
@@ -70,12 +59,7 @@ def setup(players: list[str], setup: dict[str, Any], options: dict[str, Any]) ->
 
 def decide(state: State, action: Action) -> list[Event]:
     """The events an action causes, or a RuleViolation saying which rule refuses it."""
-    if state["finished"]:
-        fail("match_finished", "the match is over; nothing more can be recorded")
-    handler = _DECIDERS.get(action.get("type", ""))
-    if handler is None:
-        raise InvalidAction("unknown_action", f"Wizard has no action {action.get('type')!r}")
-    return handler(state, action)
+    return decide_with(HANDLERS, TITLE, state, action)
 
 
 def _start_round(state: State, action: Action) -> list[Event]:
@@ -147,7 +131,7 @@ def _record_round(state: State, action: Action) -> list[Event]:
     return [recorded, *round_end_events(state, bids, tricks)]
 
 
-_DECIDERS = {
+HANDLERS: dict[str, Handler] = {
     "start_round": _start_round,
     "choose_trump": _choose_trump,
     "bid": bid,

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-_DRAFT = "https://json-schema.org/draft/2020-12/schema"
+from games.schemas import schema
+
 _MOST_TRICKS = 30  # the last round of a two-player match; decide checks the current round's limit
 
 _CARD: dict[str, Any] = {
@@ -23,19 +24,8 @@ _PLAYER: dict[str, Any] = {
 _COUNT: dict[str, Any] = {"type": "integer", "minimum": 0, "maximum": _MOST_TRICKS}
 
 
-def _object(description: str, properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
-    return {
-        "$schema": _DRAFT,
-        "type": "object",
-        "description": description,
-        "properties": properties,
-        "required": required,
-        "additionalProperties": False,
-    }
-
-
 ACTIONS: dict[str, dict[str, Any]] = {
-    "start_round": _object(
+    "start_round": schema(
         "The round is dealt and the top card of the rest is turned. Starts the next round.",
         {
             "trump_card": {
@@ -55,7 +45,7 @@ ACTIONS: dict[str, dict[str, Any]] = {
         },
         [],
     ),
-    "choose_trump": _object(
+    "choose_trump": schema(
         "After a turned Wizard the dealer names the trump suit (no trump is not allowed).",
         {
             "suit": {
@@ -68,7 +58,7 @@ ACTIONS: dict[str, dict[str, Any]] = {
         },
         ["suit"],
     ),
-    "bid": _object(
+    "bid": schema(
         "A player's bid: how many tricks they expect to win this round. With clockwise bidding "
         "the turn goes from the dealer's left; otherwise bids come in any order.",
         {
@@ -77,12 +67,12 @@ ACTIONS: dict[str, dict[str, Any]] = {
         },
         ["player", "tricks"],
     ),
-    "play": _object(
+    "play": schema(
         "A card played to the current trick, by the player whose turn it is.",
         {"player": _PLAYER, "card": _CARD},
         ["player", "card"],
     ),
-    "record_round": _object(
+    "record_round": schema(
         "A whole round at once, for tables that keep score only: every player's bid and tricks "
         "won. Use it instead of start_round, bids and plays; rounds may mix both ways.",
         {
@@ -101,13 +91,13 @@ ACTIONS: dict[str, dict[str, Any]] = {
     ),
 }
 
-SETUP: dict[str, Any] = _object(
+SETUP: dict[str, Any] = schema(
     "Facts of the starting position.",
     {"first_dealer": {**_PLAYER, "description": "Who deals round 1 (the table draws for it)."}},
     ["first_dealer"],
 )
 
-OPTIONS: dict[str, Any] = _object(
+OPTIONS: dict[str, Any] = schema(
     "Rule variants, fixed for the match.",
     {
         "bidding": {

@@ -70,15 +70,6 @@ seeds = st.integers(min_value=0, max_value=2**20)
 
 
 @FAST
-@given(seeds, st.floats(min_value=0, max_value=1))
-def test_rewinding_to_any_step_and_folding_forward_equals_the_live_state(seed: int, where: float) -> None:
-    events, live = record(seed)
-    cut = round(where * (len(events) - 1)) + 1
-    snapshot = json.loads(json.dumps(fold({}, events[:cut])))
-    assert fold(snapshot, events[cut:]) == live
-
-
-@FAST
 @given(seeds)
 def test_every_step_is_plain_json_and_conserves_the_cards(seed: int) -> None:
     record(seed, json_and_conserved)

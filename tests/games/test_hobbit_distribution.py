@@ -110,7 +110,7 @@ def test_distributing_before_the_trick_is_complete_is_refused() -> None:
 
 
 def test_distributing_before_any_round_is_refused() -> None:
-    assert Table(FREE_DUO).refused("distribute", cards={"red-1": "ann"}).code == "no_round"
+    assert Table(FREE_DUO).refused("distribute", cards={"red-1": "ann"}).code == "wrong_phase"
 
 
 def test_a_distribution_must_say_where_every_card_goes() -> None:

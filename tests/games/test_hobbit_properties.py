@@ -148,32 +148,6 @@ def test_the_result_follows_survivors_then_damage_dealt(seed: int) -> None:
     assert GAME.scores(states[-1])["winners"] == winners
 
 
-@FEW
-@given(SEEDS, st.floats(min_value=0, max_value=1))
-def test_rewinding_to_any_step_and_folding_forward_equals_the_live_state(seed: int, where: float) -> None:
-    events, states = record(seed)
-    cut = int(where * (len(events) - 1))
-    snapshot = json.loads(json.dumps(fold_all(events[: cut + 1])))
-    assert snapshot == states[cut]
-    assert fold_all(events[cut + 1 :], snapshot) == states[-1]
-
-
-@FEW
-@given(SEEDS)
-def test_decides_events_folded_give_a_state_that_is_its_own_json_round_trip(seed: int) -> None:
-    script = GAME.example(seed)
-    players, setup, options = validate_match(GAME, script["players"], script["setup"], script["options"])
-    state = fold_all(GAME.setup(players, setup, options))
-    for action in script["actions"]:
-        before = copy.deepcopy(state)
-        new = GAME.decide(state, validate_action(GAME, action))
-        assert state == before, "decide changed the state it was given"
-        assert json.loads(json.dumps(new)) == new
-        state = fold_all(new, state)
-        assert json.loads(json.dumps(state)) == state
-        assert json.loads(json.dumps(GAME.view(state))) == GAME.view(state)
-
-
 ANY_ACTION = st.one_of(
     st.fixed_dictionaries(
         {"type": st.just("start_round"), "leader": st.sampled_from(["ann", "bob", "eve", "zed"])}

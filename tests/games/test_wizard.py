@@ -7,7 +7,6 @@ import json
 from typing import Any
 
 import pytest
-from jsonschema import Draft202012Validator
 
 from games.contract import InvalidAction, RuleViolation
 from games.registry import all_games, get_game
@@ -108,11 +107,6 @@ def test_the_registry_finds_wizard_by_itself() -> None:
     assert all_games()["wizard"] is GAME
 
 
-def test_every_published_schema_is_a_valid_draft_2020_12_schema() -> None:
-    for schema in [*GAME.actions.values(), GAME.setup_schema, GAME.options_schema]:
-        Draft202012Validator.check_schema(schema)
-
-
 def test_every_option_publishes_its_default_and_every_field_a_description() -> None:
     for prop in GAME.options_schema["properties"].values():
         assert "default" in prop and prop["description"]
@@ -138,16 +132,6 @@ def test_a_match_starts_with_match_created_and_the_options_defaults_filled_in() 
 @pytest.mark.parametrize(("count", "rounds"), [(2, 30), (3, 20), (4, 15), (5, 12), (6, 10)])
 def test_the_match_has_sixty_cards_divided_by_the_players_rounds(count: int, rounds: int) -> None:
     assert GAME.view(create(FOUR[:2] + ["eve", "fay", "gus", "hal"][: count - 2]))["rounds_total"] == rounds
-
-
-@pytest.mark.parametrize("players", [["ann"], ["a", "b", "c", "d", "e", "f", "g"]])
-def test_one_player_or_seven_are_refused(players: list[str]) -> None:
-    with pytest.raises(InvalidAction) as caught:
-        validate_match(GAME, players, {"first_dealer": "a"}, {})
-    assert caught.value.code == "player_count"
-    with pytest.raises(RuleViolation) as direct:
-        GAME.setup(players, {"first_dealer": players[0]}, {})
-    assert direct.value.code == "player_count"
 
 
 def test_a_first_dealer_who_is_not_seated_is_refused_by_name() -> None:
@@ -791,12 +775,6 @@ def test_equal_top_totals_share_the_win() -> None:
     assert scores["finished"] and scores["winners"] == ["ann", "bob"]
 
 
-def test_nothing_can_be_recorded_after_the_match_is_over() -> None:
-    state = last_round_of_six()
-    state = run(state, zero_round(state["players"], "ann", 10))
-    assert refused(state, "start_round").code == "match_finished"
-
-
 def test_scores_name_no_winner_while_the_match_is_unfinished() -> None:
     state = run(create(), zero_round(THREE, "ann", 1))
     assert GAME.scores(state)["winners"] == [] and GAME.scores(state)["finished"] is False
@@ -814,11 +792,6 @@ def test_views_and_scores_are_plain_json() -> None:
     state = revoked_in_trick_one()
     for shown in (GAME.view(state), GAME.scores(state), state):
         assert json.loads(json.dumps(shown)) == shown
-
-
-def test_the_example_is_deterministic_and_differs_between_seeds() -> None:
-    assert GAME.example(7) == GAME.example(7)
-    assert GAME.example(7) != GAME.example(8)
 
 
 def test_the_example_is_a_complete_legal_match() -> None:

@@ -2,32 +2,32 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from games.contract import Event
-from games.wizard.cards import WIZARD, rounds_for, suit_of, suit_to_follow
-from games.wizard.table import (
+from games.contract import State
+from games.decider import Evolvers
+from games.players import left_of
+from games.wizard.constants import (
     BIDDING,
     CHOOSE_TRUMP,
     FINISHED,
     PLAYING,
     SCORED,
     START_ROUND,
-    State,
-    dealer_of,
-    left_of,
+    WIZARD,
+    rounds_for,
+    suit_of,
+    suit_to_follow,
 )
+from games.wizard.turns import dealer_of
 
 # --- evolve ----------------------------------------------------------------------------------
 
 
-def evolve(state: State, event: Event) -> State:
-    """The state after ``event``; unknown event types leave it as it was."""
-    mutate = _MUTATORS.get(event.get("type", ""))
-    return mutate(state, event.get("data", {})) if mutate else state
+evolve = Evolvers()
 
 
+@evolve.on("MatchCreated")
 def _match_created(state: State, data: dict[str, Any]) -> State:
     players = list(data["players"])
     state = {
@@ -44,6 +44,7 @@ def _match_created(state: State, data: dict[str, Any]) -> State:
     return _next_round(state, 1)
 
 
+@evolve.on("RoundStarted")
 def _round_started(state: State, data: dict[str, Any]) -> State:
     state["trump_card"] = data["trump_card"]
     state["trump"] = data["trump"]
@@ -53,12 +54,14 @@ def _round_started(state: State, data: dict[str, Any]) -> State:
     return state
 
 
+@evolve.on("TrumpChosen")
 def _trump_chosen(state: State, data: dict[str, Any]) -> State:
     state["trump"] = data["suit"]
     state["phase"] = BIDDING
     return state
 
 
+@evolve.on("BidPlaced")
 def _bid_placed(state: State, data: dict[str, Any]) -> State:
     state["bids"][data["player"]] = data["tricks"]
     if len(state["bids"]) == len(state["players"]):
@@ -66,11 +69,13 @@ def _bid_placed(state: State, data: dict[str, Any]) -> State:
     return state
 
 
+@evolve.on("BidsRevealed")
 def _bids_revealed(state: State, data: dict[str, Any]) -> State:
     state["bids_revealed"] = True
     return state
 
 
+@evolve.on("CardPlayed")
 def _card_played(state: State, data: dict[str, Any]) -> State:
     player, card = data["player"], data["card"]
     led = suit_to_follow([t["card"] for t in state["trick"]])
@@ -85,11 +90,13 @@ def _card_played(state: State, data: dict[str, Any]) -> State:
     return state
 
 
+@evolve.on("DisputeRaised")
 def _dispute_raised(state: State, data: dict[str, Any]) -> State:
     state["disputes"].append(dict(data["dispute"]))
     return state
 
 
+@evolve.on("TrickWon")
 def _trick_won(state: State, data: dict[str, Any]) -> State:
     winner = data["player"]
     state["tricks"][winner] = state["tricks"].get(winner, 0) + 1
@@ -99,12 +106,14 @@ def _trick_won(state: State, data: dict[str, Any]) -> State:
     return state
 
 
+@evolve.on("RoundRecorded")
 def _round_recorded(state: State, data: dict[str, Any]) -> State:
     state["bids"] = dict(data["bids"])
     state["tricks"] = dict(data["tricks"])
     return state
 
 
+@evolve.on("RoundScored")
 def _round_scored(state: State, data: dict[str, Any]) -> State:
     state["history"].append(
         {
@@ -121,27 +130,13 @@ def _round_scored(state: State, data: dict[str, Any]) -> State:
     return state
 
 
+@evolve.on("MatchFinished")
 def _match_finished(state: State, data: dict[str, Any]) -> State:
     state["finished"] = True
     state["winners"] = list(data["winners"])
     state["totals"] = dict(data["totals"])
     state["phase"] = FINISHED
     return state
-
-
-_MUTATORS: dict[str, Callable[[State, dict[str, Any]], State]] = {
-    "MatchCreated": _match_created,
-    "RoundStarted": _round_started,
-    "TrumpChosen": _trump_chosen,
-    "BidPlaced": _bid_placed,
-    "BidsRevealed": _bids_revealed,
-    "CardPlayed": _card_played,
-    "DisputeRaised": _dispute_raised,
-    "TrickWon": _trick_won,
-    "RoundRecorded": _round_recorded,
-    "RoundScored": _round_scored,
-    "MatchFinished": _match_finished,
-}
 
 
 # --- private helpers -------------------------------------------------------------------------

@@ -1,37 +1,18 @@
-"""Facts about the table that rules, fold and views share: seats, turns, phases, the leader."""
+"""Wizard's turns: who deals, who bids and plays next, and what the match waits for."""
 
 from __future__ import annotations
 
-from typing import Any
+from games.contract import State, fail
+from games.players import left_of, seats_from
+from games.wizard.constants import BIDDING, CHOOSE_TRUMP, PLAYING, START_ROUND
+from games.words import or_words
 
-from games.contract import fail
-from games.wizard.cards import SUIT_NAMES, parse_card
-
-State = dict[str, Any]
-
-# Phases of a match, in the order a round walks through them.
-START_ROUND = "start_round"  # between rounds: waiting for start_round or record_round
-CHOOSE_TRUMP = "choose_trump"  # a Wizard was turned: waiting for the dealer's suit
-BIDDING = "bidding"
-PLAYING = "playing"
-SCORED = "scored"  # the last round is scored; MatchFinished follows in the same batch
-FINISHED = "finished"
-
-
-def seats_from(players: list[str], first: str) -> list[str]:
-    """Every player once, clockwise, starting with ``first``."""
-    at = players.index(first)
-    return players[at:] + players[:at]
-
-
-def left_of(players: list[str], player: str) -> str:
-    """The player seated left of (clockwise after) ``player``."""
-    return players[(players.index(player) + 1) % len(players)]
+# --- turns -----------------------------------------------------------------------------------
 
 
 def dealer_of(players: list[str], first_dealer: str, round_no: int) -> str:
     """The dealer of a round: the first dealer, then one seat clockwise each round."""
-    return players[(players.index(first_dealer) + round_no - 1) % len(players)]
+    return left_of(players, first_dealer, round_no - 1)
 
 
 def bidding_order(state: State) -> list[str]:
@@ -70,15 +51,6 @@ def _trick_open(state: State) -> bool:
     return len(state["trick"]) < len(state["players"]) and state["trick_number"] <= state["round"]
 
 
-def trump_words(state: State) -> str | None:
-    """The trump as the view shows it: a suit letter, "none", "dealer_chooses" or None."""
-    if state["phase"] == CHOOSE_TRUMP:
-        return "dealer_chooses"
-    if state["phase"] in (START_ROUND, SCORED, FINISHED):
-        return None
-    return state["trump"] or "none"
-
-
 def expecting(state: State) -> str:
     """What the match waits for, in words, for messages that refuse an action."""
     phase, round_no = state["phase"], state["round"]
@@ -87,29 +59,13 @@ def expecting(state: State) -> str:
     if phase == CHOOSE_TRUMP:
         return f"a Wizard was turned in round {round_no}; {state['dealer']} must choose trump first"
     if phase == BIDDING:
-        return f"round {round_no} is bidding; waiting for " + " or ".join(to_act(state))
+        return f"round {round_no} is bidding; waiting for " + or_words(to_act(state))
     if phase == PLAYING:
         return f"round {round_no} is being played; {_first(to_act(state))} is to play"
     return "the match is over"
-
-
-def suit_name(suit: str) -> str:
-    """A suit letter in words."""
-    return SUIT_NAMES[suit]
 
 
 def require_phase(state: State, phase: str, doing: str) -> None:
     """Refuse with ``wrong_phase`` unless the match is in ``phase``."""
     if state["phase"] != phase:
         fail("wrong_phase", f"cannot {doing} now: {expecting(state)}")
-
-
-def read_card(text: str) -> str:
-    """The canonical card for ``text`` (any case), or ``unknown_card`` naming it."""
-    card = parse_card(text)
-    if card is None:
-        fail(
-            "unknown_card",
-            f"{text!r} is not a Wizard card; write rank then suit (7H, 10S, QD, AC) or 'wizard' / 'jester'",
-        )
-    return card

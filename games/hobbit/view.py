@@ -7,11 +7,9 @@ import copy
 from typing import Any
 
 from games.contract import JSON, State
-from games.hobbit.table import CHARACTERS, FULL_HEALTH, SIDES, cards_left, living, side_of
+from games.hobbit.constants import CHARACTERS, FULL_HEALTH, SIDES, cards_left, living, side_of
 
-# ---------------------------------------------------------------------------------------------
-# view and scores
-# ---------------------------------------------------------------------------------------------
+# --- view and scores -----------------------------------------------------------------------------
 
 
 def view(state: State) -> JSON:
@@ -56,9 +54,7 @@ def scores(state: State) -> JSON:
     }
 
 
-# ---------------------------------------------------------------------------------------------
-# Helpers
-# ---------------------------------------------------------------------------------------------
+# --- private helpers -----------------------------------------------------------------------------
 
 
 def _characters(state: State) -> dict[str, dict[str, Any]]:

@@ -1,4 +1,4 @@
-"""Hat Trick state: evolve folds events into it; view and scores read it.
+"""Hat Trick's evolve: folds events into the state; total, never validates.
 
 Rules' source: shared/games/hat-trick.md (from 000_541fe7a985f596f8.txt). The state holds the
 options, the cards revealed so far, the round in play (its card, the declaration queue, who is
@@ -8,25 +8,18 @@ out, the judgements made) and every finished round, with the cards each player w
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
 from typing import Any
 
-from games.contract import JSON, Event, State
-
-# --- constants -------------------------------------------------------------------------------
-
-DECK_SIZE = 55
-
+from games.contract import State
+from games.decider import Evolvers
 
 # --- evolve ----------------------------------------------------------------------------------
 
 
-def evolve(state: State, event_: Event) -> State:
-    """The state after one event (total: an unknown event leaves the state as it is)."""
-    handler = _EVOLVERS.get(event_.get("type", ""))
-    return handler(state, event_["data"]) if handler else state
+evolve = Evolvers()
 
 
+@evolve.on("MatchCreated")
 def _created(state: State, data: dict[str, Any]) -> State:
     players = list(data["players"])
     return {
@@ -45,6 +38,7 @@ def _created(state: State, data: dict[str, Any]) -> State:
     }
 
 
+@evolve.on("CardRevealed")
 def _revealed(state: State, data: dict[str, Any]) -> State:
     card = {key: copy.deepcopy(data[key]) for key in ("card", "colour", "grey", "starred")}
     state["revealed"].append(data["card"])
@@ -52,12 +46,14 @@ def _revealed(state: State, data: dict[str, Any]) -> State:
     return state
 
 
+@evolve.on("DeclarationMade")
 def _declared(state: State, data: dict[str, Any]) -> State:
     entry = {"player": data["player"], "stack": copy.deepcopy(data["stack"])}
     _current(state)["queue"].append(entry)
     return state
 
 
+@evolve.on("DeclarationJudged")
 def _judged(state: State, data: dict[str, Any]) -> State:
     round_ = _current(state)
     round_["queue"] = [entry for entry in round_["queue"] if entry["player"] != data["player"]]
@@ -67,16 +63,19 @@ def _judged(state: State, data: dict[str, Any]) -> State:
     return state
 
 
+@evolve.on("CardWon")
 def _card_won(state: State, data: dict[str, Any]) -> State:
     state["won"].setdefault(data["player"], []).append(data["card"])
     return _close_round(state, data["card"], "won", data["player"])
 
 
+@evolve.on("CardDiscarded")
 def _card_discarded(state: State, data: dict[str, Any]) -> State:
     state["discarded"].append(data["card"])
     return _close_round(state, data["card"], data["reason"], None)
 
 
+@evolve.on("MatchFinished")
 def _match_finished(state: State, data: dict[str, Any]) -> State:
     state["finished"] = True
     state["winners"] = list(data["winners"])
@@ -84,66 +83,7 @@ def _match_finished(state: State, data: dict[str, Any]) -> State:
     return state
 
 
-_EVOLVERS: dict[str, Callable[[State, dict[str, Any]], State]] = {
-    "MatchCreated": _created,
-    "CardRevealed": _revealed,
-    "DeclarationMade": _declared,
-    "DeclarationJudged": _judged,
-    "CardWon": _card_won,
-    "CardDiscarded": _card_discarded,
-    "MatchFinished": _match_finished,
-}
-
-# --- view and scores -------------------------------------------------------------------------
-
-
-def view(state: State) -> JSON:
-    """The card in play, who is still in the round, the declaration queue and the cards won."""
-    round_ = state["round"]
-    queue = round_["queue"] if round_ else []
-    in_round = [p for p in state["players"] if round_ and p not in round_["out"]]
-    declared = {entry["player"] for entry in queue}
-    return {
-        "phase": _phase(state),
-        "to_act": [p for p in in_round if p not in declared and not state["finished"]],
-        "players": list(state["players"]),
-        "options": copy.deepcopy(state["options"]),
-        "card": copy.deepcopy(round_["card"]) if round_ else None,
-        "in_round": in_round,
-        "out": list(round_["out"]) if round_ else [],
-        "queue": copy.deepcopy(queue),
-        "awaiting_judgement": queue[0]["player"] if queue else None,
-        "judgements": copy.deepcopy(round_["judgements"]) if round_ else [],
-        "cards_won": copy.deepcopy(state["won"]),
-        "totals": totals(state),
-        "cards_revealed": len(state["revealed"]),
-        "cards_left": DECK_SIZE - len(state["revealed"]),
-        "discarded": list(state["discarded"]),
-        "last_round": copy.deepcopy(state["rounds"][-1]) if state["rounds"] else None,
-        "finished": state["finished"],
-        "winners": list(state["winners"]),
-        "disputes": copy.deepcopy(state["disputes"]),
-    }
-
-
-def scores(state: State) -> JSON:
-    """Cards won per player (1 point each), the winners and every round's outcome."""
-    return {
-        "finished": state["finished"],
-        "winners": list(state["winners"]),
-        "totals": totals(state),
-        "end": state["end"],
-        "cards": copy.deepcopy(state["won"]),
-        "discarded": list(state["discarded"]),
-        "rounds": [
-            {"card": r["card"], "outcome": r["outcome"], "winner": r["winner"]} for r in state["rounds"]
-        ],
-    }
-
-
-def totals(state: State) -> dict[str, int]:
-    """Cards won per player (one point each), in seat order."""
-    return {player: len(state["won"].get(player, [])) for player in state["players"]}
+# --- working copies ---------------------------------------------------------------------------
 
 
 def working_copy(state: State) -> State:
@@ -171,11 +111,3 @@ def _close_round(state: State, card: int, outcome: str, winner: str | None) -> S
 def _current(state: State) -> dict[str, Any]:
     """The round in play; a detached empty one when there is none (evolve never fails)."""
     return state.get("round") or {"card": {}, "queue": [], "out": [], "judgements": []}
-
-
-def _phase(state: State) -> str:
-    if state["finished"]:
-        return "finished"
-    if state["round"] is None:
-        return "reveal"
-    return "judge" if state["round"]["queue"] else "build"

@@ -1,11 +1,16 @@
-"""Wizard's deck as data, card notation, and the two pure rules every round needs: who wins a
-trick and what a bid scores."""
+"""Wizard as data: the deck, the phases, card notation, and the two pure rules every round
+needs: who wins a trick and what a bid scores."""
 
 from __future__ import annotations
 
 from collections import Counter
 
+from games.contract import fail
+
 # --- constants -------------------------------------------------------------------------------
+
+GAME_ID = "wizard"
+TITLE = "Wizard"
 
 SUITS = ("S", "H", "D", "C")
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
@@ -18,6 +23,14 @@ COPIES = {WIZARD: 4, JESTER: 4}
 DECK = [rank + suit for suit in SUITS for rank in RANKS] + [WIZARD] * 4 + [JESTER] * 4
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
+
+# Phases of a match, in the order a round walks through them.
+START_ROUND = "start_round"  # between rounds: waiting for start_round or record_round
+CHOOSE_TRUMP = "choose_trump"  # a Wizard was turned: waiting for the dealer's suit
+BIDDING = "bidding"
+PLAYING = "playing"
+SCORED = "scored"  # the last round is scored; MatchFinished follows in the same batch
+FINISHED = "finished"
 
 # Points: a bid met scores a base plus a bonus per trick; a miss costs a penalty per trick off.
 MET_BASE = 20
@@ -38,6 +51,17 @@ def parse_card(text: str) -> str | None:
     if suit in SUITS and rank in RANK_ORDER:
         return rank + suit
     return None
+
+
+def read_card(text: str) -> str:
+    """The canonical card for ``text`` (any case), or ``unknown_card`` naming it."""
+    card = parse_card(text)
+    if card is None:
+        fail(
+            "unknown_card",
+            f"{text!r} is not a Wizard card; write rank then suit (7H, 10S, QD, AC) or 'wizard' / 'jester'",
+        )
+    return card
 
 
 def parse_suit(text: str) -> str | None:
@@ -72,6 +96,11 @@ def too_many_copies(cards: list[str]) -> str | None:
         if count > copies_allowed(card):
             return card
     return None
+
+
+def suit_name(suit: str) -> str:
+    """A suit letter in words."""
+    return SUIT_NAMES[suit]
 
 
 def rounds_for(players: int) -> int:

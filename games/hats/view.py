@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from games.contract import JSON, State
-from games.hats.table import COOKIE_POINTS, TYPES, card_type, card_value, next_player
+from games.hats.constants import COOKIE_POINTS, TYPES, card_type, card_value
+from games.players import left_of
 
 # --- view -------------------------------------------------------------------------------------
 
@@ -166,7 +167,7 @@ def _to_act(state: State) -> list[str]:
     turn = state["turn"]
     if not turn["played"]:
         return [turn["player"]]
-    following = next_player(state, turn["player"])
+    following = left_of(state["players"], turn["player"])
     return ([turn["player"]] if turn["extra"] is None else []) + [following]
 
 

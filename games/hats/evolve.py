@@ -6,23 +6,19 @@ A card leaving a hand unnamed makes its known cards unknown (nobody can tell whi
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from games.contract import Event, State
-from games.hats.table import HAND_SIZE, card_count, table_size
+from games.contract import State
+from games.decider import Evolvers
+from games.hats.constants import HAND_SIZE, card_count, table_size
 
 # --- evolve -----------------------------------------------------------------------------------
 
 
-def evolve(state: State, event: Event) -> State:
-    """The state after one Hats event (unknown events leave it as it is)."""
-    apply = _EVOLVERS.get(event.get("type", ""))
-    if apply is None:
-        return state
-    return apply(state, event.get("data", {}))
+evolve = Evolvers()
 
 
+@evolve.on("MatchCreated")
 def _match_created(_: State, data: dict[str, Any]) -> State:
     players = list(data["players"])
     setup = data["setup"]
@@ -50,12 +46,14 @@ def _match_created(_: State, data: dict[str, Any]) -> State:
     }
 
 
+@evolve.on("TurnStarted")
 def _turn_started(state: State, data: dict[str, Any]) -> State:
     turn = {"number": data["turn"], "player": data["player"], "played": False, "extra": None}
     state["turn"] = turn
     return state
 
 
+@evolve.on("HatSwapped")
 def _hat_swapped(state: State, data: dict[str, Any]) -> State:
     player = data["player"]
     _leave(state["hands"][player], data["card"])
@@ -64,6 +62,7 @@ def _hat_swapped(state: State, data: dict[str, Any]) -> State:
     return _played(state, player)
 
 
+@evolve.on("BlackHatMade")
 def _black_hat_made(state: State, data: dict[str, Any]) -> State:
     player = data["player"]
     _leave(state["hands"][player], data.get("card"))
@@ -71,6 +70,7 @@ def _black_hat_made(state: State, data: dict[str, Any]) -> State:
     return _played(state, player)
 
 
+@evolve.on("CardRedrawn")
 def _card_redrawn(state: State, data: dict[str, Any]) -> State:
     hand = state["hands"][data["player"]]
     state["turn"]["extra"] = "redraw"
@@ -93,6 +93,7 @@ def _card_redrawn(state: State, data: dict[str, Any]) -> State:
     return state
 
 
+@evolve.on("PartnerTraded")
 def _partner_traded(state: State, data: dict[str, Any]) -> State:
     mine, theirs = state["hands"][data["player"]], state["hands"][data["partner"]]
     _leave(mine, data.get("given"))
@@ -103,11 +104,13 @@ def _partner_traded(state: State, data: dict[str, Any]) -> State:
     return state
 
 
+@evolve.on("PlayEnded")
 def _play_ended(state: State, _: dict[str, Any]) -> State:
     state["phase"] = "favourites"
     return state
 
 
+@evolve.on("FavouriteRevealed")
 def _favourite_revealed(state: State, data: dict[str, Any]) -> State:
     player = data["player"]
     _leave(state["hands"][player], data["card"])
@@ -115,23 +118,11 @@ def _favourite_revealed(state: State, data: dict[str, Any]) -> State:
     return state
 
 
+@evolve.on("MatchFinished")
 def _match_finished(state: State, _: dict[str, Any]) -> State:
     state["phase"] = "finished"
     state["finished"] = True
     return state
-
-
-_EVOLVERS: dict[str, Callable[[State, dict[str, Any]], State]] = {
-    "MatchCreated": _match_created,
-    "TurnStarted": _turn_started,
-    "HatSwapped": _hat_swapped,
-    "BlackHatMade": _black_hat_made,
-    "CardRedrawn": _card_redrawn,
-    "PartnerTraded": _partner_traded,
-    "PlayEnded": _play_ended,
-    "FavouriteRevealed": _favourite_revealed,
-    "MatchFinished": _match_finished,
-}
 
 
 # --- private helpers --------------------------------------------------------------------------

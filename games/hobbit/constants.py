@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-# ---------------------------------------------------------------------------------------------
-# Constants
-# ---------------------------------------------------------------------------------------------
+# --- constants -----------------------------------------------------------------------------------
+
+GAME_ID = "hobbit"
+TITLE = "The Hobbit Card Game"
+MIN_PLAYERS = 2
+MAX_PLAYERS = 5
 
 COLOURS = ("red", "yellow", "green", "blue", "purple")
 TRUMP = "purple"
@@ -29,12 +32,6 @@ CHARACTERS = {
 FULL_HEALTH = 2
 
 DISCARD = "discard"
-DEFAULT_OPTIONS: dict[str, Any] = {
-    "distribution": "powers",
-    "elimination": "immediate",
-    "rounds": 2,
-}
-
 # What a given card does to its receiver, by (mark, receiver's side); pipes do nothing.
 EFFECTS = {
     ("light", "good"): "heal",
@@ -53,9 +50,7 @@ REASONS = {
     "draw": "as many survivors and as much damage dealt",
 }
 
-# ---------------------------------------------------------------------------------------------
-# Helpers
-# ---------------------------------------------------------------------------------------------
+# --- private helpers -----------------------------------------------------------------------------
 
 _CARDS = frozenset(DECK)
 
@@ -104,10 +99,3 @@ def cards_left(state: dict[str, Any], player: str) -> int:
     if player not in state["dealt"]:
         return 0
     return int(state["hand_size"]) - int(state["played"].get(player, 0))
-
-
-def clockwise_from(state: dict[str, Any], start: str) -> list[str]:
-    """Every seat's player, clockwise, beginning with ``start``."""
-    seats = state["players"]
-    i = seats.index(start)
-    return seats[i:] + seats[:i]

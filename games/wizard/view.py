@@ -5,7 +5,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from games.wizard.table import FINISHED, SCORED, State, to_act, trump_words
+from games.contract import State
+from games.wizard.constants import CHOOSE_TRUMP, FINISHED, SCORED, START_ROUND
+from games.wizard.turns import to_act
 
 # --- view and scores -------------------------------------------------------------------------
 
@@ -79,3 +81,12 @@ def _visible_bids(state: State) -> dict[str, int]:
     if state["bids_revealed"] or state["phase"] in (SCORED, FINISHED):
         return {p: state["bids"][p] for p in state["players"] if p in state["bids"]}
     return {}
+
+
+def trump_words(state: State) -> str | None:
+    """The trump as the view shows it: a suit letter, "none", "dealer_chooses" or None."""
+    if state["phase"] == CHOOSE_TRUMP:
+        return "dealer_chooses"
+    if state["phase"] in (START_ROUND, SCORED, FINISHED):
+        return None
+    return state["trump"] or "none"

@@ -1,18 +1,9 @@
-"""Facts about the table that rules share: who is who, whose turn it is and what comes next."""
+"""The Other Hat Trick's turns: who may act, which phase the match is in and what comes next."""
 
 from __future__ import annotations
 
 from games.contract import fail
-from games.other_hat_trick.constants import CHOOSE, PERFORM, REFILL, REVEAL, SWAP, State
-
-# --- constants -------------------------------------------------------------------------------
-
-NEXT_STEP = {
-    CHOOSE: "choose: turn the next trick or swap to attempt the top one",
-    SWAP: "swap one of their props with another player's",
-    PERFORM: "perform or fail",
-    REFILL: "turn the next trick onto the empty pile",
-}
+from games.other_hat_trick.constants import FINISHED, NEXT_STEP, REVEAL, State
 
 # --- seats and phases ------------------------------------------------------------------------
 
@@ -24,7 +15,7 @@ def require_phase(state: State, phases: tuple[str, ...], doing: str) -> None:
         return
     if phase == REVEAL:
         fail(
-            "match_ended",
+            "wrong_phase",
             f"the match has ended ({ending_words(state)}): record reveal_all with every prop",
         )
     fail("wrong_phase", f"cannot {doing} now: {state['turn']} must {NEXT_STEP[phase]}")
@@ -35,3 +26,12 @@ def ending_words(state: State) -> str:
     if state["ended_by"] == "performed":
         return "The Other Hat Trick was performed"
     return "three players in a row failed The Other Hat Trick"
+
+
+def to_act(state: State) -> list[str]:
+    """The players who may act next: the player whose turn it is, or everyone at the reveal."""
+    if state["phase"] == REVEAL:
+        return list(state["players"])
+    if state["phase"] == FINISHED or state["turn"] is None:
+        return []
+    return [state["turn"]]

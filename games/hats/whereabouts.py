@@ -1,0 +1,60 @@
+"""Where a recorded Hats card lies, and the refusals of a card that cannot be where it is played.
+
+Hidden cards are optional facts: a card is refused only when the record puts it somewhere else.
+"""
+
+from __future__ import annotations
+
+from games.contract import State, fail
+from games.hats.constants import card_type
+
+# --- where a recorded card lies ---------------------------------------------------------------
+
+
+def locate(state: State, card: str, *, skip_pile: bool = False) -> tuple[str, str] | None:
+    """Where the recorded facts put ``card``, as (code, sentence); None when nobody knows."""
+    kind = card_type(card)
+    if kind in state["removed_types"]:
+        return "card_removed", f"{card} is not in this game: the {kind} hats were removed"
+    if card in state["table"]:
+        space = state["table"].index(card) + 1
+        return "card_on_table", f"{card} is on the tea table at space {space}"
+    for player in state["players"]:
+        found = _held_by(state, player, card)
+        if found:
+            return found
+    if not skip_pile and card in state["pile"]["known"]:
+        return "card_discarded", f"{card} lies face down on the discard pile"
+    return None
+
+
+def _held_by(state: State, player: str, card: str) -> tuple[str, str] | None:
+    if card in state["collections"][player]:
+        return "card_collected", f"{card} is face up in {player}'s collection"
+    if card in state["black_hats"][player]:
+        return "card_collected", f"{card} is one of {player}'s black hats"
+    if state["favourites"][player] == card:
+        return "card_revealed", f"{card} is {player}'s revealed favourite hat"
+    if card in state["hands"][player]["known"]:
+        return "card_in_hand", f"{card} is recorded in {player}'s hand"
+    return None
+
+
+def check_leaves_hand(state: State, player: str, card: str) -> None:
+    """Refuse unless ``card`` may be in ``player``'s hand, given everything recorded."""
+    hand = state["hands"][player]
+    if card in hand["known"]:
+        return
+    found = locate(state, card)
+    if found:
+        fail(*found)
+    if len(hand["known"]) >= hand["size"]:
+        held = ", ".join(hand["known"]) or "no card"
+        fail("card_not_in_hand", f"{card} is not in {player}'s hand: it holds {held}")
+
+
+def check_from_deck(state: State, player: str, card: str, *, reshuffled: bool) -> None:
+    """Refuse unless ``card`` may be drawn from the draw pile (after a reshuffle, if any)."""
+    found = locate(state, card, skip_pile=reshuffled)
+    if found:
+        fail(found[0], f"{player} cannot draw {card}: {found[1]}")
