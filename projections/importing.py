@@ -9,8 +9,10 @@ the whole file at the first line whose events are not what the rules derive. A f
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import re
+import zoneinfo
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -116,6 +118,13 @@ def _header(number: int, value: Any) -> dict[str, Any]:
             raise ImportRefused(number, refusal)
     if value.get("forked_at") is not None and _whole(value["forked_at"], 1) is None:
         raise ImportRefused(number, "the header's 'forked_at' must be a step number")
+    zone, place = value.get("timezone"), value.get("location")
+    if zone is not None and not (isinstance(zone, str) and zone in _zones()):
+        raise ImportRefused(
+            number, f"the header's 'timezone' must name an IANA time zone, not {_short(zone)}"
+        )
+    if place is not None and not (isinstance(place, str) and 1 <= len(place) <= 100):
+        raise ImportRefused(number, "the header's 'location' must be a text of 1 to 100 characters")
     created = value.get("created_ms")
     if created is not None and _whole(created, 0) is None:
         raise ImportRefused(
@@ -252,6 +261,11 @@ def _compare(derived: list[dict[str, Any]], batch: list[tuple[int, StoredEvent]]
 def _action(index: int, action: Any) -> dict[str, Any]:
     # As the recorder stores it: the request on the first event of its batch only.
     return {"action": action} if index == 0 else {}
+
+
+@functools.cache
+def _zones() -> frozenset[str]:
+    return frozenset(zoneinfo.available_timezones()) | {"UTC"}
 
 
 def _whole(value: Any, least: int) -> int | None:

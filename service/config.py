@@ -46,6 +46,8 @@ class Settings:
     write_rate: str | None = None
     # How many proxies in front set X-Forwarded-For (the caller's address is theirs to tell).
     trusted_proxies: int = 0
+    # One JSON object a log line, with the request id (TABLETAPE_LOG_FORMAT=json).
+    json_logs: bool = False
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, **overrides: Any) -> Settings:
@@ -58,6 +60,7 @@ class Settings:
             "snapshot_every": int(env.get("TABLETAPE_SNAPSHOT_EVERY", cls.snapshot_every)),
             "sync_projections": _flag(env.get("TABLETAPE_SYNC_PROJECTIONS")),
             "max_body_bytes": int(env.get("TABLETAPE_MAX_BODY_BYTES", cls.max_body_bytes)),
+            "json_logs": env.get("TABLETAPE_LOG_FORMAT", "").strip().lower() == "json",
             "cors_origins": _list(env.get("TABLETAPE_CORS_ORIGINS", "")),
             "api_keys": _list(env.get("TABLETAPE_API_KEYS", "")),
             "create_rate": _rate(env.get("TABLETAPE_RATE_LIMIT_CREATE"), DEFAULT_CREATE_RATE),

@@ -10,9 +10,7 @@ registers them.
 from __future__ import annotations
 
 import dataclasses
-import sys
-from collections.abc import Iterable, Iterator
-from typing import Any
+from collections.abc import Iterator
 
 import click
 import redis
@@ -21,6 +19,7 @@ from events.errors import UnknownMatch
 from projections.rebuild import rebuild_match
 from projections.verify import Difference
 from service.bootstrap import Services, build
+from service.cli_support import progress
 from service.config import Settings
 
 # Checking a long log is one long read; a command may wait longer for Redis than a request.
@@ -34,20 +33,19 @@ def verify(settings: Settings, match_ids: tuple[str, ...]) -> int:
     parts = _parts(settings)
     differences: list[Difference] = []
     checked = unreadable = 0
-    with _progress(*_chosen(parts, match_ids), "verifying") as bar:
-        for match_id, listed in bar:
-            checked += 1
-            if not listed:
-                differences.append(Difference(match_id, "registry", UNLISTED))
-            try:
-                differences += parts.verifier.check(match_id)
-            except UnknownMatch:
-                differences.append(Difference(match_id, "registry", GHOST))
-            except (redis.ConnectionError, redis.TimeoutError):
-                raise
-            except Exception as exc:  # noqa: BLE001 - one unreadable match must not stop the check
-                unreadable += 1
-                differences.append(Difference(match_id, "unreadable", _why(exc)))
+    for match_id, listed in progress(*_chosen(parts, match_ids), "verifying"):
+        checked += 1
+        if not listed:
+            differences.append(Difference(match_id, "registry", UNLISTED))
+        try:
+            differences += parts.verifier.check(match_id)
+        except UnknownMatch:
+            differences.append(Difference(match_id, "registry", GHOST))
+        except (redis.ConnectionError, redis.TimeoutError):
+            raise
+        except Exception as exc:  # noqa: BLE001 - one unreadable match must not stop the check
+            unreadable += 1
+            differences.append(Difference(match_id, "unreadable", _why(exc)))
     for difference in differences:
         click.echo(str(difference))
     matches = len({d.match_id for d in differences})
@@ -66,26 +64,25 @@ def rebuild(settings: Settings, match_ids: tuple[str, ...], only_different: bool
     ids, total = _chosen(parts, match_ids)
     rebuilt = steps = registered = dropped = 0
     failed: list[Difference] = []
-    with _progress(ids, total, "rebuilding") as bar:
-        for match_id, listed in bar:
-            try:
-                if not parts.store.exists(match_id):
-                    parts.store.unregister(match_id)
-                    dropped += 1
-                    continue
-                if not listed:
-                    parts.store.register(match_id, int(parts.store.header(match_id).get("created_ms", 0)))
-                    registered += 1
-                if only_different and listed and not parts.verifier.check(match_id):
-                    continue
-                done = rebuild_match(parts.projector, match_id)
-            except (redis.ConnectionError, redis.TimeoutError):
-                raise
-            except Exception as exc:  # noqa: BLE001 - one unreadable match must not stop the rest
-                failed.append(Difference(match_id, "unreadable", _why(exc)))
+    for match_id, listed in progress(ids, total, "rebuilding"):
+        try:
+            if not parts.store.exists(match_id):
+                parts.store.unregister(match_id)
+                dropped += 1
                 continue
-            steps += done.checkpoint if done is not None else 0
-            rebuilt += 1
+            if not listed:
+                parts.store.register(match_id, int(parts.store.header(match_id).get("created_ms", 0)))
+                registered += 1
+            if only_different and listed and not parts.verifier.check(match_id):
+                continue
+            done = rebuild_match(parts.projector, match_id)
+        except (redis.ConnectionError, redis.TimeoutError):
+            raise
+        except Exception as exc:  # noqa: BLE001 - one unreadable match must not stop the rest
+            failed.append(Difference(match_id, "unreadable", _why(exc)))
+            continue
+        steps += done.checkpoint if done is not None else 0
+        rebuilt += 1
     for difference in failed:
         click.echo(f"{difference} (left as it was)")
     click.echo(
@@ -98,10 +95,6 @@ def rebuild(settings: Settings, match_ids: tuple[str, ...], only_different: bool
 def _parts(settings: Settings) -> Services:
     # Nothing here records a write, so no projection job is ever asked for.
     return build(dataclasses.replace(settings, redis_timeout=REDIS_TIMEOUT), notify=lambda match_id: None)
-
-
-def _progress(ids: Iterable[tuple[str, bool]], total: int, label: str) -> Any:
-    return click.progressbar(ids, length=total, label=label, file=sys.stderr)
 
 
 def _chosen(parts: Services, match_ids: tuple[str, ...]) -> tuple[Iterator[tuple[str, bool]], int]:

@@ -127,16 +127,23 @@ class Recorder:
         self.credentials = credentials or Credentials(())
 
     def create(
-        self, game_id: str, players: Any, setup: Any, options: Any, api_key: str | None = None
+        self,
+        game_id: str,
+        players: Any,
+        setup: Any,
+        options: Any,
+        where: dict[str, str] | None = None,
+        api_key: str | None = None,
     ) -> Created:
-        """Create a match from its players, starting facts and rule options."""
+        """Create a match from its players, starting facts, rule options and where it is played."""
         made_by = self._made_by(self.credentials.identify(api_key))
         game = get_game(game_id)
         names, setup, options = validate_match(game, players, setup, options)
         events = game.setup(names, setup, options)
         body = {"game": game.id, "players": names, "setup": setup, "options": options}
         new = self._new_events(game, events, tape.CREATION, "table", body)
-        match_id, token, first = self._open(game, new, made_by)
+        placed = {k: v for k, v in (where or {}).items() if v}
+        match_id, token, first = self._open(game, new, placed | made_by)
         recorded = self._answer(game, match_id, tape.empty(), first, new)
         return Created(match_id, token, game, names, setup, options, recorded)
 
@@ -169,7 +176,10 @@ class Recorder:
         origin = dict(checked.origin)
         dated = "created_ms" in origin
         match_id, token, first = self._open(checked.game, checked.events, origin | made_by, dated)
-        kept = {k: v for k, v in origin.items() if k not in ("created_at", "created_ms")}
+        # Where and when it is played are the match's own facts, not where the copy came from.
+        kept = {
+            k: v for k, v in origin.items() if k not in ("created_at", "created_ms", "timezone", "location")
+        }
         version = first + len(checked.events) - 1
         return Copied(match_id, token, checked.game.id, version, checked.finished, kept)
 

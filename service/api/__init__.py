@@ -54,20 +54,26 @@ def bearer_token() -> str | None:
 
 
 # A step number as a header may carry it: ASCII digits only (``"²".isdigit()`` is true), and no
-# more of them than a stream entry id holds.
+# more of them than a stream entry id holds. If-Match also takes a read's ETag,
+# ``"<version>.<digest>"`` (service.http_conventions), which names the version that read saw.
 STEP_NUMBER = re.compile(r"[0-9]{1,15}")
-IF_MATCH = r'^\s*(W/)?"?[0-9]{1,15}"?\s*$'
+IF_MATCH = r'^\s*(W/)?"?[0-9]{1,15}(\.[^"\s]*)?"?\s*$'
 IDEMPOTENCY_KEY_MAX = 200
 
 
 def step_header(name: str, code: str) -> int | None:
-    """The step number a header names (``If-Match``: also ``"5"`` or ``W/"5"``), if it is sent."""
+    """The step number a header names (``If-Match``: also ``"5"``, ``W/"5"`` or an ETag), if sent."""
     raw = request.headers.get(name)
     if raw is None or (name != "If-Match" and not raw.strip()):
         return None
-    value = raw.strip().removeprefix("W/").strip('"')
+    value = raw.strip()
+    if name == "If-Match":
+        value = value.removeprefix("W/").strip('"').split(".", 1)[0]
     if not STEP_NUMBER.fullmatch(value):
-        raise BadRequest(400, code, f"{name} must be a step number (at most 15 digits), not {raw!r}")
+        what = (
+            "a version number or the ETag of a read of this match" if name == "If-Match" else "a step number"
+        )
+        raise BadRequest(400, code, f"{name} must be {what} (at most 15 digits), not {raw!r}")
     return int(value)
 
 
@@ -90,13 +96,21 @@ def idempotency_key() -> str | None:
 
 
 def page_links(
-    link: Callable[[int], str | None], start: int, size: int, low: int, following: int | None
+    link: Callable[[int], str], start: int, size: int, count: int, origin: int = 0
 ) -> dict[str, str | None]:
-    """Links to the first page (at ``low``), the one before ``start`` and the one at ``following``."""
+    """The links of every list page: self, first, prev, next and last (None where there is none).
+
+    The page holds ``size`` items from ``start``, among ``count`` items numbered from ``origin``;
+    ``link(n)`` is the URL of the page that starts at item ``n``.
+    """
+    end = origin + max(count, 1) - 1
+    last = origin + ((max(count, 1) - 1) // size) * size
     return {
-        "first": link(low),
-        "prev": link(max(low, start - size)) if start > low else None,
-        "next": link(following) if following is not None else None,
+        "self": link(start),
+        "first": link(origin),
+        "prev": link(max(origin, start - size)) if start > origin else None,
+        "next": link(start + size) if start + size <= end else None,
+        "last": link(last),
     }
 
 
@@ -108,13 +122,6 @@ def ndjson_alternative(blp: Blueprint, description: str) -> Any:
 
 
 WRITE_HEADERS: list[dict[str, Any]] = [
-    {
-        "in": "header",
-        "name": "Authorization",
-        "required": False,
-        "schema": {"type": "string"},
-        "description": "Bearer <token> from the match's creation. Required.",
-    },
     {
         "in": "header",
         "name": "If-Match",
