@@ -25,6 +25,8 @@ from service.credentials import Credentials
 from service.recorder import Recorder
 
 Connect = Callable[[], redis.Redis]
+# Connections to Redis per API process, shared by all its requests.
+MAX_CONNECTIONS = 64
 
 
 @dataclass
@@ -66,12 +68,8 @@ class WorkerWiring:
 def build(settings: Settings, notify: Callable[[str], None] | None = None) -> Services:
     """Wire every part from the settings; ``notify`` replaces enqueueing a projection job."""
     timeout = settings.redis_timeout
-    client = redis.Redis.from_url(settings.redis_url, socket_timeout=timeout, socket_connect_timeout=timeout)
-    rq_client = (
-        redis.Redis.from_url(settings.rq_redis_url, socket_timeout=timeout, socket_connect_timeout=timeout)
-        if settings.rq_redis_url
-        else client
-    )
+    client = _pooled(settings.redis_url, timeout)
+    rq_client = _pooled(settings.rq_redis_url, timeout) if settings.rq_redis_url else client
     keys = Keys(settings.prefix)
     credentials = Credentials(settings.api_keys)
     parts = assemble(client, keys, settings.snapshot_every, credited_only=credentials.required)
@@ -96,6 +94,23 @@ def worker_wiring(settings: Settings) -> WorkerWiring:
         keys=Keys(settings.prefix),
         snapshot_every=settings.snapshot_every,
     )
+
+
+def _pooled(url: str, timeout: float) -> redis.Redis:
+    """A client whose requests share at most MAX_CONNECTIONS connections, waiting for a free one.
+
+    Under gevent a process serves thousands of requests at once; each waits its turn for one of
+    a bounded set of connections (at most ``timeout`` seconds, then a 503) instead of opening one
+    of its own until Redis or the pool refuses.
+    """
+    pool = redis.BlockingConnectionPool.from_url(
+        url,
+        max_connections=MAX_CONNECTIONS,
+        timeout=timeout,
+        socket_timeout=timeout,
+        socket_connect_timeout=timeout,
+    )
+    return redis.Redis(connection_pool=pool)
 
 
 def _connector(url: str, timeout: float, connect_timeout: float) -> Connect:

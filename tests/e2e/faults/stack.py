@@ -176,8 +176,9 @@ def service_env(redis_url: str, prefix: str, **extra: str) -> dict[str, str]:
 class Api(Process):
     """The API under gunicorn as in production (service.gunicorn_conf), two processes, access log on."""
 
-    def __init__(self, folder: Path, env: dict[str, str]) -> None:
+    def __init__(self, folder: Path, env: dict[str, str], processes: int = 2) -> None:
         self.port = 0
+        self.processes = processes
         self.access_log = folder / "access.log"
         super().__init__("gunicorn", [], env, folder / "gunicorn.log")
 
@@ -197,7 +198,7 @@ class Api(Process):
                 "--config",
                 "python:service.gunicorn_conf",
                 "--workers",
-                "2",
+                str(self.processes),
                 "--bind",
                 f"127.0.0.1:{self.port}",
                 "--timeout",
