@@ -78,7 +78,8 @@ def build(settings: Settings, notify: Callable[[str], None] | None = None) -> Se
     recorder = Recorder(parts.store, parts.reader, enqueue, credentials=credentials)
     # The hub's one connection blocks in XREAD for BLOCK_MS at a time, so it waits longer.
     wait = BLOCK_MS / 1000 + 10
-    hub = LiveHub(_connector(settings.redis_url, wait, 3), parts.store, keys)
+    read_live = _connector(settings.redis_url, wait, 3)
+    hub = LiveHub(lambda node: read_live(), parts.store, keys)
     shared = {field.name: getattr(parts, field.name) for field in fields(parts)}
     return Services(
         **shared, settings=settings, client=client, keys=keys, queue=queue, recorder=recorder, hub=hub

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import uuid
+import zlib
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -25,7 +26,7 @@ def hubs(app: Flask, redis_url: str) -> Iterator[Callable[[], tuple[LiveHub, lis
     def make() -> tuple[LiveHub, list[redis.Redis]]:
         opened: list[redis.Redis] = []
 
-        def connect() -> redis.Redis:
+        def connect(node: str) -> redis.Redis:
             opened.append(redis.Redis.from_url(redis_url, socket_timeout=60, client_name=name))
             return opened[-1]
 
@@ -77,6 +78,46 @@ def test_many_watchers_of_several_matches_share_one_connection_and_see_every_ste
     for _, watch in watches:
         watch.close()
     assert hub.watching() == 0
+
+
+def test_a_hub_over_several_nodes_reads_each_nodes_logs_on_a_connection_of_its_own(
+    app: Flask, redis_url: str, recorded: Callable[..., Table]
+) -> None:
+    # Two "nodes" of one real server, as a Cluster's slots split the keys: each reader blocks only
+    # over the logs (and the wake stream) its node holds.
+    parts = app.extensions["tabletape"]
+    opened: dict[str, int] = {}
+
+    def node_of(key: str) -> str:
+        return "even" if zlib.crc32(key.encode()) % 2 == 0 else "odd"
+
+    def connect(node: str) -> redis.Redis:
+        opened[node] = opened.get(node, 0) + 1
+        return redis.Redis.from_url(redis_url, socket_timeout=60)
+
+    hub = LiveHub(connect, parts.store, parts.keys, node_of)
+    plays = [("hats", 0), ("hat-trick", 1), ("hats", 3), ("hat-trick", 11), ("hats", 4), ("hat-trick", 5)]
+    matches = [recorded(game_id, seed, upto=1) for game_id, seed in plays]
+    nodes = {node_of(parts.keys.log(m.id)) for m in matches}
+    assert nodes == {"even", "odd"}, "the matches chosen should fall on both nodes"
+    try:
+        starts = [m.log_length() for m in matches]
+        watches = [hub.watch(m.id, m.created["game"], starts[i]) for i, m in enumerate(matches)]
+        for match, (game_id, seed) in zip(matches, plays, strict=True):
+            for action in all_games()[game_id].example(seed)["actions"][1:3]:
+                match.ok(action)
+        for match, start, watch in zip(matches, starts, watches, strict=True):
+            seen: list[int] = []
+            while not seen or seen[-1] < match.log_length():
+                events = watch.next_events(timeout=10)
+                assert events, "the hub delivered nothing for 10 s"
+                seen += [e.seq for e in events]
+            assert seen == list(range(start + 1, match.log_length() + 1))
+        assert opened == {"even": 1, "odd": 1}
+        readers = hub._readers
+        assert all(node_of(reader.wake_key) == node for node, reader in readers.items())
+    finally:
+        hub.close()
 
 
 def test_two_hubs_as_two_api_processes_both_follow_the_same_match(
