@@ -160,8 +160,7 @@ def _winners(state: State, rows: dict[str, dict[str, int]], cookie: str | None) 
     holders = [side for side in best if cookie in side]
     if holders:
         return list(holders[0]), "cookie"
-    if len(best) == len(sides):
-        return [], "draw"
+    # Nothing settles it: everyone still tied shares the win, also when that is every side.
     return [p for side in best for p in side], "shared"
 
 
