@@ -28,7 +28,7 @@ def show_player(name: str) -> dict[str, Any]:
     found = statistics().player(name)
     if found is None:
         raise BadRequest(404, "unknown_player", f"no match names a player {name!r}")
-    return found | {"links": {"matches": url_for("matches.list_matches", player=name)}}
+    return found | {"links": {"matches": url_for("matches.list_matches", player=found["name"])}}
 
 
 @blp.route("/leaderboards/<game_id>", methods=["GET"])
