@@ -7,9 +7,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bench.setup import OTHER_HAT_TRICK, Bench, bench_parts, long_other_hat_trick
+from bench.harness import OTHER_HAT_TRICK, bench_parts, long_other_hat_trick
 from games.registry import get_game
-from projections.projector import Projector
+from service.bootstrap import Services
 
 
 def per_call(fn: Callable[[], Any], calls: int) -> float:
@@ -20,12 +20,12 @@ def per_call(fn: Callable[[], Any], calls: int) -> float:
     return (time.perf_counter() - start) / calls
 
 
-def record_vs_xadd(parts: Bench, actions: int = 400) -> None:
+def record_vs_xadd(parts: Services, actions: int = 400) -> None:
     """Recording one action (validate + fold tail + decide + atomic append) against a raw XADD."""
     game = get_game("wizard")
     script = next(s for s in map(game.example, range(100)) if len(s["players"]) == 3)
     made = parts.recorder.create("wizard", script["players"], script["setup"], script["options"])
-    projector = Projector(parts.store, parts.cache, snapshot_every=100)
+    projector = parts.projector
     spent = 0.0
     todo = script["actions"][:actions]
     for action in todo:
@@ -48,11 +48,11 @@ def record_vs_xadd(parts: Bench, actions: int = 400) -> None:
     )
 
 
-def rewind_vs_naive(parts: Bench, steps: tuple[int, ...] = (1_000, 10_000)) -> None:
+def rewind_vs_naive(parts: Services, steps: tuple[int, ...] = (1_000, 10_000)) -> None:
     """Rewinding to step N from the nearest snapshot against folding from step 1."""
     game = get_game("other-hat-trick")
     made = parts.recorder.create(*OTHER_HAT_TRICK)
-    projector = Projector(parts.store, parts.cache, snapshot_every=100)
+    projector = parts.projector
     target = max(steps)
     for i, action in enumerate(long_other_hat_trick(10 * target)):
         answer = parts.recorder.act(made.match_id, made.token, action)
@@ -62,7 +62,7 @@ def rewind_vs_naive(parts: Bench, steps: tuple[int, ...] = (1_000, 10_000)) -> N
             projector.project(made.match_id)
     projector.project(made.match_id)
     for n in steps:
-        snap = per_call(lambda n=n: parts.reader.envelope(game, made.match_id, n), 20)
+        snap = per_call(lambda n=n: parts.reader.position(game, made.match_id, n), 20)
         naive = per_call(lambda n=n: parts.reader.naive_at(game, made.match_id, n), 3)
         print(
             f"rewind to step {n}: {snap * 1e3:.2f} ms from the nearest snapshot; "
@@ -71,7 +71,7 @@ def rewind_vs_naive(parts: Bench, steps: tuple[int, ...] = (1_000, 10_000)) -> N
     memory(parts, made.match_id)
 
 
-def memory(parts: Bench, match_id: str) -> None:
+def memory(parts: Services, match_id: str) -> None:
     """Bytes the log, the snapshots and the projection take in Redis."""
     version = parts.store.version(match_id)
     sizes = {

@@ -22,7 +22,7 @@ def entry_id(seq: int) -> str:
 
 def seq_of(entry: Raw) -> int:
     """The step number encoded in a stream entry id ``<seq>-0``."""
-    text = _text(entry)
+    text = as_text(entry)
     head, sep, tail = text.partition("-")
     if not sep or tail != "0" or not head.isdigit():
         raise ValueError(f"stream entry id {text!r} is not of the form '<seq>-0'")
@@ -41,10 +41,10 @@ def encode(event: NewEvent) -> dict[str, str]:
 
 def decode(entry: Raw, fields: Mapping[Any, Raw]) -> StoredEvent:
     """The stored event of one stream entry (its id and its fields)."""
-    named = {_text(k): _text(v) for k, v in fields.items()}
+    named = {as_text(k): as_text(v) for k, v in fields.items()}
     missing = {"type", "data", "meta"} - named.keys()
     if missing:
-        raise ValueError(f"stream entry {_text(entry)!r} lacks {', '.join(sorted(missing))}")
+        raise ValueError(f"stream entry {as_text(entry)!r} lacks {', '.join(sorted(missing))}")
     return StoredEvent(
         seq=seq_of(entry),
         type=named["type"],
@@ -53,5 +53,6 @@ def decode(entry: Raw, fields: Mapping[Any, Raw]) -> StoredEvent:
     )
 
 
-def _text(value: Raw) -> str:
-    return value.decode("utf-8") if isinstance(value, bytes) else value
+def as_text(value: Any) -> str:
+    """A Redis reply (bytes, or text with decode_responses) as text."""
+    return value.decode("utf-8") if isinstance(value, bytes) else str(value)

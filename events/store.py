@@ -14,12 +14,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from functools import cache
 from importlib.resources import files
-from typing import Any
 
 import redis
 from redis.commands.core import Script
 
-from events.codec import decode, encode, entry_id
+from events.codec import as_text, decode, encode, entry_id
 from events.envelope import AppendResult, NewEvent, StoredEvent
 from events.errors import IdempotencyMismatch, MatchExists, UnknownMatch, VersionConflict
 from events.keys import Keys
@@ -112,7 +111,7 @@ class EventStore:
         events = [decode(entry, fields) for entry, fields in entries]
         if self.upcasters is None or game is None:
             return events
-        name = _text(game)
+        name = as_text(game)
         return [self.upcasters.upcast(name, event) for event in events]
 
     def iter_events(
@@ -142,7 +141,7 @@ class EventStore:
             raise UnknownMatch(match_id)
         if seen is None or not idempotency_key:
             return None
-        first, last, known = _text(seen).split(" ", 2)
+        first, last, known = as_text(seen).split(" ", 2)
         if known != fingerprint:
             raise IdempotencyMismatch(idempotency_key, match_id)
         return AppendResult(first=int(first), last=int(last), duplicate=True)
@@ -159,7 +158,7 @@ class EventStore:
         fields = self.client.hgetall(self.keys.meta(match_id))
         if not fields:
             raise UnknownMatch(match_id)
-        named = {_text(k): _text(v) for k, v in fields.items()}
+        named = {as_text(k): as_text(v) for k, v in fields.items()}
         named.pop("version", None)
         return named
 
@@ -172,11 +171,25 @@ class EventStore:
         if count <= 0:
             return []
         ids = self.client.zrevrange(self.keys.matches(), max(start, 0), max(start, 0) + count - 1)
-        return [_text(i) for i in ids]
+        return [as_text(i) for i in ids]
+
+    def all_ids(self) -> Iterator[str]:
+        """Every match id, in no particular order (a scan: fit for registries of any size)."""
+        return registered_ids(self.client, self.keys)
+
+    def count(self) -> int:
+        """How many matches there are."""
+        return int(self.client.zcard(self.keys.matches()))
 
     def _require(self, match_id: str) -> None:
         if not self.exists(match_id):
             raise UnknownMatch(match_id)
+
+
+def registered_ids(client: redis.Redis, keys: Keys, batch: int = 500) -> Iterator[str]:
+    """Every match id of the registry under ``keys``, in no particular order."""
+    for raw, _score in client.zscan_iter(keys.matches(), count=batch):
+        yield as_text(raw)
 
 
 def _result(match_id: str, reply: list[int]) -> AppendResult:
@@ -195,7 +208,3 @@ def _event_args(events: Sequence[NewEvent]) -> list[str]:
         fields = encode(event)
         args += [fields["type"], fields["data"], fields["meta"]]
     return args
-
-
-def _text(value: Any) -> str:
-    return value.decode("utf-8") if isinstance(value, bytes) else str(value)

@@ -1,4 +1,4 @@
-"""Where projections live in Redis: the projected envelope, its views, and the snapshots."""
+"""Where projections live in Redis: the projected position, its views, and the snapshots."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ from typing import Any
 
 import redis
 
+from events.codec import as_text
 from events.keys import Keys
-from projections.history import Envelope
+from projections.tape import Position
 
 _SNAP_DIGITS = 12
 
@@ -18,9 +19,9 @@ def dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-def snapshot_member(env: Envelope) -> str:
+def snapshot_member(pos: Position) -> str:
     """The sorted-set member that stores one snapshot."""
-    return f"{env['version']:0{_SNAP_DIGITS}d}|{dumps(env)}"
+    return f"{pos['version']:0{_SNAP_DIGITS}d}|{dumps(pos)}"
 
 
 class ProjectionCache:
@@ -35,8 +36,8 @@ class ProjectionCache:
         raw = self.client.hget(self.keys.proj(match_id), "checkpoint")
         return int(raw) if raw is not None else 0
 
-    def envelope(self, match_id: str) -> Envelope | None:
-        """The projected envelope, or None when the match was never projected."""
+    def position(self, match_id: str) -> Position | None:
+        """The projected position, or None when the match was never projected."""
         raw = self.client.hget(self.keys.proj(match_id), "env")
         return json.loads(raw) if raw is not None else None
 
@@ -47,11 +48,9 @@ class ProjectionCache:
             return None
         return int(checkpoint), json.loads(raw)
 
-    def nearest_snapshot(self, match_id: str, at: int) -> Envelope | None:
+    def nearest_snapshot(self, match_id: str, at: int) -> Position | None:
         """The latest snapshot at or before step ``at``."""
         found = self.client.zrevrangebyscore(self.keys.snap(match_id), at, "-inf", start=0, num=1)
         if not found:
             return None
-        first: Any = found[0]
-        member = first.decode() if isinstance(first, bytes) else str(first)
-        return json.loads(member.split("|", 1)[1])
+        return json.loads(as_text(found[0]).split("|", 1)[1])

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
 from typing import Any
 
 from games.contract import Game, State
@@ -11,9 +10,3 @@ from games.contract import Game, State
 def disclosed(game: Game, now: State, event: dict[str, Any]) -> dict[str, Any]:
     """One logged event as an open read may show it, given the match's state now."""
     return game.public(now, event) if game.public is not None else event
-
-
-def disclosed_all(game: Game, now: State, events: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
-    """Logged events as an open read may show them."""
-    for event in events:
-        yield disclosed(game, now, event)

@@ -7,6 +7,7 @@ from typing import Any
 
 import redis
 
+from events.codec import as_text
 from events.keys import Keys
 from events.store import EventStore
 
@@ -35,13 +36,13 @@ class MatchList:
             source = indexes[0]
         else:
             found: Any = self.client.zinter(indexes, aggregate="MAX", withscores=True)
-            scored = [(self._text(pair[0]), float(pair[1])) for pair in found]
+            scored = [(as_text(pair[0]), float(pair[1])) for pair in found]
             return self._window(scored, since_ms, until_ms, offset, limit)
         lo = since_ms if since_ms is not None else "-inf"
         hi = until_ms if until_ms is not None else "+inf"
         total = self.client.zcount(source, lo, hi)
         page = self.client.zrevrangebyscore(source, hi, lo, start=offset, num=limit)
-        return [self._text(m) for m in page], int(total)
+        return [as_text(m) for m in page], int(total)
 
     def summaries(self, match_ids: list[str]) -> list[dict[str, Any]]:
         """The projected summary of each match (a short one from its header if not yet projected)."""
@@ -61,7 +62,7 @@ class MatchList:
 
     @staticmethod
     def _unprojected(match_id: str, header: dict[bytes, bytes]) -> dict[str, Any]:
-        fields = {k.decode(): v.decode() for k, v in header.items()}
+        fields = {as_text(k): as_text(v) for k, v in header.items()}
         return {
             "id": match_id,
             "game": fields.get("game"),
@@ -87,7 +88,3 @@ class MatchList:
         ]
         kept.sort(key=lambda pair: (-pair[1], pair[0]))
         return [m for m, _ in kept[offset : offset + limit]], len(kept)
-
-    @staticmethod
-    def _text(raw: Any) -> str:
-        return raw.decode() if isinstance(raw, bytes) else raw

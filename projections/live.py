@@ -22,11 +22,11 @@ from typing import Any
 
 import redis
 
-from events.codec import decode, entry_id, seq_of
+from events.codec import as_text, decode, entry_id, seq_of
 from events.envelope import StoredEvent
 from events.keys import Keys
 from events.store import EventStore
-from projections import history
+from projections import tape
 from projections.disclosure import disclosed
 from projections.reader import MatchReader, frozen
 
@@ -84,9 +84,13 @@ class LiveHub:
     def close(self) -> None:
         """Stop the reader thread (watchers still open see no more events)."""
         self._stop.set()
-        self._wake()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
+        if self._thread is None:
+            return  # never started: nothing blocks, nothing to wake
+        try:
+            self._wake()
+        except redis.RedisError:
+            pass  # Redis is away: the reader's own read fails too, and it then sees the stop
+        self._thread.join(timeout=5)
 
     def _wake(self) -> None:
         with self.store.client.pipeline(transaction=False) as pipe:
@@ -106,9 +110,9 @@ class LiveHub:
                 streams[self.wake_key] = woken
                 replies: Any = client.xread(streams, count=BATCH, block=BLOCK_MS)
                 for key, entries in replies or []:
-                    name = _text(key)
+                    name = as_text(key)
                     if name == self.wake_key:
-                        woken = _text(entries[-1][0])
+                        woken = as_text(entries[-1][0])
                     elif name in matches:
                         self._deliver(matches[name], entries)
             except redis.RedisError as exc:
@@ -202,26 +206,26 @@ class Feed:
         self.game, head = reader.head(match_id)
         self.resumed = last_event_id is not None
         start = head["version"] if last_event_id is None else min(last_event_id, head["version"])
-        self.env = reader.envelope(self.game, match_id, start)
+        self.pos = reader.position(self.game, match_id, start)
         self.keepalive = keepalive
         self.hub = hub
 
     def lines(self) -> Iterator[str]:
         """The stream: retry hint, state (unless resumed), a frame per step, then the end."""
         # Watching starts with the stream, so a stream never started leaves no watch behind;
-        # the watch catches up from the envelope's step, so nothing appended meanwhile is lost.
-        self.watch = self.hub.watch(self.match_id, self.game.id, self.env["version"])
+        # the watch catches up from the position's step, so nothing appended meanwhile is lost.
+        self.watch = self.hub.watch(self.match_id, self.game.id, self.pos["version"])
         try:
             yield "retry: 2000\n\n"
             if not self.resumed:
-                yield sse("state", self._state(), self.env["version"])
-            while not self.env["game"].get("finished"):
+                yield sse("state", self._state(), self.pos["version"])
+            while not self.pos["game"].get("finished"):
                 events = self.watch.next_events(self.keepalive)
                 if not events:
                     yield ": keepalive\n\n"
                 for event in events:
                     yield self._frame(event)
-                    if self.env["game"].get("finished"):
+                    if self.pos["game"].get("finished"):
                         break
             yield sse("end", self._state())
         finally:
@@ -229,21 +233,17 @@ class Feed:
 
     def _frame(self, event: StoredEvent) -> str:
         own = StoredEvent(event.seq, event.type, frozen(event.data), event.meta)
-        self.env = history.step(
-            self.game, self.env, own, lambda n: self.reader.envelope(self.game, self.match_id, n)
+        self.pos = tape.step(
+            self.game, self.pos, own, lambda n: self.reader.position(self.game, self.match_id, n)
         )
-        frame = self.reader.frame(self.game, self.env, event, True)
-        frame["event"] = disclosed(self.game, self.env["game"], frame["event"])
+        frame = self.reader.frame(self.game, self.pos, event, True)
+        frame["event"] = disclosed(self.game, self.pos["game"], frame["event"])
         return sse("frame", frame, event.seq)
 
     def _state(self) -> dict[str, Any]:
         return {
             "id": self.match_id,
-            "version": self.env["version"],
-            "finished": bool(self.env["game"].get("finished")),
-            "state": frozen(self.game.view(self.env["game"])),
+            "version": self.pos["version"],
+            "finished": bool(self.pos["game"].get("finished")),
+            "state": frozen(self.game.view(self.pos["game"])),
         }
-
-
-def _text(raw: Any) -> str:
-    return raw.decode() if isinstance(raw, bytes) else str(raw)

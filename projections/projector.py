@@ -1,9 +1,10 @@
 """Bringing a match's projection up to its log: state, views, snapshots and indexes, idempotently.
 
 One run reads the events after the projection's checkpoint, folds them, and writes the new
-envelope, the view, the scoreboard, a snapshot every ``snapshot_every`` steps and the match's
-index entries in one transaction guarded by the checkpoint. A run repeated, or killed half way and
-retried, leaves the same result; two runs at once cannot both write (the loser folds again).
+position, the view, the scoreboard, a snapshot every ``snapshot_every`` steps and the match's
+read models (projections.readmodels) in one transaction guarded by the checkpoint. A run repeated,
+or killed half way and retried, leaves the same result; two runs at once cannot both write (the
+loser folds again).
 """
 
 from __future__ import annotations
@@ -16,11 +17,12 @@ import redis
 
 from events.store import EventStore
 from games.contract import Game
-from projections import history
+from projections import tape
 from projections.cache import ProjectionCache, dumps, snapshot_member
-from projections.history import Envelope
 from projections.reader import MatchReader
-from projections.summary import index_entries, summary_of
+from projections.readmodels import ReadModels
+from projections.summary import summary_of
+from projections.tape import Position
 
 DEFAULT_SNAPSHOT_EVERY = 100
 
@@ -39,13 +41,17 @@ class Projector:
     """Keeps one match's projection equal to what its log says."""
 
     def __init__(
-        self, store: EventStore, cache: ProjectionCache, snapshot_every: int = DEFAULT_SNAPSHOT_EVERY
+        self,
+        reader: MatchReader,
+        models: ReadModels,
+        snapshot_every: int = DEFAULT_SNAPSHOT_EVERY,
     ) -> None:
-        self.store = store
-        self.cache = cache
-        self.client: redis.Redis = cache.client
-        self.keys = cache.keys
-        self.reader = MatchReader(store, cache)
+        self.reader = reader
+        self.models = models
+        self.store: EventStore = reader.store
+        self.cache: ProjectionCache = reader.cache
+        self.client: redis.Redis = reader.cache.client
+        self.keys = reader.cache.keys
         self.snapshot_every = snapshot_every
 
     def project(self, match_id: str) -> Projected:
@@ -61,18 +67,21 @@ class Projector:
         header = self.store.header(match_id)
         with self.client.pipeline() as pipe:
             pipe.watch(self.keys.proj(match_id))
-            env = self.cache.envelope(match_id) or history.empty()
-            start = env["version"]
+            start = self.cache.position(match_id) or tape.empty()
+            folded_from = start["version"]
+            # Rewinds are rare here: the reader finds them from the snapshots, so nothing is kept.
+            playing = tape.Tape(game, start, lambda n: self.reader.position(game, match_id, n), keep=False)
             snapshots: list[str] = []
-            for event in self.store.iter_events(match_id, start + 1):
-                env = history.step(game, env, event, lambda n: self.reader.envelope(game, match_id, n))
+            for event in self.store.iter_events(match_id, folded_from + 1):
+                pos = playing.advance(event)
                 if event.seq % self.snapshot_every == 0:
-                    snapshots.append(snapshot_member(env))
+                    snapshots.append(snapshot_member(pos))
+            pos = playing.position
             pipe.multi()
-            self._write(pipe, game, match_id, header, env, snapshots)
+            self._write(pipe, game, match_id, header, pos, snapshots)
             pipe.execute()
-        caught_up = self._clear_dirty(match_id, env["version"])
-        return Projected(match_id, env["version"], env["version"] - start, caught_up)
+        caught_up = self._clear_dirty(match_id, pos["version"])
+        return Projected(match_id, pos["version"], pos["version"] - folded_from, caught_up)
 
     def _write(
         self,
@@ -80,17 +89,17 @@ class Projector:
         game: Game,
         match_id: str,
         header: dict[str, str],
-        env: Envelope,
+        pos: Position,
         snapshots: list[str],
     ) -> None:
-        state = env["game"]
+        state = pos["game"]
         scores = game.scores(copy.deepcopy(state))
-        summary = summary_of(match_id, header, game, state, scores, env["version"])
+        summary = summary_of(match_id, header, game, state, scores, pos["version"])
         pipe.hset(
             self.keys.proj(match_id),
             mapping={
-                "checkpoint": env["version"],
-                "env": dumps(env),
+                "checkpoint": pos["version"],
+                "env": dumps(pos),
                 "view": dumps(game.view(state)),
                 "scores": dumps(scores),
                 "summary": dumps(summary),
@@ -98,17 +107,7 @@ class Projector:
         )
         for member in snapshots:
             pipe.zadd(self.keys.snap(match_id), {member: int(member.split("|", 1)[0])})
-        created = float(header.get("created_ms", 0))
-        for key, present in index_entries(self.keys, summary):
-            if present:
-                pipe.zadd(key, {match_id: created})
-            else:
-                pipe.zrem(key, match_id)
-        for player in summary["players"]:
-            if summary["finished"]:
-                pipe.hset(self.keys.stats(player), match_id, dumps(summary))
-            else:
-                pipe.hdel(self.keys.stats(player), match_id)
+        self.models.write(pipe, match_id, summary, float(header.get("created_ms", 0)))
 
     def _clear_dirty(self, match_id: str, checkpoint: int) -> bool:
         """Take the match off the dirty set if no step was appended since ``checkpoint``."""

@@ -14,6 +14,7 @@ from typing import Any
 
 import redis
 
+from events.codec import as_text
 from events.keys import Keys
 from projections.summary import FINISHED, IN_PROGRESS
 
@@ -93,7 +94,7 @@ class Statistics:
         ids = self.client.zinter([self.keys.index("game", game_id), self.keys.index("status", FINISHED)])
         with self.client.pipeline(transaction=False) as pipe:
             for match_id in ids:
-                pipe.hget(self.keys.proj(_text(match_id)), "summary")
+                pipe.hget(self.keys.proj(as_text(match_id)), "summary")
             found = pipe.execute()
         return leaderboard(game_id, [json.loads(raw) for raw in found if raw is not None])
 
@@ -132,7 +133,3 @@ def _record(name: str, summaries: list[Summary]) -> dict[str, Any]:
 
 def _rate(part: int, whole: int) -> float:
     return round(part / whole, 4) if whole else 0.0
-
-
-def _text(raw: Any) -> str:
-    return raw.decode() if isinstance(raw, bytes) else str(raw)

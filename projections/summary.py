@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from events.keys import Keys
 from games.contract import Game, State
 
 IN_PROGRESS = "in_progress"
@@ -30,11 +29,3 @@ def summary_of(
         "disputes": len(state.get("disputes", [])),
         "figures": game.figures(state) if finished and game.figures is not None else {},
     }
-
-
-def index_entries(keys: Keys, summary: dict[str, Any]) -> list[tuple[str, bool]]:
-    """Each index key the match belongs in (True) or must be absent from (False)."""
-    entries = [(keys.index("game", summary["game"]), True)]
-    entries += [(keys.index("player", name), True) for name in summary["players"]]
-    entries += [(keys.index("status", s), s == summary["status"]) for s in STATUSES]
-    return entries

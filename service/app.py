@@ -8,11 +8,11 @@ from flask import Flask, Response, request
 from flask_smorest import Api
 
 from service import errors
-from service.api import games, health, history, matches, players, reads
+from service.api import games, health, matches, players, reads, sharing
 from service.bootstrap import build
 from service.config import Settings
 from service.limits import check_request
-from service.schemas import Problem
+from service.schemas.answers import Problem
 
 API_TITLE = "tabletape"
 API_VERSION = "1.0.0"
@@ -57,7 +57,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     )
     app.extensions["tabletape"] = build(settings)
     api = TabletapeApi(app)
-    for blueprint in (health.blp, games.blp, matches.blp, reads.blp, history.blp, players.blp):
+    for blueprint in (health.blp, games.blp, matches.blp, reads.blp, sharing.blp, players.blp):
         api.register_blueprint(blueprint)
     errors.register(app)
     _cors(app, settings.cors_origins)

@@ -1,45 +1,63 @@
-"""The composition root: one place that wires Redis, the store, the reader, the queue and the recorder."""
+"""The composition root: every part of tabletape is built here, from the settings.
+
+The API (``create_app``), the CLI commands, the worker process, the benchmarks and the tests all
+build their parts with ``build`` (or, for the worker process, ``worker_wiring``); the projection
+parts themselves come from projections.assembly, which a worker's job also uses, since the
+workers may not import the service. Building connects to nothing: clients connect on first use.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, fields
 
 import redis
 from rq import Queue
 
 from events.keys import Keys
-from events.store import EventStore
-from projections.cache import ProjectionCache
-from projections.listing import MatchList
+from projections.assembly import Projections, assemble
+from projections.live import BLOCK_MS, LiveHub
 from projections.queueing import enqueue_projection, projection_queue
-from projections.reader import MatchReader
-from projections.upcasting import game_upcasters
 from service.config import Settings
 from service.recorder import Recorder
 
+Connect = Callable[[], redis.Redis]
+
 
 @dataclass
-class Services:
-    """The parts a request needs, built once per app."""
+class Services(Projections):
+    """Every part, built once per app or command: the projection side's and the service's own."""
 
     settings: Settings
     client: redis.Redis
     keys: Keys
-    store: EventStore
-    cache: ProjectionCache
-    reader: MatchReader
-    matches: MatchList
     queue: Queue
     recorder: Recorder
+    hub: LiveHub
+
+    def ping(self) -> None:
+        """Raise a Redis error unless the store answers."""
+        self.client.ping()
 
     def close(self) -> None:
-        """Close the Redis connections."""
+        """Stop the live hub and close the Redis connections."""
+        self.hub.close()
         self.client.close()
         self.queue.connection.close()
 
 
-def build(settings: Settings) -> Services:
-    """Wire every part from the settings."""
+@dataclass(frozen=True)
+class WorkerWiring:
+    """What a worker process connects with: its RQ loop, its sweep, its prefix."""
+
+    connect: Connect
+    connect_sweep: Connect
+    keys: Keys
+    snapshot_every: int
+
+
+def build(settings: Settings, notify: Callable[[str], None] | None = None) -> Services:
+    """Wire every part from the settings; ``notify`` replaces enqueueing a projection job."""
     timeout = settings.redis_timeout
     client = redis.Redis.from_url(settings.redis_url, socket_timeout=timeout, socket_connect_timeout=timeout)
     rq_client = (
@@ -48,17 +66,38 @@ def build(settings: Settings) -> Services:
         else client
     )
     keys = Keys(settings.prefix)
-    store = EventStore(client, keys, game_upcasters())
-    cache = ProjectionCache(client, keys)
-    reader = MatchReader(store, cache)
+    parts = assemble(client, keys, settings.snapshot_every)
     queue = projection_queue(rq_client, keys, is_async=not settings.sync_projections)
+    recorder = Recorder(parts.store, parts.reader, notify or _enqueuer(settings, client, keys, queue))
+    # The hub's one connection blocks in XREAD for BLOCK_MS at a time, so it waits longer.
+    wait = BLOCK_MS / 1000 + 10
+    hub = LiveHub(_connector(settings.redis_url, wait, 3), parts.store, keys)
+    shared = {field.name: getattr(parts, field.name) for field in fields(parts)}
+    return Services(
+        **shared, settings=settings, client=client, keys=keys, queue=queue, recorder=recorder, hub=hub
+    )
 
+
+def worker_wiring(settings: Settings) -> WorkerWiring:
+    """How a worker process connects: RQ's Redis (RQ_REDIS_URL, else REDIS_URL) for both."""
+    url = settings.rq_redis_url or settings.redis_url
+    return WorkerWiring(
+        connect=lambda: redis.Redis.from_url(url, socket_connect_timeout=2, health_check_interval=10),
+        connect_sweep=_connector(url, 5, 2),
+        keys=Keys(settings.prefix),
+        snapshot_every=settings.snapshot_every,
+    )
+
+
+def _connector(url: str, timeout: float, connect_timeout: float) -> Connect:
+    return lambda: redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=connect_timeout)
+
+
+def _enqueuer(settings: Settings, client: redis.Redis, keys: Keys, queue: Queue) -> Callable[[str], None]:
     def notify(match_id: str) -> None:
         # A match already dirty has a projection job pending or running, and that job keeps
         # projecting until the match is clean, so one job per burst of writes is enough.
         if client.sadd(keys.dirty(), match_id) or settings.sync_projections:
             enqueue_projection(queue, keys, match_id, settings.snapshot_every)
 
-    recorder = Recorder(store, reader, notify)
-    matches = MatchList(client, keys, store)
-    return Services(settings, client, keys, store, cache, reader, matches, queue, recorder)
+    return notify

@@ -10,10 +10,18 @@ import sys
 import threading
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 import click
 
 from service.config import Settings
+
+
+def _output_option(help: str) -> Any:
+    """The ``--output``/``-o`` option of a command that writes a file (``-``: standard output)."""
+    return click.option(
+        "--output", "-o", default="-", type=click.Path(dir_okay=False, allow_dash=True), help=help
+    )
 
 
 @click.group()
@@ -95,22 +103,15 @@ def serve(host: str, port: int, data_dir: str, worker_count: int) -> None:
 )
 def worker(burst: bool, sweep_every: float) -> None:
     """Run an RQ worker that keeps projections up to date (REDIS_URL, TABLETAPE_PREFIX)."""
-    from events.keys import Keys
+    from service.bootstrap import worker_wiring
     from workers.main import run_worker
 
-    settings = Settings.from_env()
-    url = settings.rq_redis_url or settings.redis_url
-    run_worker(url, Keys(settings.prefix), settings.snapshot_every, sweep_every, burst)
+    wiring = worker_wiring(Settings.from_env())
+    run_worker(wiring.connect, wiring.connect_sweep, wiring.keys, wiring.snapshot_every, sweep_every, burst)
 
 
 @main.command()
-@click.option(
-    "--output",
-    "-o",
-    default="-",
-    type=click.Path(dir_okay=False, allow_dash=True),
-    help="Where to write the OpenAPI document (YAML); - for standard output.",
-)
+@_output_option("Where to write the OpenAPI document (YAML); - for standard output.")
 def openapi(output: str) -> None:
     """Write the OpenAPI document generated from the code."""
     from service.openapi import spec_yaml
@@ -126,7 +127,7 @@ def openapi(output: str) -> None:
 @click.argument("match_ids", nargs=-1)
 def verify_command(match_ids: tuple[str, ...]) -> None:
     """Fold every match's log afresh and list each projection that differs; exit 1 when any does."""
-    from service.ops import verify
+    from service.maintenance import verify
 
     sys.exit(verify(Settings.from_env(), match_ids))
 
@@ -141,20 +142,14 @@ def verify_command(match_ids: tuple[str, ...]) -> None:
 )
 def rebuild_command(match_ids: tuple[str, ...], everything: bool) -> None:
     """Project matches again from their logs (by default those `verify` finds different)."""
-    from service.ops import rebuild
+    from service.maintenance import rebuild
 
     sys.exit(rebuild(Settings.from_env(), match_ids, only_different=not everything))
 
 
 @main.command(name="export")
 @click.argument("match_id")
-@click.option(
-    "--output",
-    "-o",
-    default="-",
-    type=click.Path(dir_okay=False, allow_dash=True),
-    help="Where to write the export; - for standard output.",
-)
+@_output_option("Where to write the export; - for standard output.")
 @click.option(
     "--format",
     "form",
@@ -165,7 +160,7 @@ def rebuild_command(match_ids: tuple[str, ...], everything: bool) -> None:
 )
 def export_command(match_id: str, output: str, form: str) -> None:
     """Write a match's log as NDJSON (REDIS_URL, TABLETAPE_PREFIX)."""
-    from service.transfer import export_match
+    from service.match_files import export_match
 
     with click.open_file(output, "w", encoding="utf-8") as out:
         status = export_match(Settings.from_env(), match_id, out, form)
@@ -176,7 +171,7 @@ def export_command(match_id: str, output: str, form: str) -> None:
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 def import_command(file: str) -> None:
     """Create a match from an NDJSON export, every action checked by the rules; - reads stdin."""
-    from service.transfer import import_file
+    from service.match_files import import_file
 
     sys.exit(import_file(Settings.from_env(), file))
 

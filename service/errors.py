@@ -11,7 +11,9 @@ from werkzeug.exceptions import HTTPException
 
 from events.errors import IdempotencyMismatch, MatchExists, UnknownMatch, VersionConflict
 from games.contract import RuleViolation
-from projections.exchange import ImportRefused, MidAction
+from projections.fork import MidAction
+from projections.importing import ImportRefused
+from projections.reads import NoSuchStep, NotFinished, UnknownGame, UnknownPlayer
 from service.recorder import Busy, Forbidden, PreconditionFailed, Unauthorized
 
 PROBLEM = "application/problem+json"
@@ -69,6 +71,10 @@ def register(app: Flask) -> None:
         (IdempotencyMismatch, 422, "idempotency_key_reused"),
         (Unauthorized, 401, "missing_token"),
         (Forbidden, 403, "wrong_token"),
+        (NoSuchStep, 404, "no_such_step"),
+        (UnknownGame, 404, "unknown_game"),
+        (UnknownPlayer, 404, "unknown_player"),
+        (NotFinished, 409, "not_finished"),
     ]
     for cls, status, code in simple:
         app.register_error_handler(cls, _handler(status, code))

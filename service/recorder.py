@@ -1,6 +1,6 @@
 """Recording: the commands that create a match and append its actions, undos and redos.
 
-Every write follows the same path: check the token, take the current envelope (projection plus
+Every write follows the same path: check the token, take the current position (projection plus
 the events after it), let the rules decide, append the resulting events with the version they were
 decided on, and ask a worker to project the match. A concurrent writer makes the append fail with
 a version conflict; the command then decides again on the newer state (unless the client made the
@@ -15,7 +15,7 @@ import json
 import logging
 import secrets
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -28,9 +28,11 @@ from events.store import EventStore
 from games.contract import Game, RuleViolation
 from games.registry import get_game
 from games.validation import validate_action, validate_match
-from projections import history
-from projections.history import Envelope
+from projections import tape
+from projections.fork import fork_log
+from projections.importing import Checked, check_log, parse_lines
 from projections.reader import MatchReader, frozen
+from projections.tape import Position
 
 ATTEMPTS = 8
 log = logging.getLogger("tabletape.recorder")
@@ -69,6 +71,18 @@ class Recorded:
     events: list[StoredEvent]
     state: Any
     duplicate: bool = False
+
+
+@dataclass(frozen=True)
+class Copied:
+    """A match made from a log (a fork or an import): its id, its token, and where it came from."""
+
+    match_id: str
+    token: str
+    game: str
+    version: int
+    finished: bool
+    origin: dict[str, str]
 
 
 @dataclass(frozen=True)
@@ -114,22 +128,47 @@ class Recorder:
         game = get_game(game_id)
         names, setup, options = validate_match(game, players, setup, options)
         events = game.setup(names, setup, options)
+        body = {"game": game.id, "players": names, "setup": setup, "options": options}
+        new = self._new_events(game, events, tape.CREATION, "table", body)
+        match_id, token, first = self._open(game, new, {})
+        recorded = self._answer(game, match_id, tape.empty(), first, new)
+        return Created(match_id, token, game, names, setup, options, recorded)
+
+    def fork(self, match_id: str, at: int) -> Copied:
+        """A new match whose log is the effective history of ``match_id`` up to step ``at``."""
+        return self._copy(check_log(*fork_log(self.reader, match_id, at)))
+
+    def import_lines(self, lines: Iterable[str]) -> Copied:
+        """A new match from an NDJSON export, every action checked by the rules."""
+        header, events = parse_lines(lines)
+        checked = check_log(header, events)
+        if header.get("id"):
+            checked.origin["imported_from"] = str(header["id"])
+        return self._copy(checked)
+
+    def _copy(self, checked: Checked) -> Copied:
+        # A copy keeps the date it was first recorded on only when it brings both of its forms.
+        origin = dict(checked.origin)
+        dated = origin.get("created_ms", "").isdigit() and bool(origin.get("created_at"))
+        match_id, token, first = self._open(checked.game, checked.events, origin, dated)
+        kept = {k: v for k, v in origin.items() if k not in ("created_at", "created_ms")}
+        version = first + len(checked.events) - 1
+        return Copied(match_id, token, checked.game.id, version, checked.finished, kept)
+
+    def _open(
+        self, game: Game, events: list[NewEvent], origin: dict[str, str], dated: bool = False
+    ) -> tuple[str, str, int]:
+        """Write a new match (new id, new token) with its first events; (id, token, first step)."""
         match_id = uuid.uuid4().hex[:16]
         token = secrets.token_urlsafe(32)
-        now = self.clock()
-        created_ms = int(now.timestamp() * 1000)
-        header = {
-            "game": game.id,
-            "token_hash": token_hash(token),
-            "created_at": now.isoformat(timespec="milliseconds"),
-            "created_ms": str(created_ms),
-        }
-        body = {"game": game.id, "players": names, "setup": setup, "options": options}
-        new = self._envelopes(game, events, history.CREATION, "table", body)
-        result = self.store.create(match_id, header, new, created_ms)
+        header = {"game": game.id, "token_hash": token_hash(token)} | origin
+        if not dated:
+            now = self.clock()
+            header["created_at"] = now.isoformat(timespec="milliseconds")
+            header["created_ms"] = str(int(now.timestamp() * 1000))
+        result = self.store.create(match_id, header, events, int(header["created_ms"]))
         self._notify(match_id)
-        recorded = self._answer(game, match_id, history.empty(), result.first, new)
-        return Created(match_id, token, game, names, setup, options, recorded)
+        return match_id, token, result.first
 
     def act(
         self,
@@ -143,12 +182,12 @@ class Recorder:
         game = self._authorised(match_id, token)
         action = validate_action(game, action)
 
-        def decide(env: Envelope) -> list[NewEvent]:
-            if env["game"].get("finished"):
+        def decide(pos: Position) -> list[NewEvent]:
+            if pos["game"].get("finished"):
                 raise RuleViolation("match_finished", "the match is over; undo to change its end")
-            events = game.decide(env["game"], action)
+            events = game.decide(pos["game"], action)
             actor = str(action.get("player") or "table")
-            return self._envelopes(game, events, uuid.uuid4().hex, actor, action)
+            return self._new_events(game, events, uuid.uuid4().hex, actor, action)
 
         return self._write(game, match_id, decide, if_match, idempotency_key, action)
 
@@ -156,13 +195,13 @@ class Recorder:
         self, match_id: str, token: str | None, if_match: int | None, idempotency_key: str | None
     ) -> Recorded:
         """Append an event that takes back the last effective action."""
-        return self._correct(match_id, token, history.UNDONE, if_match, idempotency_key)
+        return self._correct(match_id, token, tape.UNDONE, if_match, idempotency_key)
 
     def redo(
         self, match_id: str, token: str | None, if_match: int | None, idempotency_key: str | None
     ) -> Recorded:
         """Append an event that re-applies the action the last undo took back."""
-        return self._correct(match_id, token, history.REDONE, if_match, idempotency_key)
+        return self._correct(match_id, token, tape.REDONE, if_match, idempotency_key)
 
     def _correct(
         self,
@@ -173,11 +212,11 @@ class Recorder:
         idempotency_key: str | None,
     ) -> Recorded:
         game = self._authorised(match_id, token)
-        make = history.undo_event if kind == history.UNDONE else history.redo_event
-        word = "undo" if kind == history.UNDONE else "redo"
+        make = tape.undo_event if kind == tape.UNDONE else tape.redo_event
+        word = "undo" if kind == tape.UNDONE else "redo"
 
-        def decide(env: Envelope) -> list[NewEvent]:
-            data = make(env)
+        def decide(pos: Position) -> list[NewEvent]:
+            data = make(pos)
             if data is None:
                 raise RuleViolation(f"nothing_to_{word}", f"there is no action to {word}")
             meta = self._meta("table", uuid.uuid4().hex, 1, {"type": word})
@@ -189,7 +228,7 @@ class Recorder:
         self,
         game: Game,
         match_id: str,
-        decide: Callable[[Envelope], list[NewEvent]],
+        decide: Callable[[Position], list[NewEvent]],
         if_match: int | None,
         idempotency_key: str | None,
         body: Any,
@@ -204,12 +243,12 @@ class Recorder:
             if if_match is not None and if_match != version:
                 # Refused before folding: under contention most conditional writes end here.
                 raise PreconditionFailed(if_match, version)
-            env = self.reader.envelope(game, match_id, version)
-            if if_match is not None and if_match != env["version"]:
-                raise PreconditionFailed(if_match, env["version"])
-            new = decide(env)
+            pos = self.reader.position(game, match_id, version)
+            if if_match is not None and if_match != pos["version"]:
+                raise PreconditionFailed(if_match, pos["version"])
+            new = decide(pos)
             try:
-                result = self.store.append(match_id, new, env["version"], idempotency_key, digest)
+                result = self.store.append(match_id, new, pos["version"], idempotency_key, digest)
             except VersionConflict as conflict:
                 if if_match is not None:
                     raise PreconditionFailed(if_match, conflict.actual) from conflict
@@ -217,16 +256,16 @@ class Recorder:
             if result.duplicate:
                 return self._replayed(game, match_id, result.first, result.last)
             self._notify(match_id)
-            return self._answer(game, match_id, env, result.first, new)
+            return self._answer(game, match_id, pos, result.first, new)
         raise Busy(f"the match changed {ATTEMPTS} times while this write was decided; send it again")
 
-    def _answer(self, game: Game, match_id: str, env: Envelope, first: int, new: list[NewEvent]) -> Recorded:
+    def _answer(self, game: Game, match_id: str, pos: Position, first: int, new: list[NewEvent]) -> Recorded:
         # Built from what was appended, not read back: once the append is done the answer needs
         # Redis only for a rewind, so a store that fails now does not turn a recorded write into
         # an error that invites a second one.
         events = [StoredEvent(first + i, e.type, e.data, e.meta) for i, e in enumerate(new)]
-        env = self.reader.advance(game, match_id, env, events)
-        return Recorded(match_id, first + len(events) - 1, events, frozen(game.view(env["game"])))
+        pos = self.reader.advance(game, match_id, pos, events)
+        return Recorded(match_id, first + len(events) - 1, events, frozen(game.view(pos["game"])))
 
     def _notify(self, match_id: str) -> None:
         """Ask for a projection; if Redis fails now, the write stands and the sweep projects it."""
@@ -237,8 +276,8 @@ class Recorder:
 
     def _replayed(self, game: Game, match_id: str, first: int, last: int) -> Recorded:
         events = self.store.read(match_id, first, last)
-        env = self.reader.envelope(game, match_id, last)
-        return Recorded(match_id, last, events, frozen(game.view(env["game"])), duplicate=True)
+        pos = self.reader.position(game, match_id, last)
+        return Recorded(match_id, last, events, frozen(game.view(pos["game"])), duplicate=True)
 
     def _authorised(self, match_id: str, token: str | None) -> Game:
         header = self.store.header(match_id)
@@ -248,7 +287,7 @@ class Recorder:
             raise Forbidden("this token does not write to this match")
         return get_game(header["game"])
 
-    def _envelopes(
+    def _new_events(
         self, game: Game, events: list[dict[str, Any]], action_id: str, actor: str, action: Any
     ) -> list[NewEvent]:
         new = []

@@ -1,4 +1,5 @@
-"""Shared fixtures: a real Redis server (the machine's, else an embedded one) under a private prefix."""
+"""Shared fixtures: a real Redis server (the machine's, else an embedded one) under a private prefix,
+and every part of tabletape over it, built by the composition root."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import pytest
 import redis
 
 from events.keys import Keys
+from service.bootstrap import Services, build
+from service.config import Settings
 
 _SERVER: dict[str, object] = {}
 
@@ -55,3 +58,14 @@ def redis_client(redis_url: str, keys: Keys) -> Iterator[redis.Redis]:
     for name in client.scan_iter(match=f"rq:*{keys.prefix}*", count=1000):
         client.delete(name)
     client.close()
+
+
+@pytest.fixture
+def parts(redis_url: str, keys: Keys, redis_client: redis.Redis) -> Iterator[Services]:
+    """Every part over the test's prefix; a small snapshot interval so snapshots are used.
+
+    Writes ask for no projection job: these tests project (or sweep) when they mean to.
+    """
+    built = build(Settings(redis_url=redis_url, prefix=keys.prefix, snapshot_every=7), notify=lambda m: None)
+    yield built
+    built.close()

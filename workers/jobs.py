@@ -9,7 +9,7 @@ from typing import Any
 from rq import get_current_job
 
 from events.keys import Keys
-from workers.wiring import projector_for
+from projections.assembly import assemble
 
 # A job projects again while writes keep coming, at most this many times; the sweep does the rest.
 ROUNDS = 100
@@ -23,7 +23,7 @@ def project_match(match_id: str, prefix: str, snapshot_every: int) -> dict[str, 
     if delay:
         # Fault-injection aid: makes a projection slow enough to kill a worker in the middle.
         time.sleep(delay)
-    projector = projector_for(job.connection, Keys(prefix), snapshot_every)
+    projector = assemble(job.connection, Keys(prefix), snapshot_every).projector
     folded = 0
     for _ in range(ROUNDS):
         done = projector.project(match_id)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 
 import redis
 from rq import Worker
@@ -16,11 +17,14 @@ from workers.sweep import sweep_all, sweep_dirty
 
 log = logging.getLogger("tabletape.worker")
 MAX_RECONNECT_WAIT = 4.0
+Connect = Callable[[], redis.Redis]
 
 
-def sweep_forever(url: str, keys: Keys, every: float, snapshot_every: int, stop: threading.Event) -> None:
+def sweep_forever(
+    connect: Connect, keys: Keys, every: float, snapshot_every: int, stop: threading.Event
+) -> None:
     """Sweep at start (every match) and then every ``every`` seconds (the dirty set)."""
-    client = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=2)
+    client = connect()
     queue = projection_queue(client, keys)
     first = True
     while not stop.is_set():
@@ -38,18 +42,27 @@ def sweep_forever(url: str, keys: Keys, every: float, snapshot_every: int, stop:
 
 
 def run_worker(
-    url: str, keys: Keys, snapshot_every: int, sweep_every: float = 2.0, burst: bool = False
+    connect: Connect,
+    connect_sweep: Connect,
+    keys: Keys,
+    snapshot_every: int,
+    sweep_every: float = 2.0,
+    burst: bool = False,
 ) -> None:
-    """Run one RQ worker on the projection queue until stopped; survive Redis restarts."""
+    """Run one RQ worker on the projection queue until stopped; survive Redis restarts.
+
+    ``connect`` and ``connect_sweep`` make the connections of the RQ loop and of the sweep (the
+    service's composition root says how); each is called again after Redis went away.
+    """
     stop = threading.Event()
     sweeper = threading.Thread(
-        target=sweep_forever, args=(url, keys, sweep_every, snapshot_every, stop), daemon=True
+        target=sweep_forever, args=(connect_sweep, keys, sweep_every, snapshot_every, stop), daemon=True
     )
     sweeper.start()
     try:
         while True:
             try:
-                client = redis.Redis.from_url(url, socket_connect_timeout=2, health_check_interval=10)
+                client = connect()
                 queue = projection_queue(client, keys)
                 worker = Worker([queue], connection=client, serializer=JSONSerializer)
                 # Back off at most this long while Redis is away, so a restart is noticed quickly.

@@ -12,7 +12,9 @@ from collections.abc import Iterator
 import redis
 from rq import Queue
 
+from events.codec import as_text
 from events.keys import Keys
+from events.store import registered_ids
 from projections.queueing import enqueue_projection
 
 
@@ -25,7 +27,7 @@ def sweep_dirty(client: redis.Redis, keys: Keys, queue: Queue, snapshot_every: i
         return 0
     count = 0
     for raw in client.sscan_iter(keys.dirty(), count=500):
-        enqueue_projection(queue, keys, _text(raw), snapshot_every)
+        enqueue_projection(queue, keys, as_text(raw), snapshot_every)
         count += 1
     return count
 
@@ -50,14 +52,10 @@ def sweep_all(client: redis.Redis, keys: Keys, queue: Queue, snapshot_every: int
 
 def _batches(client: redis.Redis, keys: Keys, size: int) -> Iterator[list[str]]:
     batch: list[str] = []
-    for raw, _score in client.zscan_iter(keys.matches(), count=size):
-        batch.append(_text(raw))
+    for match_id in registered_ids(client, keys, size):
+        batch.append(match_id)
         if len(batch) == size:
             yield batch
             batch = []
     if batch:
         yield batch
-
-
-def _text(raw: bytes | str) -> str:
-    return raw.decode() if isinstance(raw, bytes) else raw

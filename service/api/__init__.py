@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, cast
 
 from flask import current_app, request
@@ -10,6 +11,7 @@ from webargs.flaskparser import FlaskParser
 
 from service.bootstrap import Services
 from service.errors import BadRequest
+from service.schemas.answers import NDJSON
 
 
 class Parser(FlaskParser):
@@ -58,6 +60,24 @@ def idempotency_key() -> str | None:
     if not key or len(key) > 200:
         raise BadRequest(400, "bad_idempotency_key", "Idempotency-Key must be 1 to 200 characters")
     return key
+
+
+def page_links(
+    link: Callable[[int], str | None], start: int, size: int, low: int, following: int | None
+) -> dict[str, str | None]:
+    """Links to the first page (at ``low``), the one before ``start`` and the one at ``following``."""
+    return {
+        "first": link(low),
+        "prev": link(max(low, start - size)) if start > low else None,
+        "next": link(following) if following is not None else None,
+    }
+
+
+def ndjson_alternative(blp: Blueprint, description: str) -> Any:
+    """Document an NDJSON answer (one JSON value a line) beside a view's JSON one."""
+    return blp.alt_response(
+        200, description=description, content_type=NDJSON, schema={"type": "string"}, success=True
+    )
 
 
 WRITE_HEADERS: list[dict[str, Any]] = [

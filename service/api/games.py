@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.registry import all_games, get_game
-from service.api import Blueprint
-from service.errors import BadRequest
-from service.schemas import GameList, GameOut
+from service.api import Blueprint, services
+from service.schemas.answers import GameList, GameOut
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="The games tabletape records.")
 
@@ -16,13 +14,11 @@ blp = Blueprint("games", __name__, url_prefix="/v1/games", description="The game
 @blp.response(200, GameList)
 def list_games() -> dict[str, Any]:
     """Every game, with the JSON Schemas of its actions, setup and options."""
-    return {"games": [game.describe() for game in all_games().values()]}
+    return {"games": services().reads.games()}
 
 
 @blp.route("/<game_id>", methods=["GET"])
 @blp.response(200, GameOut)
 def show_game(game_id: str) -> dict[str, Any]:
     """One game."""
-    if game_id not in all_games():
-        raise BadRequest(404, "unknown_game", f"there is no game {game_id!r}")
-    return get_game(game_id).describe()
+    return services().reads.game(game_id)

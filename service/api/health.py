@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from service.api import Blueprint, services
-from service.schemas import Health
+from service.schemas.answers import Health
 
 blp = Blueprint("health", __name__, description="Liveness.")
 
@@ -14,5 +14,5 @@ blp = Blueprint("health", __name__, description="Liveness.")
 @blp.response(200, Health)
 def health() -> dict[str, Any]:
     """Answers 200 when Redis answers, 503 problem otherwise."""
-    services().client.ping()
+    services().ping()
     return {"status": "ok", "redis": "ok"}

@@ -7,10 +7,19 @@ from typing import Any
 
 from flask import url_for
 
-from service.api import WRITE_HEADERS, Blueprint, bearer_token, idempotency_key, if_match, services
+from service.api import (
+    WRITE_HEADERS,
+    Blueprint,
+    bearer_token,
+    idempotency_key,
+    if_match,
+    page_links,
+    services,
+)
 from service.recorder import Recorded
-from service.schemas import Action, Created, CreateMatch, MatchesQuery, MatchOut, MatchPage
-from service.schemas import Recorded as RecordedOut
+from service.schemas.answers import Created, MatchOut, MatchPage
+from service.schemas.answers import Recorded as RecordedOut
+from service.schemas.requests import Action, CreateMatch, MatchesQuery
 
 blp = Blueprint("matches", __name__, url_prefix="/v1/matches", description="Record matches and correct them.")
 
@@ -78,11 +87,11 @@ def create_match(body: dict[str, Any]) -> dict[str, Any]:
 def list_matches(query: dict[str, Any]) -> dict[str, Any]:
     """Matches newest first, filtered by game, player, status and creation date."""
     filters = {k: query[k] for k in ("game", "player", "status") if query.get(k)}
-    ids, total = services().matches.ids(
+    found, total = services().reads.match_page(
         filters, _ms(query.get("since")), _ms(query.get("until")), query["offset"], query["limit"]
     )
     return {
-        "matches": services().matches.summaries(ids),
+        "matches": found,
         "total": total,
         "offset": query["offset"],
         "limit": query["limit"],
@@ -142,11 +151,7 @@ def _page_links(query: dict[str, Any], total: int) -> dict[str, str | None]:
     def page(start: int) -> str:
         return url_for("matches.list_matches", **kept, offset=start, limit=limit)
 
-    return {
-        "first": page(0),
-        "prev": page(max(0, offset - limit)) if offset > 0 else None,
-        "next": page(offset + limit) if offset + limit < total else None,
-    }
+    return page_links(page, offset, limit, 0, offset + limit if offset + limit < total else None)
 
 
 def _ms(moment: datetime | None) -> int | None:

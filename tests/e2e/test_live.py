@@ -19,6 +19,7 @@ import requests
 
 from games.registry import all_games
 from tests.e2e.conftest import Served, free_port, wait_until_healthy
+from tests.e2e.faults import driver
 
 pytestmark = pytest.mark.e2e
 Message = tuple[str, Any, str | None]
@@ -42,35 +43,22 @@ class Table:
     """The scorekeeping app: sends a script's actions from a thread of its own."""
 
     def __init__(self, url: str, game_id: str, seed: int) -> None:
-        self.url = url
         self.script = all_games()[game_id].example(seed)
-        made = requests.post(
-            f"{url}/v1/matches",
-            json={"game": game_id, **{k: self.script[k] for k in ("players", "setup", "options")}},
-            timeout=10,
-        ).json()
-        self.id, self.token, self.version = made["id"], made["token"], made["version"]
-        self.created = made["version"]
+        self.match = driver.create(url, game_id, self.script)
+        self.id = self.match.id
+        self.created = self.match.version
         self.sent = 0
+
+    @property
+    def version(self) -> int:
+        """The match's version after the last action sent."""
+        return self.match.version
 
     def send(self, count: int) -> threading.Thread:
         """Send the next ``count`` actions in the background."""
         actions = self.script["actions"][self.sent : self.sent + count]
         self.sent += len(actions)
-
-        def run() -> None:
-            with requests.Session() as session:
-                for action in actions:
-                    answer = session.post(
-                        f"{self.url}/v1/matches/{self.id}/actions",
-                        json=action,
-                        headers={"Authorization": f"Bearer {self.token}"},
-                        timeout=10,
-                    )
-                    assert answer.status_code == 201, answer.text
-                    self.version = answer.json()["version"]
-
-        thread = threading.Thread(target=run)
+        thread = threading.Thread(target=driver.play, args=(self.match, actions))
         thread.start()
         return thread
 

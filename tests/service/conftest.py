@@ -1,7 +1,8 @@
-"""Fixtures for the API: an app on the real Redis under the test's prefix, and a real RQ worker."""
+"""Fixtures for the API: an app on the real Redis under the test's prefix, a real RQ worker, and matches."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -15,6 +16,7 @@ from rq.serializers import JSONSerializer
 from events.keys import Keys
 from service.app import create_app
 from service.config import Settings
+from tests.recording import play
 
 
 @pytest.fixture
@@ -90,3 +92,38 @@ class Table:
 def table(client: FlaskClient) -> Callable[..., Table]:
     """Make a Table for a new match."""
     return lambda game, players, **body: Table(client, game, players, **body)
+
+
+# Example seeds with short matches per game (the examples run from 4 to 700 actions), so that a
+# test driving every game stays quick; two sets, so that tests see different matches.
+SHORT = {"hat-trick": 1, "hats": 0, "hobbit": 1, "other-hat-trick": 6, "wizard": 7}
+OTHER = {"hat-trick": 11, "hats": 3, "hobbit": 5, "other-hat-trick": 11, "wizard": 10}
+
+
+def record(
+    table: Callable[..., Table],
+    game_id: str,
+    seed: int,
+    upto: int | None = None,
+    act: Callable[[Table, dict[str, Any]], Any] = Table.ok,
+) -> Table:
+    """A match of ``game_id`` with the first ``upto`` actions (all by default) of example ``seed``.
+
+    ``act`` sends each action (by default one that must be accepted).
+    """
+
+    def start(game_id: str, script: dict[str, Any]) -> Table:
+        return table(game_id, script["players"], setup=script["setup"], options=script["options"])
+
+    return play(start, act, game_id, seed, upto)
+
+
+@pytest.fixture
+def recorded(table: Callable[..., Table]) -> Callable[..., Table]:
+    """Record (part of) a game's example match through the API."""
+    return lambda game_id, seed=1, upto=None: record(table, game_id, seed, upto)
+
+
+def lines(answer: Any) -> list[dict[str, Any]]:
+    """The JSON values of an NDJSON answer."""
+    return [json.loads(line) for line in answer.get_data(as_text=True).splitlines() if line.strip()]

@@ -21,8 +21,12 @@ ROUND_ONE = [
 ]
 
 
-def wizard(table: Callable[..., Table]) -> Table:
-    return table("wizard", ["ann", "bob", "cy"], setup={"first_dealer": "ann"})
+def wizard(table: Callable[..., Table], actions: int = 0) -> Table:
+    """A Wizard match with the first ``actions`` of round one recorded."""
+    match = table("wizard", ["ann", "bob", "cy"], setup={"first_dealer": "ann"})
+    for action in ROUND_ONE[:actions]:
+        match.ok(action)
+    return match
 
 
 def problem(answer: Any, status: int, code: str | None = None) -> dict[str, Any]:
@@ -72,9 +76,7 @@ def test_the_write_answer_carries_the_events_and_the_state_after_them(
 def test_rewinding_shows_the_state_at_a_step_with_links_beside_it(
     table: Callable[..., Table],
 ) -> None:
-    match = wizard(table)
-    for action in ROUND_ONE[:3]:
-        match.ok(action)
+    match = wizard(table, 3)
     at2 = match.get("state", at=2).json
     assert at2["version"] == 2 and at2["state"]["phase"] == "bidding"
     assert at2["links"]["prev"].endswith("at=1") and at2["links"]["next"].endswith("at=3")
@@ -86,9 +88,7 @@ def test_rewinding_shows_the_state_at_a_step_with_links_beside_it(
 def test_undo_takes_back_the_last_action_and_redo_puts_it_back(
     table: Callable[..., Table],
 ) -> None:
-    match = wizard(table)
-    for action in ROUND_ONE[:3]:
-        match.ok(action)
+    match = wizard(table, 3)
     before = match.get("state").json["state"]
     undone = match.post("undo")
     assert undone.status_code == 201 and undone.json["events"][0]["type"] == "ActionUndone"
@@ -99,9 +99,7 @@ def test_undo_takes_back_the_last_action_and_redo_puts_it_back(
 
 
 def test_a_new_action_after_an_undo_clears_the_redo(table: Callable[..., Table]) -> None:
-    match = wizard(table)
-    for action in ROUND_ONE[:2]:
-        match.ok(action)
+    match = wizard(table, 2)
     match.post("undo")
     match.ok({"type": "bid", "player": "bob", "tricks": 0})
     problem(match.post("redo"), 422, "nothing_to_redo")
@@ -129,9 +127,7 @@ def test_the_replay_leaves_undone_actions_out_unless_raw_is_asked(
 
 
 def test_the_event_log_pages_and_streams_as_ndjson(client: FlaskClient, table: Callable[..., Table]) -> None:
-    match = wizard(table)
-    for action in ROUND_ONE[:4]:
-        match.ok(action)
+    match = wizard(table, 4)
     page = match.get("events", limit=2).json
     assert [e["seq"] for e in page["events"]] == [1, 2] and "from=3" in page["links"]["next"]
     streamed = client.get(f"/v1/matches/{match.id}/events", headers={"Accept": "application/x-ndjson"})

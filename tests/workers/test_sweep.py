@@ -2,68 +2,41 @@
 
 from __future__ import annotations
 
-import redis
 from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
-from events.keys import Keys
-from events.store import EventStore
-from games.registry import all_games
-from projections.cache import ProjectionCache
 from projections.queueing import projection_queue
-from projections.reader import MatchReader
-from projections.upcasting import game_upcasters
-from service.recorder import Created, Recorder
+from service.bootstrap import Services
+from tests.recording import record_example
 from workers.sweep import sweep_all, sweep_dirty
 
 
-def recorder(client: redis.Redis, keys: Keys) -> Recorder:
-    """A recorder whose writes enqueue nothing (as if every job were lost)."""
-    store = EventStore(client, keys, game_upcasters())
-    return Recorder(store, MatchReader(store, ProjectionCache(client, keys)), lambda match_id: None)
-
-
-def a_match_with_actions(client: redis.Redis, keys: Keys, actions: int) -> Created:
-    """A Wizard match with some actions recorded and no projection job queued."""
-    game = all_games()["wizard"]
-    script = game.example(4)
-    rec = recorder(client, keys)
-    made = rec.create("wizard", script["players"], script["setup"], script["options"])
-    for action in script["actions"][:actions]:
-        rec.act(made.match_id, made.token, action)
-    return made
-
-
-def work_until_empty(client: redis.Redis, keys: Keys) -> None:
+def work_until_empty(parts: Services) -> None:
     """Run a real RQ worker on the projection queue until it is empty."""
-    queue = projection_queue(client, keys)
-    SimpleWorker([queue], connection=client, serializer=JSONSerializer).work(
+    queue = projection_queue(parts.client, parts.keys)
+    SimpleWorker([queue], connection=parts.client, serializer=JSONSerializer).work(
         burst=True, logging_level="WARNING"
     )
 
 
-def test_the_full_sweep_finds_a_match_whose_projection_lags_its_log(
-    redis_client: redis.Redis, keys: Keys
-) -> None:
-    made = a_match_with_actions(redis_client, keys, 12)
-    queue = projection_queue(redis_client, keys)
-    assert sweep_all(redis_client, keys, queue, snapshot_every=5) == 1
-    work_until_empty(redis_client, keys)
-    version = EventStore(redis_client, keys).version(made.match_id)
+def test_the_full_sweep_finds_a_match_whose_projection_lags_its_log(parts: Services) -> None:
+    made = record_example(parts.recorder, "wizard", 4, upto=12)  # its writes queued no job
+    queue = projection_queue(parts.client, parts.keys)
+    assert sweep_all(parts.client, parts.keys, queue, snapshot_every=5) == 1
+    work_until_empty(parts)
+    version = parts.store.version(made.match_id)
     assert version > 12
-    assert ProjectionCache(redis_client, keys).checkpoint(made.match_id) == version
-    assert sweep_all(redis_client, keys, queue, snapshot_every=5) == 0
+    assert parts.cache.checkpoint(made.match_id) == version
+    assert sweep_all(parts.client, parts.keys, queue, snapshot_every=5) == 0
 
 
-def test_a_dirty_match_is_projected_again_and_then_leaves_the_dirty_set(
-    redis_client: redis.Redis, keys: Keys
-) -> None:
-    made = a_match_with_actions(redis_client, keys, 5)
-    redis_client.sadd(keys.dirty(), made.match_id)
-    queue = projection_queue(redis_client, keys)
-    assert sweep_dirty(redis_client, keys, queue, snapshot_every=5) == 1
-    work_until_empty(redis_client, keys)
-    version = EventStore(redis_client, keys).version(made.match_id)
-    assert ProjectionCache(redis_client, keys).checkpoint(made.match_id) == version
-    assert not redis_client.sismember(keys.dirty(), made.match_id)
-    assert redis_client.zcard(keys.snap(made.match_id)) == version // 5
+def test_a_dirty_match_is_projected_again_and_then_leaves_the_dirty_set(parts: Services) -> None:
+    made = record_example(parts.recorder, "wizard", 4, upto=5)
+    parts.client.sadd(parts.keys.dirty(), made.match_id)
+    queue = projection_queue(parts.client, parts.keys)
+    assert sweep_dirty(parts.client, parts.keys, queue, snapshot_every=5) == 1
+    work_until_empty(parts)
+    version = parts.store.version(made.match_id)
+    assert parts.cache.checkpoint(made.match_id) == version
+    assert not parts.client.sismember(parts.keys.dirty(), made.match_id)
+    assert parts.client.zcard(parts.keys.snap(made.match_id)) == version // 5

@@ -12,10 +12,8 @@ import pytest
 import redis
 
 from events.keys import Keys
-from events.store import EventStore
-from projections.cache import ProjectionCache
-from projections.upcasting import game_upcasters
-from projections.verify import Verifier
+from service.bootstrap import Services, build
+from service.config import Settings
 from tests.e2e.faults.stack import Api, RedisServer, Worker, service_env, wait_for
 
 SNAPSHOT_EVERY = 25
@@ -57,16 +55,16 @@ class Stack:
         """A Redis client of the deployment's server."""
         return redis.Redis.from_url(self.redis.url, socket_timeout=10)
 
-    def verifier(self) -> Verifier:
-        """Checks projections against the logs, as `tabletape verify` does."""
-        client = self.client()
-        store = EventStore(client, self.keys, game_upcasters())
-        return Verifier(store, ProjectionCache(client, self.keys), SNAPSHOT_EVERY)
+    def parts(self) -> Services:
+        """Every part over the deployment's Redis and prefix, as `tabletape verify` builds them."""
+        settings = Settings(
+            redis_url=self.redis.url, prefix=self.prefix, snapshot_every=SNAPSHOT_EVERY, redis_timeout=10
+        )
+        return build(settings, notify=lambda match_id: None)
 
     def log(self, match_id: str) -> list[dict[str, Any]]:
         """The match's whole log as Redis holds it (reads over HTTP may hold back secret facts)."""
-        store = EventStore(self.client(), self.keys, game_upcasters())
-        return [event.as_dict() for event in store.iter_events(match_id)]
+        return [event.as_dict() for event in self.parts().store.iter_events(match_id)]
 
     def checkpoint(self, match_id: str) -> int:
         """How far the workers have projected the match."""

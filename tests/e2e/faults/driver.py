@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -136,6 +137,19 @@ def play(match: Match, writes: list[dict[str, Any]]) -> list[dict[str, Any]]:
             answers.append(answer.json())
             match.version = answer.json()["version"]
     return answers
+
+
+def one_of_each(
+    url: str, least: int, writes: Callable[[list[dict[str, Any]]], list[dict[str, Any]]]
+) -> list[Match]:
+    """A match of every game, each from its first example with ``least`` actions, sent ``writes(actions)``."""
+    made = []
+    for game_id, game in sorted(all_games().items()):
+        script = script_of(game, least)
+        match = create(url, game_id, script)
+        play(match, writes(script["actions"]))
+        made.append(match)
+    return made
 
 
 def seqs_are_whole(events: list[dict[str, Any]]) -> bool:

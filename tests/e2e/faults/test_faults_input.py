@@ -15,7 +15,7 @@ import pytest
 import requests
 
 from games.registry import all_games
-from service.schemas import MAX_PLAYERS_PER_REQUEST
+from service.schemas.requests import MAX_PLAYERS_PER_REQUEST
 from tests.e2e.faults import driver
 from tests.e2e.faults.conftest import Stack
 from tests.e2e.faults.stack import ROOT
@@ -121,14 +121,15 @@ def version_of(match: driver.Match) -> int:
     )
 
 
+def post_raw(match: driver.Match, data: Any, content_type: str = "application/json") -> requests.Response:
+    """POST a raw body (bytes, text or chunks) as an action, with the match's token."""
+    headers = match.auth | {"Content-Type": content_type}
+    return requests.post(f"{match.url}/v1/matches/{match.id}/actions", data=data, headers=headers, timeout=20)
+
+
 def test_a_body_over_the_limit_is_refused_with_413_and_records_nothing(match: driver.Match) -> None:
     huge = b'{"type": "' + b"x" * (2 * 1024 * 1024) + b'"}'
-    answer = requests.post(
-        f"{match.url}/v1/matches/{match.id}/actions",
-        data=huge,
-        headers=match.auth | {"Content-Type": "application/json"},
-        timeout=20,
-    )
+    answer = post_raw(match, huge)
     assert problem_of(answer, 413)["code"] == "body_too_large"
     assert version_of(match) == match.version
 
@@ -140,12 +141,7 @@ def test_a_chunked_body_is_refused_with_a_clear_4xx(match: driver.Match) -> None
             yield b"x" * 65536
         yield b'"}'
 
-    answer = requests.post(
-        f"{match.url}/v1/matches/{match.id}/actions",
-        data=chunks(),
-        headers=match.auth | {"Content-Type": "application/json"},
-        timeout=20,
-    )
+    answer = post_raw(match, chunks())
     assert answer.status_code in (411, 413), answer.text
     assert problem_of(answer, answer.status_code)["code"] in ("length_required", "body_too_large")
     assert version_of(match) == match.version
@@ -153,12 +149,7 @@ def test_a_chunked_body_is_refused_with_a_clear_4xx(match: driver.Match) -> None
 
 def test_json_nested_too_deep_is_refused_with_400(match: driver.Match) -> None:
     deep = '{"type": "bid", "x": ' + "[" * 5000 + "]" * 5000 + "}"
-    answer = requests.post(
-        f"{match.url}/v1/matches/{match.id}/actions",
-        data=deep,
-        headers=match.auth | {"Content-Type": "application/json"},
-        timeout=20,
-    )
+    answer = post_raw(match, deep)
     assert problem_of(answer, 400)["code"] == "json_too_deep"
     assert version_of(match) == match.version
 
@@ -174,24 +165,14 @@ def test_json_nested_too_deep_is_refused_with_400(match: driver.Match) -> None:
 def test_a_body_that_is_not_json_is_refused_with_415(
     match: driver.Match, content_type: str, body: str
 ) -> None:
-    answer = requests.post(
-        f"{match.url}/v1/matches/{match.id}/actions",
-        data=body,
-        headers=match.auth | {"Content-Type": content_type},
-        timeout=20,
-    )
+    answer = post_raw(match, body, content_type)
     assert problem_of(answer, 415)["code"] == "unsupported_media_type"
     assert version_of(match) == match.version
 
 
 @pytest.mark.parametrize("body", ['{"type": "bid"', "null", '"undo"', "[1, 2", "\xff\xfe"])
 def test_a_body_that_is_not_an_action_is_refused_with_400(match: driver.Match, body: str) -> None:
-    answer = requests.post(
-        f"{match.url}/v1/matches/{match.id}/actions",
-        data=body.encode("latin-1"),
-        headers=match.auth | {"Content-Type": "application/json"},
-        timeout=20,
-    )
+    answer = post_raw(match, body.encode("latin-1"))
     problem_of(answer, 400)
     assert version_of(match) == match.version
 

@@ -1,59 +1,25 @@
-"""Matches as history: live follow (Server-Sent Events), fork, export and import."""
+"""A match beyond its table: followed live (Server-Sent Events), forked, exported and imported."""
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
-import redis
-from flask import Response, current_app, request, url_for
+from flask import Response, request, url_for
 
 from projections import live
-from projections.disclosure import disclosed
-from projections.exchange import bgstats_play, export_lines
-from service.api import Blueprint, services
-from service.copies import Copied, Copier
+from service.api import Blueprint, ndjson_alternative, services
 from service.errors import BadRequest
-from service.history_schemas import (
-    EVENT_STREAM,
-    NDJSON,
-    BgStatsPlay,
-    CopiedOut,
-    ExportQuery,
-    ForkIn,
-    LiveQuery,
-)
+from service.recorder import Copied
+from service.schemas.answers import EVENT_STREAM, NDJSON, BgStatsPlay, CopiedOut
+from service.schemas.requests import ExportQuery, ForkIn, LiveQuery
 
+# The blueprint keeps the name it is published under (the OpenAPI tag "history").
 blp = Blueprint(
     "history",
     __name__,
     url_prefix="/v1/matches",
     description="Follow a match live, fork it, export it and import it.",
 )
-_HUB_LOCK = threading.Lock()
-_HUB = "tabletape.live"
-
-
-def live_hub() -> live.LiveHub:
-    """The app's live-feed hub (one Redis connection for every spectator), made on first use."""
-    parts = services()
-    with _HUB_LOCK:
-        hub = current_app.extensions.get(_HUB)
-        if hub is None:
-            url, wait = parts.settings.redis_url, live.BLOCK_MS / 1000 + 10
-            hub = live.LiveHub(
-                lambda: redis.Redis.from_url(url, socket_timeout=wait, socket_connect_timeout=3),
-                parts.store,
-                parts.keys,
-            )
-            current_app.extensions[_HUB] = hub
-    return hub
-
-
-def copier() -> Copier:
-    """Forks and imports over the app's store."""
-    parts = services()
-    return Copier(parts.store, parts.reader, parts.recorder.notify)
 
 
 def copied(made: Copied) -> dict[str, Any]:
@@ -88,7 +54,7 @@ def follow(query: dict[str, Any], match_id: str) -> Response:
     if header and not header.isdigit():
         raise BadRequest(400, "bad_last_event_id", f"Last-Event-ID must be a step number, not {header!r}")
     after = int(header) if header else query.get("last_event_id")
-    feed = live.Feed(services().reader, live_hub(), match_id, after)
+    feed = live.Feed(services().reader, services().hub, match_id, after)
     return Response(
         feed.lines(),
         mimetype=EVENT_STREAM,
@@ -101,28 +67,18 @@ def follow(query: dict[str, Any], match_id: str) -> Response:
 @blp.response(201, CopiedOut)
 def fork(body: dict[str, Any], match_id: str) -> dict[str, Any]:
     """A new match (new id, new token) whose log is this match's effective history up to step ``at``."""
-    return copied(copier().fork(match_id, body["at"]))
+    return copied(services().recorder.fork(match_id, body["at"]))
 
 
 @blp.route("/<match_id>/export", methods=["GET"])
 @blp.arguments(ExportQuery, location="query")
 @blp.response(200, BgStatsPlay, description="format=bgstats: the match as a BG Stats play.")
-@blp.alt_response(
-    200,
-    description="format=ndjson: the header, then one event a line.",
-    content_type=NDJSON,
-    schema={"type": "string"},
-    success=True,
-)
+@ndjson_alternative(blp, "format=ndjson: the header, then one event a line.")
 def export(query: dict[str, Any], match_id: str) -> Any:
     """The match's log as NDJSON (header first), or a finished match as a BG Stats play."""
     if query["format"] == "bgstats":
-        play = bgstats_play(services().reader, match_id)
-        if play is None:
-            raise BadRequest(409, "not_finished", "only a finished match exports as a BG Stats play")
-        return play
-    game, now = services().reader.head(match_id)
-    lines = export_lines(services().store, match_id, lambda e: disclosed(game, now["game"], e))
+        return services().reads.play(match_id)
+    lines = services().reads.export(match_id)
     return Response(
         lines, mimetype=NDJSON, headers={"Content-Disposition": f'attachment; filename="{match_id}.ndjson"'}
     )
@@ -139,4 +95,4 @@ def export(query: dict[str, Any], match_id: str) -> Any:
 )
 def import_match() -> dict[str, Any]:
     """Create a match from an NDJSON export, replaying every action through the rules."""
-    return copied(copier().import_lines(request.get_data(as_text=True).splitlines()))
+    return copied(services().recorder.import_lines(request.get_data(as_text=True).splitlines()))

@@ -10,8 +10,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from games.registry import all_games
-from tests.history.conftest import OTHER, SHORT, lines
-from tests.service.conftest import Table
+from tests.service.conftest import OTHER, SHORT, Table, lines, record
 
 NDJSON = "application/x-ndjson"
 
@@ -103,9 +102,7 @@ def test_a_fork_copies_the_effective_history_and_then_diverges_from_its_origin(
     table: Callable[..., Table], client: FlaskClient
 ) -> None:
     script = all_games()["hats"].example(1)
-    match = table("hats", script["players"], setup=script["setup"], options=script["options"])
-    for action in script["actions"][:6]:
-        match.ok(action)
+    match = record(table, "hats", 1, upto=6)
     assert match.post("undo").status_code == 201
     at = match.log_length()
     for action in script["actions"][5:8]:

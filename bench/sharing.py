@@ -1,4 +1,4 @@
-"""Figures of the history features: `python -m bench.history`.
+"""Figures of sharing a match: `python -m bench.sharing`.
 
 Export and checked import of the longest Wizard example, a fork, a player's statistics read, and
 the live hub's fan-out (connections held, and the time from an append to the last watcher).
@@ -11,27 +11,28 @@ from typing import Any
 
 import redis
 
-from bench.setup import Bench, bench_parts
+from bench.harness import bench_parts
 from games.registry import get_game
-from projections.exchange import check_log, export_lines, fork_lines, parse_lines
+from projections.export import export_lines
+from projections.fork import fork_log
+from projections.importing import check_log, parse_lines
 from projections.live import LiveHub
-from projections.projector import Projector
-from projections.stats import Statistics
+from service.bootstrap import Services
 
 
-def longest_wizard(parts: Bench) -> tuple[str, str, int]:
+def longest_wizard(parts: Services) -> tuple[str, str, int]:
     """Record the longest of the first 12 Wizard examples; (match id, token, actions)."""
     game = get_game("wizard")
     script = max(map(game.example, range(12)), key=lambda s: len(s["actions"]))
     made = parts.recorder.create("wizard", script["players"], script["setup"], script["options"])
-    projector = Projector(parts.store, parts.cache, snapshot_every=100)
+    projector = parts.projector
     for action in script["actions"]:
         parts.recorder.act(made.match_id, made.token, action)
     projector.project(made.match_id)
     return made.match_id, made.token, len(script["actions"])
 
 
-def exchange(parts: Bench, match_id: str) -> None:
+def export_import_fork(parts: Services, match_id: str) -> None:
     """Export size and time, checked import time, fork time."""
     start = time.perf_counter()
     text = "".join(export_lines(parts.store, match_id))
@@ -41,7 +42,7 @@ def exchange(parts: Bench, match_id: str) -> None:
     imported = time.perf_counter() - start
     version = parts.store.version(match_id)
     start = time.perf_counter()
-    check_log(*parse_lines(fork_lines(parts.reader, match_id, version)))
+    check_log(*fork_log(parts.reader, match_id, version))
     forked = time.perf_counter() - start
     print(
         f"export: {len(checked.events)} events, {len(text.encode()) / 1024:.0f} KiB NDJSON "
@@ -54,10 +55,10 @@ def exchange(parts: Bench, match_id: str) -> None:
     print(f"fork at the last step (effective history, checked): {forked * 1000:.0f} ms")
 
 
-def statistics(parts: Bench, match_id: str) -> None:
+def statistics(parts: Services, match_id: str) -> None:
     """A player's statistics read over one finished match (the read cost per match)."""
     name = parts.store.read(match_id, 1, 1)[0].data["players"][0]
-    stats = Statistics(parts.client, parts.keys)
+    stats = parts.statistics
     calls = 200
     start = time.perf_counter()
     for _ in range(calls):
@@ -65,7 +66,7 @@ def statistics(parts: Bench, match_id: str) -> None:
     print(f"GET player statistics (1 finished match): {(time.perf_counter() - start) / calls * 1e6:.0f} us")
 
 
-def fan_out(parts: Bench, watchers: int = 200, appends: int = 20) -> None:
+def fan_out(parts: Services, watchers: int = 200, appends: int = 20) -> None:
     """Watchers of one match through one hub: connections opened, append-to-last-watcher time."""
     opened: list[Any] = []
 
@@ -106,11 +107,11 @@ def fan_out(parts: Bench, watchers: int = 200, appends: int = 20) -> None:
 
 
 def main() -> None:
-    """Run every history benchmark."""
+    """Run every sharing benchmark."""
     with bench_parts() as parts:
         match_id, _, actions = longest_wizard(parts)
         print(f"longest Wizard example: {actions} actions")
-        exchange(parts, match_id)
+        export_import_fork(parts, match_id)
         statistics(parts, match_id)
         fan_out(parts)
 

@@ -1,4 +1,4 @@
-"""The `tabletape export` and `tabletape import` commands' work: a match to a file and back."""
+"""`tabletape export` and `tabletape import`: a match to a file and back, nothing held back."""
 
 from __future__ import annotations
 
@@ -9,10 +9,11 @@ from typing import TextIO
 import click
 
 from events.errors import UnknownMatch
-from projections.exchange import ImportRefused, bgstats_play, export_lines
+from projections.bgstats import bgstats_play
+from projections.export import export_lines
+from projections.importing import ImportRefused
 from service.bootstrap import build
 from service.config import Settings
-from service.copies import Copier
 
 
 def export_match(settings: Settings, match_id: str, out: TextIO, form: str = "ndjson") -> int:
@@ -46,7 +47,7 @@ def import_file(settings: Settings, path: str) -> int:
         text = (
             click.get_text_stream("stdin").read() if path == "-" else Path(path).read_text(encoding="utf-8")
         )
-        made = Copier(parts.store, parts.reader, parts.recorder.notify).import_lines(text.splitlines())
+        made = parts.recorder.import_lines(text.splitlines())
     except ImportRefused as refused:
         click.echo(f"refused, nothing was created: {refused}", err=True)
         return 1

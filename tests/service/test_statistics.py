@@ -15,8 +15,7 @@ from flask.testing import FlaskClient
 from events.keys import Keys
 from games.registry import all_games, get_game
 from projections.rebuild import rebuild_all
-from tests.history.conftest import record
-from tests.service.conftest import Table
+from tests.service.conftest import Table, record
 
 # Example seeds with short matches, so that a dozen matches stay quick to record.
 SHORT = {
@@ -105,7 +104,7 @@ def test_statistics_equal_a_recomputation_after_random_matches_undos_and_rebuild
             assert match.post(word).status_code == 201
     work()
     assert_statistics_match(client, app)
-    rebuilt = rebuild_all(redis_client, keys, snapshot_every=10)
+    rebuilt = rebuild_all(app.extensions["tabletape"].projector)
     assert rebuilt.matches == 10
     assert_statistics_match(client, app)
 

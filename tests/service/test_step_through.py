@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -9,23 +10,22 @@ import pytest
 from flask.testing import FlaskClient
 
 from games.registry import all_games
-from tests.history.conftest import SHORT
-from tests.service.conftest import Table
+from tests.service.conftest import SHORT, Table, record
 
 
 def corrected(table: Callable[..., Table], game_id: str) -> Table:
     """A game's example match with an undo, a redo and a second undo on the way (so steps are undone)."""
-    script = all_games()[game_id].example(SHORT[game_id])
-    match = table(game_id, script["players"], setup=script["setup"], options=script["options"])
-    actions = script["actions"]
-    middle = len(actions) // 2
-    for i, action in enumerate(actions):
+    middle = len(all_games()[game_id].example(SHORT[game_id])["actions"]) // 2
+    sent = itertools.count()
+
+    def act(match: Table, action: dict[str, Any]) -> None:
         match.ok(action)
-        if i == middle:
+        if next(sent) == middle:
             for word in ("undo", "redo", "undo"):
                 assert match.post(word).status_code == 201
             match.ok(action)
-    return match
+
+    return record(table, game_id, SHORT[game_id], act=act)
 
 
 def walk(client: FlaskClient, url: str | None, way: str) -> list[dict[str, Any]]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 from typing import Any
@@ -11,28 +10,12 @@ import pytest
 
 from games.contract import Game
 from games.registry import all_games
-from games.validation import validate_action, validate_match
-from tests.projections.conftest import Parts
+from service.bootstrap import Services
+from service.recorder import Recorded
+from tests.recording import applied, assert_agrees_with_its_log, initial_state, record_example
 
 
-def initial_state(game: Game, script: dict[str, Any]) -> Any:
-    """The game state right after the match's creation, folded by the rules alone."""
-    players, setup, options = validate_match(game, script["players"], script["setup"], script["options"])
-    state: dict[str, Any] = {}
-    for event in game.setup(players, setup, options):
-        state = game.evolve(state, event)
-    return state
-
-
-def applied(game: Game, state: Any, action: dict[str, Any]) -> Any:
-    """The game state after one more action, by the rules alone."""
-    state = copy.deepcopy(state)
-    for event in game.decide(state, validate_action(game, action)):
-        state = game.evolve(state, event)
-    return state
-
-
-def record_with_corrections(parts: Parts, game: Game, seed: int) -> tuple[str, dict[int, Any]]:
+def record_with_corrections(parts: Services, game: Game, seed: int) -> tuple[str, dict[int, Any]]:
     """Record an example match with random undos and redos, checking every write against a model.
 
     The model is a stack of game states, one per effective action: an undo pops it, a redo
@@ -75,34 +58,31 @@ def record_with_corrections(parts: Parts, game: Game, seed: int) -> tuple[str, d
 
 @pytest.mark.parametrize("seed", range(2))
 @pytest.mark.parametrize("game", list(all_games().values()), ids=lambda g: g.id)
-def test_undo_and_redo_leave_exactly_the_effective_actions(parts: Parts, game: Game, seed: int) -> None:
+def test_undo_and_redo_leave_exactly_the_effective_actions(parts: Services, game: Game, seed: int) -> None:
     match_id, _ = record_with_corrections(parts, game, seed)
     parts.projector.project(match_id)
+    assert_agrees_with_its_log(parts, match_id)
     board = parts.cache.field(match_id, "scores")
     assert board is not None and board[1]["finished"] is True
 
 
 @pytest.mark.parametrize("game", list(all_games().values()), ids=lambda g: g.id)
-def test_a_rewind_from_snapshots_equals_folding_from_step_one(parts: Parts, game: Game) -> None:
+def test_a_rewind_from_snapshots_equals_folding_from_step_one(parts: Services, game: Game) -> None:
     match_id, at_version = record_with_corrections(parts, game, seed=7)
     parts.projector.project(match_id)
     assert parts.client.zcard(parts.keys.snap(match_id)) > 0
     versions = sorted(at_version)
     for version in versions[:: max(1, len(versions) // 30)]:
-        assert parts.reader.envelope(game, match_id, version)["game"] == at_version[version]
+        assert parts.reader.position(game, match_id, version)["game"] == at_version[version]
     last = versions[-1]
     for step in range(1, last + 1, max(1, last // 15)):
-        assert parts.reader.envelope(game, match_id, step) == parts.reader.naive_at(game, match_id, step), (
+        assert parts.reader.position(game, match_id, step) == parts.reader.naive_at(game, match_id, step), (
             step
         )
 
 
-def test_projecting_twice_writes_the_same_projection(parts: Parts) -> None:
-    game = all_games()["wizard"]
-    script = game.example(2)
-    made = parts.recorder.create(game.id, script["players"], script["setup"], script["options"])
-    for action in script["actions"][:40]:
-        parts.recorder.act(made.match_id, made.token, action)
+def test_projecting_twice_writes_the_same_projection(parts: Services) -> None:
+    made = record_example(parts.recorder, "wizard", 2, upto=40)
     first = parts.projector.project(made.match_id)
     saved = parts.client.hgetall(parts.keys.proj(made.match_id))
     again = parts.projector.project(made.match_id)
@@ -111,16 +91,14 @@ def test_projecting_twice_writes_the_same_projection(parts: Parts) -> None:
     assert first.caught_up and not parts.client.sismember(parts.keys.dirty(), made.match_id)
 
 
-def test_undoing_the_last_action_of_a_finished_match_retracts_its_statistics(parts: Parts) -> None:
-    game = all_games()["wizard"]
-    script = game.example(3)
-    made = parts.recorder.create(game.id, script["players"], script["setup"], script["options"])
-    for i, action in enumerate(script["actions"]):
-        parts.recorder.act(made.match_id, made.token, action)
-        if i % 25 == 0:
-            parts.projector.project(made.match_id)  # as a worker keeping up would
+def test_undoing_the_last_action_of_a_finished_match_retracts_its_statistics(parts: Services) -> None:
+    def keep_up(answer: Recorded) -> None:
+        if answer.version // 25 != (answer.version - len(answer.events)) // 25:
+            parts.projector.project(answer.match_id)  # as a worker keeping up would
+
+    made = record_example(parts.recorder, "wizard", 3, after=keep_up)
     parts.projector.project(made.match_id)
-    player = script["players"][0]
+    player = all_games()["wizard"].example(3)["players"][0]
     assert parts.client.hexists(parts.keys.stats(player), made.match_id)
     assert parts.client.zscore(parts.keys.index("status", "finished"), made.match_id) is not None
     parts.recorder.undo(made.match_id, made.token, None, None)

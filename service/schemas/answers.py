@@ -1,84 +1,11 @@
-"""marshmallow schemas: the HTTP boundary's shapes, and nothing else."""
+"""marshmallow schemas of what the API answers: each view's return value is dumped through one."""
 
 from __future__ import annotations
 
-from typing import Any
+from marshmallow import INCLUDE, Schema, fields
 
-from marshmallow import INCLUDE, Schema, ValidationError, fields, pre_load, validate
-
-MAX_PLAYERS_PER_REQUEST = 16
-NAME = validate.Length(min=1, max=64)
-
-
-class CreateMatch(Schema):
-    """POST /v1/matches."""
-
-    game = fields.String(required=True, validate=NAME, metadata={"example": "wizard"})
-    players = fields.List(
-        fields.String(validate=NAME),
-        required=True,
-        validate=validate.Length(min=1, max=MAX_PLAYERS_PER_REQUEST),
-        metadata={"description": "Names in seat order (clockwise).", "example": ["ann", "bob", "cy"]},
-    )
-    setup = fields.Dict(
-        load_default=dict, metadata={"description": "Facts of the starting position (per game)."}
-    )
-    options = fields.Dict(
-        load_default=dict, metadata={"description": "Rule variants, fixed for the match (per game)."}
-    )
-
-
-class Action(Schema):
-    """POST /v1/matches/{id}/actions: the action's type and its fields (see GET /v1/games)."""
-
-    class Meta:
-        unknown = INCLUDE
-
-    type = fields.String(required=True, validate=NAME, metadata={"example": "bid"})
-
-    @pre_load
-    def one_action(self, data: Any, **kwargs: Any) -> Any:
-        """Refuse a list of actions with a message that says why: one action per request."""
-        if isinstance(data, list):
-            raise ValidationError(
-                f"send one action per request, as a JSON object; this body is a list of {len(data)}"
-            )
-        return data
-
-
-class StateQuery(Schema):
-    """GET /v1/matches/{id}/state."""
-
-    at = fields.Integer(validate=validate.Range(min=1), metadata={"description": "A step number."})
-
-
-class RangeQuery(Schema):
-    """Step ranges of the events and replay reads."""
-
-    from_ = fields.Integer(data_key="from", load_default=1, validate=validate.Range(min=1))
-    to = fields.Integer(validate=validate.Range(min=1))
-    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
-
-
-class ReplayQuery(RangeQuery):
-    """GET /v1/matches/{id}/replay."""
-
-    raw = fields.Boolean(
-        load_default=False,
-        metadata={"description": "Show every logged step, undone ones and corrections included."},
-    )
-
-
-class MatchesQuery(Schema):
-    """GET /v1/matches."""
-
-    game = fields.String(validate=NAME)
-    player = fields.String(validate=NAME)
-    status = fields.String(validate=validate.OneOf(["in_progress", "finished"]))
-    since = fields.DateTime(metadata={"description": "Created at or after (ISO 8601)."})
-    until = fields.DateTime(metadata={"description": "Created at or before (ISO 8601)."})
-    offset = fields.Integer(load_default=0, validate=validate.Range(min=0))
-    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+NDJSON = "application/x-ndjson"
+EVENT_STREAM = "text/event-stream"
 
 
 class Problem(Schema):
@@ -191,6 +118,83 @@ class ScoresOut(Schema):
     version = fields.Integer(metadata={"description": "The step the projection has reached."})
     log_version = fields.Integer(metadata={"description": "The match's newest step."})
     projected = fields.Boolean(metadata={"description": "False until a worker has projected the match once."})
+
+
+class CopiedOut(Schema):
+    """A match made by a fork or an import; the token is shown this once."""
+
+    id = fields.String()
+    token = fields.String(metadata={"description": "Write token: send as Authorization: Bearer."})
+    game = fields.String()
+    version = fields.Integer()
+    finished = fields.Boolean()
+    origin = fields.Dict(metadata={"description": "forked_from and forked_at, or imported_from."})
+    links = fields.Dict()
+
+
+class BgStatsPlayer(Schema):
+    """One player of a BG Stats play."""
+
+    name = fields.String()
+    sourcePlayerId = fields.String()
+    score = fields.String()
+    winner = fields.Boolean()
+    startPlayer = fields.Boolean()
+    seatOrder = fields.Integer()
+
+
+class BgStatsGame(Schema):
+    """The game of a BG Stats play."""
+
+    name = fields.String()
+    sourceGameId = fields.String()
+
+
+class BgStatsPlay(Schema):
+    """A finished match as a play that BG Stats imports."""
+
+    sourceName = fields.String()
+    sourcePlayId = fields.String()
+    playDate = fields.String(metadata={"description": "When the match began (UTC), YYYY-MM-DD HH:MM:SS."})
+    durationMin = fields.Integer()
+    game = fields.Nested(BgStatsGame)
+    players = fields.List(fields.Nested(BgStatsPlayer))
+
+
+class GameRecord(Schema):
+    """A player's record in one game."""
+
+    matches = fields.Integer()
+    wins = fields.Integer()
+    win_rate = fields.Float()
+    figures = fields.Dict(metadata={"description": "The game's figures, averaged over the matches."})
+    average_points = fields.Float()
+
+
+class PlayerOut(Schema):
+    """A player's statistics over their finished matches."""
+
+    name = fields.String()
+    matches = fields.Integer()
+    wins = fields.Integer()
+    win_rate = fields.Float()
+    in_progress = fields.Integer()
+    by_game = fields.Dict(keys=fields.String(), values=fields.Nested(GameRecord))
+    links = fields.Dict()
+
+
+class LeaderRow(GameRecord):
+    """One line of a leaderboard."""
+
+    rank = fields.Integer()
+    name = fields.String()
+
+
+class LeaderboardOut(Schema):
+    """A game's players, most wins first."""
+
+    game = fields.String()
+    players = fields.List(fields.Nested(LeaderRow))
 
 
 class GameOut(Schema):

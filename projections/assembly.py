@@ -1,0 +1,59 @@
+"""The projection side's parts over one Redis connection, built here and nowhere else.
+
+service.bootstrap builds the whole application on top of this; a worker's job, which may not
+import the service, builds its projector here from the connection RQ hands it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import redis
+
+from events.keys import Keys
+from events.store import EventStore
+from projections.cache import ProjectionCache
+from projections.listing import MatchList
+from projections.projector import Projector
+from projections.reader import MatchReader
+from projections.readmodels import ReadModels
+from projections.reads import Reads
+from projections.stats import Statistics
+from projections.upcasting import game_upcasters
+from projections.verify import Verifier
+
+
+@dataclass
+class Projections:
+    """The store and everything derived from it, over one connection and key prefix."""
+
+    store: EventStore
+    cache: ProjectionCache
+    reader: MatchReader
+    models: ReadModels
+    projector: Projector
+    verifier: Verifier
+    matches: MatchList
+    statistics: Statistics
+    reads: Reads
+
+
+def assemble(client: redis.Redis, keys: Keys, snapshot_every: int) -> Projections:
+    """Every projection part over ``client`` under ``keys``; nothing connects until used."""
+    store = EventStore(client, keys, game_upcasters())
+    cache = ProjectionCache(client, keys)
+    reader = MatchReader(store, cache)
+    models = ReadModels(client, keys)
+    matches = MatchList(client, keys, store)
+    statistics = Statistics(client, keys)
+    return Projections(
+        store=store,
+        cache=cache,
+        reader=reader,
+        models=models,
+        projector=Projector(reader, models, snapshot_every),
+        verifier=Verifier(store, cache, models, snapshot_every),
+        matches=matches,
+        statistics=statistics,
+        reads=Reads(reader, matches, statistics),
+    )

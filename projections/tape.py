@@ -1,0 +1,156 @@
+"""The tape of a match: its log folded, with undo and redo, into positions.
+
+The position at log step N is what the match looked like right after step N was recorded:
+
+    {"version": N, "game": <the game's state>, "top": [action_id, first, last] | None,
+     "redo": [[action_id, first, last], ...], "undone": [[first, last], ...]}
+
+``top`` is the last effective action (the batch of steps one request appended); ``redo`` the
+actions that an undo took back and a redo may re-apply; ``undone`` every step range that is not
+part of the effective history.
+
+Undo and redo never re-run rules. Whenever action A is effective, the actions below it are the
+ones that were effective when A was first recorded, so undoing A restores the position at step
+``first(A) - 1`` and redoing A restores the position at step ``last(A)``. Those two facts make
+every correction a jump to an earlier position (see ``step``'s ``rewind`` argument); ``Tape`` folds while
+remembering the positions such a jump may land on.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from events.envelope import StoredEvent
+from games.contract import Game
+
+Position = dict[str, Any]
+# Gives the position at an earlier step, as a fresh value the caller owns.
+Rewind = Callable[[int], Position]
+
+UNDONE = "ActionUndone"
+REDONE = "ActionRedone"
+CORRECTIONS = (UNDONE, REDONE)
+# The batch that created the match cannot be undone: it is the match.
+CREATION = "create"
+
+
+def empty() -> Position:
+    """The position before step 1."""
+    return {"version": 0, "game": {}, "top": None, "redo": [], "undone": []}
+
+
+def step(game: Game, pos: Position, event: StoredEvent, rewind: Rewind) -> Position:
+    """The position after ``event``; owns ``pos`` and may change it in place."""
+    if event.type == UNDONE:
+        return _undo(pos, event, rewind)
+    if event.type == REDONE:
+        return _redo(pos, event, rewind)
+    pos["game"] = game.evolve(pos["game"], {"type": event.type, "data": event.data})
+    action_id = event.meta.get("action_id", "")
+    top = pos["top"]
+    if action_id == CREATION:
+        pos["top"] = None
+    elif top is not None and top[0] == action_id and top[2] == event.seq - 1:
+        top[2] = event.seq
+    else:
+        pos["top"] = [action_id, event.seq, event.seq]
+        pos["redo"] = []
+    pos["version"] = event.seq
+    return pos
+
+
+def fold(game: Game, pos: Position, events: Iterable[StoredEvent], rewind: Rewind) -> Position:
+    """Fold events onto a position it owns."""
+    for event in events:
+        pos = step(game, pos, event, rewind)
+    return pos
+
+
+class Tape:
+    """A fold from a position that remembers the positions a correction may jump back to.
+
+    Every correction lands on the end of a batch (an undo on the step before its action, a redo
+    on its action's last step), so the tape keeps, as JSON, the position at the end of each batch
+    it has folded: a jump to one of them is a lookup, not a new fold. A jump to any other step goes
+    to ``fallback`` (which must then know the match's stored positions). With ``keep`` off, when the
+    caller knows no correction follows, nothing is kept.
+    """
+
+    def __init__(
+        self, game: Game, start: Position, fallback: Rewind | None = None, keep: bool = True
+    ) -> None:
+        self.game = game
+        self.position = start
+        self.fallback = fallback
+        self.keep = keep
+        self._kept: dict[int, str] = {}
+        self._action: Any = None
+
+    def advance(self, event: StoredEvent) -> Position:
+        """The position after ``event``, folded onto the tape's own."""
+        action = event.meta.get("action_id")
+        if self.keep and (action != self._action or not self._kept):
+            # A new batch begins, so the position now is the end of one (or the tape's start).
+            self._kept[self.position["version"]] = json.dumps(self.position)
+        self._action = action
+        self.position = step(self.game, self.position, event, self.rewind)
+        return self.position
+
+    def fold(self, events: Iterable[StoredEvent]) -> Position:
+        """The position after every one of ``events``."""
+        for event in events:
+            self.advance(event)
+        return self.position
+
+    def rewind(self, seq: int) -> Position:
+        """The position right after step ``seq``, as a fresh value the caller owns."""
+        kept = self._kept.get(seq)
+        if kept is not None:
+            found: Position = json.loads(kept)
+            return found
+        if self.fallback is None:
+            raise LookupError(f"the tape holds no position at step {seq} and has nowhere to look")
+        return self.fallback(seq)
+
+
+def is_effective(pos: Position, seq: int) -> bool:
+    """Whether step ``seq`` belongs to the effective history as the position knows it."""
+    return not any(first <= seq <= last for first, last in pos["undone"])
+
+
+def undo_event(pos: Position) -> dict[str, Any] | None:
+    """The data of the event that undoes the last effective action, or None when there is none."""
+    top = pos["top"]
+    if top is None:
+        return None
+    action_id, first, last = top
+    return {"action_id": action_id, "first": first, "last": last, "restores": first - 1}
+
+
+def redo_event(pos: Position) -> dict[str, Any] | None:
+    """The data of the event that re-applies the last undone action, or None when there is none."""
+    if not pos["redo"]:
+        return None
+    action_id, first, last = pos["redo"][-1]
+    return {"action_id": action_id, "first": first, "last": last, "restores": last}
+
+
+def _undo(pos: Position, event: StoredEvent, rewind: Rewind) -> Position:
+    data = event.data
+    restored = rewind(int(data["restores"]))
+    restored["redo"] = pos["redo"] + [[data["action_id"], data["first"], data["last"]]]
+    restored["undone"] = pos["undone"] + [[data["first"], data["last"]]]
+    restored["version"] = event.seq
+    return restored
+
+
+def _redo(pos: Position, event: StoredEvent, rewind: Rewind) -> Position:
+    data = event.data
+    span = [data["first"], data["last"]]
+    restored = rewind(int(data["restores"]))
+    restored["redo"] = pos["redo"][:-1]
+    restored["undone"] = [r for r in pos["undone"] if r != span]
+    restored["version"] = event.seq
+    return restored

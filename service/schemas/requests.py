@@ -1,0 +1,110 @@
+"""marshmallow schemas of what a request may carry: bodies and query strings, checked at the boundary."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import INCLUDE, Schema, ValidationError, fields, pre_load, validate
+
+MAX_PLAYERS_PER_REQUEST = 16
+NAME = validate.Length(min=1, max=64)
+
+
+class CreateMatch(Schema):
+    """POST /v1/matches."""
+
+    game = fields.String(required=True, validate=NAME, metadata={"example": "wizard"})
+    players = fields.List(
+        fields.String(validate=NAME),
+        required=True,
+        validate=validate.Length(min=1, max=MAX_PLAYERS_PER_REQUEST),
+        metadata={"description": "Names in seat order (clockwise).", "example": ["ann", "bob", "cy"]},
+    )
+    setup = fields.Dict(
+        load_default=dict, metadata={"description": "Facts of the starting position (per game)."}
+    )
+    options = fields.Dict(
+        load_default=dict, metadata={"description": "Rule variants, fixed for the match (per game)."}
+    )
+
+
+class Action(Schema):
+    """POST /v1/matches/{id}/actions: the action's type and its fields (see GET /v1/games)."""
+
+    class Meta:
+        unknown = INCLUDE
+
+    type = fields.String(required=True, validate=NAME, metadata={"example": "bid"})
+
+    @pre_load
+    def one_action(self, data: Any, **kwargs: Any) -> Any:
+        """Refuse a list of actions with a message that says why: one action per request."""
+        if isinstance(data, list):
+            raise ValidationError(
+                f"send one action per request, as a JSON object; this body is a list of {len(data)}"
+            )
+        return data
+
+
+class MatchesQuery(Schema):
+    """GET /v1/matches."""
+
+    game = fields.String(validate=NAME)
+    player = fields.String(validate=NAME)
+    status = fields.String(validate=validate.OneOf(["in_progress", "finished"]))
+    since = fields.DateTime(metadata={"description": "Created at or after (ISO 8601)."})
+    until = fields.DateTime(metadata={"description": "Created at or before (ISO 8601)."})
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+
+
+class StateQuery(Schema):
+    """GET /v1/matches/{id}/state."""
+
+    at = fields.Integer(validate=validate.Range(min=1), metadata={"description": "A step number."})
+
+
+class RangeQuery(Schema):
+    """Step ranges of the events and replay reads."""
+
+    from_ = fields.Integer(data_key="from", load_default=1, validate=validate.Range(min=1))
+    to = fields.Integer(validate=validate.Range(min=1))
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+
+
+class ReplayQuery(RangeQuery):
+    """GET /v1/matches/{id}/replay."""
+
+    raw = fields.Boolean(
+        load_default=False,
+        metadata={"description": "Show every logged step, undone ones and corrections included."},
+    )
+
+
+class LiveQuery(Schema):
+    """GET /v1/matches/{id}/live."""
+
+    last_event_id = fields.Integer(
+        validate=validate.Range(min=0),
+        metadata={"description": "Resume after this step (the Last-Event-ID header does the same)."},
+    )
+
+
+class ForkIn(Schema):
+    """POST /v1/matches/{id}/fork."""
+
+    at = fields.Integer(
+        required=True,
+        validate=validate.Range(min=1),
+        metadata={"description": "The step to fork at: the last step of an action (or a correction)."},
+    )
+
+
+class ExportQuery(Schema):
+    """GET /v1/matches/{id}/export."""
+
+    format = fields.String(
+        load_default="ndjson",
+        validate=validate.OneOf(["ndjson", "bgstats"]),
+        metadata={"description": "ndjson: the whole log; bgstats: a finished match as a BG Stats play."},
+    )
