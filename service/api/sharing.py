@@ -7,7 +7,7 @@ from typing import Any
 from flask import Response, request, url_for
 
 from projections import live
-from service.api import Blueprint, ndjson_alternative, services
+from service.api import Blueprint, bearer_token, ndjson_alternative, services
 from service.errors import BadRequest
 from service.recorder import Copied
 from service.schemas.answers import EVENT_STREAM, NDJSON, BgStatsPlay, CopiedOut
@@ -20,6 +20,19 @@ blp = Blueprint(
     url_prefix="/v1/matches",
     description="Follow a match live, fork it, export it and import it.",
 )
+
+
+# Optional on a fork or an export: the write token shows everything, hidden facts included.
+TOKEN_HEADER: list[dict[str, Any]] = [
+    {
+        "in": "header",
+        "name": "Authorization",
+        "required": False,
+        "schema": {"type": "string"},
+        "description": "Bearer <token>: the match's write token, to copy everything, hidden facts "
+        "included. Without it only the public history (what open reads show) is copied.",
+    }
+]
 
 
 def copied(made: Copied) -> dict[str, Any]:
@@ -65,20 +78,29 @@ def follow(query: dict[str, Any], match_id: str) -> Response:
 @blp.route("/<match_id>/fork", methods=["POST"])
 @blp.arguments(ForkIn)
 @blp.response(201, CopiedOut)
+@blp.doc(parameters=TOKEN_HEADER)
 def fork(body: dict[str, Any], match_id: str) -> dict[str, Any]:
-    """A new match (new id, new token) whose log is this match's effective history up to step ``at``."""
-    return copied(services().recorder.fork(match_id, body["at"]))
+    """A new match (new id, new token) whose log is this match's effective history up to step ``at``.
+
+    Without the match's write token only the public history is copied: a fork whose history holds a
+    hidden fact (a secret bid not yet shown) is refused with 403. With the token, everything is."""
+    return copied(services().recorder.fork(match_id, body["at"], bearer_token()))
 
 
 @blp.route("/<match_id>/export", methods=["GET"])
 @blp.arguments(ExportQuery, location="query")
 @blp.response(200, BgStatsPlay, description="format=bgstats: the match as a BG Stats play.")
 @ndjson_alternative(blp, "format=ndjson: the header, then one event a line.")
+@blp.doc(parameters=TOKEN_HEADER)
 def export(query: dict[str, Any], match_id: str) -> Any:
-    """The match's log as NDJSON (header first), or a finished match as a BG Stats play."""
+    """The match's log as NDJSON (header first), or a finished match as a BG Stats play.
+
+    Without the write token the export is the public history: one that holds a hidden fact back
+    says so in its header (`partial`, `hidden_steps`) and cannot be imported. With the token it is
+    everything."""
     if query["format"] == "bgstats":
         return services().reads.play(match_id)
-    lines = services().reads.export(match_id)
+    lines = services().reads.export(match_id, bearer_token())
     return Response(
         lines, mimetype=NDJSON, headers={"Content-Disposition": f'attachment; filename="{match_id}.ndjson"'}
     )
