@@ -111,6 +111,40 @@ def import_of(client: FlaskClient, exported: list[dict[str, Any]]) -> Any:
     return client.post("/v1/matches/import", data=text, content_type=NDJSON)
 
 
+def shown_bids(value: Any) -> list[Any]:
+    """Every bid an answer shows anywhere: each BidPlaced's tricks and each non-empty bids map."""
+    found: list[Any] = []
+    if isinstance(value, dict):
+        if value.get("type") == "BidPlaced" and isinstance(value.get("data"), dict):
+            found += [value["data"].get("tricks")] if value["data"].get("tricks") is not None else []
+        if isinstance(value.get("bids"), dict) and value["bids"]:
+            found.append(value["bids"])
+        for inner in value.values():
+            found += shown_bids(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            found += shown_bids(inner)
+    return found
+
+
+def test_the_web_viewers_calls_show_no_hidden_bid(client: FlaskClient, table: Callable[..., Table]) -> None:
+    match = two_hidden_bids(table)
+    calls = [
+        f"/v1/matches/{match.id}",
+        f"/v1/matches/{match.id}/scores",
+        f"/v1/matches/{match.id}/replay?from=1&limit=1000&raw=true",
+        f"/v1/matches/{match.id}/state",
+        "/v1/matches?game=wizard",
+    ]
+    assert client.get("/v1/games/wizard").status_code == 200  # schemas and a made-up example only
+    for url in calls:
+        answer = client.get(url)
+        assert answer.status_code == 200, url
+        assert shown_bids(answer.json) == [], url
+    frames = client.get(calls[2]).json["frames"]
+    assert bids_in([f["event"] for f in frames]) == [None, None]
+
+
 def test_no_read_without_the_token_shows_a_hidden_bid(
     client: FlaskClient, table: Callable[..., Table], app: Any, hubs: Any
 ) -> None:
