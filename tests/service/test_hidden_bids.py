@@ -6,6 +6,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 
 from projections.live import Feed
@@ -83,9 +84,9 @@ def test_clockwise_bids_are_public_at_once(client: FlaskClient, table: Callable[
 NDJSON = "application/x-ndjson"
 
 
-def two_hidden_bids(table: Callable[..., Table]) -> Table:
-    """Steps 3 and 4 are cy's and bob's secret bids (1 and 0); ann has not bid yet."""
-    match = secret_round(table, "secret")
+def two_hidden_bids(table: Callable[..., Table], bidding: str = "secret") -> Table:
+    """Steps 3 and 4 are cy's and bob's hidden bids (1 and 0); ann has not bid yet."""
+    match = secret_round(table, bidding)
     match.ok({"type": "bid", "player": "bob", "tricks": 0})
     assert match.log_length() == 4
     return match
@@ -163,10 +164,11 @@ def test_no_read_without_the_token_shows_a_hidden_bid(
     assert match.get("export", format="bgstats").status_code == 409
 
 
+@pytest.mark.parametrize("bidding", ["secret", "simultaneous"])
 def test_a_fork_without_the_token_is_refused_where_its_history_holds_a_hidden_bid(
-    client: FlaskClient, table: Callable[..., Table], app: Any
+    client: FlaskClient, table: Callable[..., Table], app: Any, bidding: str
 ) -> None:
-    match = two_hidden_bids(table)
+    match = two_hidden_bids(table, bidding)
     before = match_count(app)
     answer = fork(client, match, 3)
     assert answer.status_code == 403 and answer.json["code"] == "hidden_fact"
