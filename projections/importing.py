@@ -79,6 +79,7 @@ def parse_lines(lines: Iterable[str]) -> tuple[dict[str, Any], list[tuple[int, S
         raise ImportRefused(1, "the file is empty; its first line must be the match's header")
     if not events:
         raise ImportRefused(2, "the file has no events after its header")
+    _refuse_partial(header, events)
     return header, events
 
 
@@ -175,6 +176,25 @@ def _time(number: int, event: StoredEvent, now_ms: int) -> str:
     if moment > now_ms + CLOCK_SLACK_MS:
         raise ImportRefused(number, "the event's 'meta.ts' is after the import")
     return _iso(min(moment, now_ms))
+
+
+def _refuse_partial(header: dict[str, Any], events: list[tuple[int, StoredEvent]]) -> None:
+    """Refuse a public export that holds facts back: the rules cannot replay what it hides."""
+    steps = header.get("hidden_steps")
+    listed: list[Any] = steps if isinstance(steps, list) else []
+    for number, event in events:
+        if event.data.get("hidden") is True or event.seq in listed:
+            raise ImportRefused(
+                number,
+                f"this export is partial: step {event.seq} ({event.type}) holds back a fact the "
+                "table could not see yet, such as a secret bid, so the match cannot be rebuilt "
+                "from it; export it with the match's write token (Authorization: Bearer <token>) "
+                "for a full export, and import that",
+            )
+    if header.get("partial"):
+        raise ImportRefused(
+            1, "this export says it is partial; import a full export (made with the write token)"
+        )
 
 
 def _event(number: int, value: Any, expected_seq: int) -> StoredEvent:

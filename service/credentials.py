@@ -1,9 +1,10 @@
 """The deployment credential: API keys that the writes creating matches (create, fork, import) need.
 
-Configured by ``TABLETAPE_API_KEYS`` (comma-separated). With none configured, creating stays open
-as it always was; with some, a creating write without one of them is refused (401, 403), and a
-match records which key made it (by a short id derived from the key, never the key), so
-statistics can count only matches a credential created.
+Configured by ``TABLETAPE_API_KEYS`` (comma-separated) and sent as ``X-API-Key: <key>`` (apart
+from ``Authorization``, which carries a match's own write token, as a fork may too). With none
+configured, creating stays open as it always was; with some, a creating write without one of them
+is refused (401, 403), and a match records which key made it (by a short id derived from the key,
+never the key), so statistics can count only matches a credential created.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ class Credentials:
             return self.known(presented)
         if not presented:
             raise CredentialRequired(
-                "creating a match on this deployment needs its API key: Authorization: Bearer <key>"
+                "creating a match on this deployment needs its API key: X-API-Key: <key>"
             )
         ident = self.known(presented)
         if ident is None:

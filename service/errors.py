@@ -12,11 +12,12 @@ from werkzeug.exceptions import HTTPException
 from events.codec import UnsafeNumber
 from events.errors import IdempotencyMismatch, MatchExists, StoreFull, UnknownMatch, VersionConflict
 from games.contract import RuleViolation
-from projections.fork import MidAction
+from projections.access import Forbidden
+from projections.fork import HiddenFact, MidAction
 from projections.importing import ImportRefused
 from projections.reads import NoSuchStep, NotFinished, UnknownGame, UnknownPlayer
 from service.credentials import CredentialRefused, CredentialRequired
-from service.recorder import Busy, Forbidden, PreconditionFailed, Unauthorized
+from service.recorder import Busy, PreconditionFailed, Unauthorized
 
 PROBLEM = "application/problem+json"
 log = logging.getLogger("tabletape.api")
@@ -85,6 +86,7 @@ def register(app: Flask) -> None:
         (UnsafeNumber, 400, "unsafe_number"),
         (CredentialRequired, 401, "missing_api_key"),
         (CredentialRefused, 403, "wrong_api_key"),
+        (HiddenFact, 403, "hidden_fact"),
     ]
     for cls, status, code in simple:
         app.register_error_handler(cls, _handler(status, code))

@@ -33,9 +33,7 @@ def limit_rates(
         return None
 
     def caller() -> str:
-        header = request.headers.get("Authorization", "")
-        scheme, _, presented = header.partition(" ")
-        known = credentials.known(presented.strip()) if scheme.lower() == "bearer" else None
+        known = credentials.known(request.headers.get("X-API-Key", "").strip())
         return known or f"addr-{request.remote_addr or 'unknown'}"
 
     limiter = Limiter(

@@ -77,6 +77,15 @@ def step_header(name: str, code: str) -> int | None:
     return int(value)
 
 
+API_KEY_HEADER = "X-API-Key"
+
+
+def api_key() -> str | None:
+    """The deployment credential a creating write sends (``X-API-Key``), if any."""
+    raw = request.headers.get(API_KEY_HEADER, "").strip()
+    return raw or None
+
+
 def if_match() -> int | None:
     """The version named by ``If-Match`` (``5``, ``"5"`` or ``W/"5"``), if any."""
     return step_header("If-Match", "bad_if_match")

@@ -10,6 +10,7 @@ from flask import url_for
 from service.api import (
     WRITE_HEADERS,
     Blueprint,
+    api_key,
     bearer_token,
     idempotency_key,
     if_match,
@@ -73,7 +74,7 @@ def create_match(body: dict[str, Any]) -> dict[str, Any]:
     """Create a match; the answer carries its write token, shown only this once."""
     where = {"timezone": body["timezone"], "location": body.get("location", "")}
     made = services().recorder.create(
-        body["game"], body["players"], body["setup"], body["options"], where, bearer_token()
+        body["game"], body["players"], body["setup"], body["options"], where, api_key()
     )
     return recorded(made.recorded) | {
         "token": made.token,

@@ -40,6 +40,10 @@ def bearer(key: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {key}"}
 
 
+def keyed(key: str) -> dict[str, str]:
+    return {"X-API-Key": key}
+
+
 def wizard_body() -> dict[str, Any]:
     return {"game": "wizard", "players": ["ann", "bob", "cy"], "setup": {"first_dealer": "ann"}}
 
@@ -47,9 +51,9 @@ def wizard_body() -> dict[str, Any]:
 def test_with_keys_configured_creating_forking_and_importing_need_one(make_app: Callable[..., Flask]) -> None:
     web = make_app(api_keys=(KEY, "another-key-for-the-league")).test_client()
     assert web.post("/v1/matches", json=wizard_body()).status_code == 401
-    wrong = web.post("/v1/matches", json=wizard_body(), headers=bearer("guess"))
+    wrong = web.post("/v1/matches", json=wizard_body(), headers=keyed("guess"))
     assert wrong.status_code == 403 and wrong.json["code"] == "wrong_api_key"
-    made = web.post("/v1/matches", json=wizard_body(), headers=bearer(KEY))
+    made = web.post("/v1/matches", json=wizard_body(), headers=keyed(KEY))
     assert made.status_code == 201, made.json
     match_id, token = made.json["id"], made.json["token"]
     act = web.post(
@@ -65,8 +69,8 @@ def test_with_keys_configured_creating_forking_and_importing_need_one(make_app: 
     ]:
         missing = web.post(path, **kwargs)
         assert missing.status_code == 401 and missing.json["code"] == "missing_api_key"
-        assert web.post(path, headers=bearer(token), **kwargs).status_code == 403
-        assert web.post(path, headers=bearer(KEY), **kwargs).status_code == 201
+        assert web.post(path, headers=keyed(token), **kwargs).status_code == 403
+        assert web.post(path, headers=keyed(KEY), **kwargs).status_code == 201
     assert web.get("/v1/matches").json["total"] == 3
 
 
@@ -80,7 +84,7 @@ def test_with_keys_statistics_count_only_the_matches_a_key_created(
 ) -> None:
     open_app, closed_app = make_app(), make_app(api_keys=(KEY,))
     anonymous = _finished(open_app.test_client(), {})
-    credited = _finished(closed_app.test_client(), bearer(KEY))
+    credited = _finished(closed_app.test_client(), keyed(KEY))
     winner = anonymous.get("scores").json["winners"][0]
     assert winner in credited.get("scores").json["winners"]
 
@@ -112,8 +116,8 @@ def test_creating_faster_than_the_rate_limit_is_a_429_with_retry_after(
 ) -> None:
     web = make_app(create_rate="3/minute", api_keys=(KEY,)).test_client()
     for _ in range(3):
-        assert web.post("/v1/matches", json=wizard_body(), headers=bearer(KEY)).status_code == 201
-    refused = web.post("/v1/matches", json=wizard_body(), headers=bearer(KEY))
+        assert web.post("/v1/matches", json=wizard_body(), headers=keyed(KEY)).status_code == 201
+    refused = web.post("/v1/matches", json=wizard_body(), headers=keyed(KEY))
     assert refused.status_code == 429 and refused.mimetype == "application/problem+json"
     assert int(refused.headers["Retry-After"]) > 0
     assert "3 per 1 minute" in refused.json["detail"]

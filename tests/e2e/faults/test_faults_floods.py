@@ -101,7 +101,7 @@ def test_with_a_key_configured_anonymous_floods_create_nothing_and_the_key_is_ra
     with requests.Session() as session:
         anonymous = [session.post(f"{guarded.url}/v1/matches", json=body).status_code for _ in range(50)]
         keyed = [
-            session.post(f"{guarded.url}/v1/matches", json=body, headers={"Authorization": f"Bearer {KEY}"})
+            session.post(f"{guarded.url}/v1/matches", json=body, headers={"X-API-Key": KEY})
             for _ in range(25)
         ]
     # Refused for want of a key, then (the address's budget spent) before the key is even read.
