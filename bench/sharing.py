@@ -70,7 +70,7 @@ def fan_out(parts: Services, watchers: int = 200, appends: int = 20) -> None:
     """Watchers of one match through one hub: connections opened, append-to-last-watcher time."""
     opened: list[Any] = []
 
-    def connect(node: str) -> redis.Redis:
+    def connect(group: str) -> redis.Redis:
         pool = parts.client.connection_pool
         opened.append(
             redis.Redis(

@@ -1,10 +1,11 @@
 """Live follow: one blocking stream read per Redis node and API process feeds every spectator.
 
-``LiveHub`` keeps one reader per Redis node (one, on a single server): a thread and a connection
-that block in a single ``XREAD`` over the logs of every watched match the node holds (plus the
-reader's wake stream, written when a new match is first watched), and hand each batch of new
-events to the watchers' in-process queues. A watcher therefore costs no Redis connection of its
-own: a process holds one per node, however many spectators it serves. ``Feed`` turns one
+``LiveHub`` keeps one reader per group of keys one ``XREAD`` may name (one group on a single
+server; a slot on a Redis Cluster): a thread and a connection that block in a single ``XREAD``
+over the logs of every watched match of the group (plus the reader's wake stream, written when a
+new match is first watched), and hand each batch of new events to the watchers' in-process
+queues. A watcher therefore costs no Redis connection of its own: a process holds one per group,
+however many spectators it serves. ``Feed`` turns one
 watcher into Server-Sent Events: the state first, then a replay frame for every step, resumable
 after any step (``Last-Event-ID``), and an ``end`` message with the final state once the match is
 finished. See docs/live.md.
@@ -38,23 +39,24 @@ KEEPALIVE_SECONDS = 15.0
 WAKE_TTL_SECONDS = 3600
 
 
-# --- the hub: one blocking read per Redis node, per process -------------------------------------
+# --- the hub: one blocking read per group of keys (one server: one), per process ------------------
 
-ONE_NODE = "redis"
+ONE_SERVER = "redis"
 
 
-def one_node(key: str) -> str:
-    """Where every key lives on a single Redis server (or a Sentinel-managed primary)."""
-    return ONE_NODE
+def one_server(key: str) -> str:
+    """On a single Redis server (or a Sentinel-managed primary) one XREAD may name every key."""
+    return ONE_SERVER
 
 
 class LiveHub:
-    """Reads the logs of every watched match, one blocking XREAD per node, and fans the events out.
+    """Reads the logs of every watched match, one blocking XREAD per group, and fans the events out.
 
-    ``node_of(key)`` names the Redis node a key lives on and ``connect(node)`` opens a connection
-    to it. On one server both are trivial (one node, one connection). On a Redis Cluster one
-    XREAD cannot span slots on different nodes, so the hub keeps a reader per node, each blocking
-    over the logs that node holds and its own wake stream, placed on that node too.
+    ``group_of(key)`` names the group of keys one XREAD may name together, and ``connect(group)``
+    opens a connection that reaches them. On one server there is one group (one connection). On a
+    Redis Cluster a multi-key command may only name keys of one slot, so a group is a slot (its
+    node is where ``connect`` connects): the hub keeps a reader per watched slot, each blocking
+    over the logs of that slot and a wake stream tagged like the first of them, so in it too.
     """
 
     def __init__(
@@ -62,27 +64,27 @@ class LiveHub:
         connect: Callable[[str], redis.Redis],
         store: EventStore,
         keys: Keys,
-        node_of: Callable[[str], str] = one_node,
+        group_of: Callable[[str], str] = one_server,
     ) -> None:
         self.connect = connect
         self.store = store
         self.keys = keys
-        self.node_of = node_of
+        self.group_of = group_of
         self.hub_id = uuid.uuid4().hex
         self._lock = threading.Lock()
         self._watchers: dict[str, set[Watch]] = {}
-        self._readers: dict[str, NodeReader] = {}
+        self._readers: dict[str, GroupReader] = {}
         self._stop = threading.Event()
 
     def watch(self, match_id: str, game_id: str, after: int) -> Watch:
         """Follow a match from the step after ``after``; close the watch when done."""
         watch = Watch(self, match_id, game_id, after)
-        node = self.node_of(self.keys.log(match_id))
+        group = self.group_of(self.keys.log(match_id))
         with self._lock:
             self._watchers.setdefault(match_id, set()).add(watch)
-            reader = self._readers.get(node)
+            reader = self._readers.get(group)
             if reader is None:
-                reader = self._readers[node] = NodeReader(self, node)
+                reader = self._readers[group] = GroupReader(self, group, match_id)
             reader.follow(match_id, after)
         reader.wake()
         watch.catch_up()
@@ -119,15 +121,16 @@ class LiveHub:
             watch.inbox.put(events)
 
 
-class NodeReader:
-    """One thread and one connection that block in XREAD over the watched logs of one node."""
+class GroupReader:
+    """One thread and one connection that block in XREAD over the watched logs of one group."""
 
-    def __init__(self, hub: LiveHub, node: str) -> None:
+    def __init__(self, hub: LiveHub, group: str, first_match: str) -> None:
         self.hub = hub
-        self.node = node
-        self.wake_key = self._wake_key()
+        self.group = group
+        # Tagged like the group's first match, so that it hashes where that match's log does.
+        self.wake_key = hub.keys.live_wake(hub.hub_id, first_match)
         self._cursors: dict[str, int] = {}
-        self._thread = threading.Thread(target=self._run, name=f"live-{node}", daemon=True)
+        self._thread = threading.Thread(target=self._run, name=f"live-{group}", daemon=True)
         self._thread.start()
 
     def follow(self, match_id: str, after: int) -> None:
@@ -153,22 +156,13 @@ class NodeReader:
             pass  # Redis is away: the reader's own read fails too, and it then sees the stop
         self._thread.join(timeout=5)
 
-    def _wake_key(self) -> str:
-        # The wake stream must live on the node the reader blocks on: the first of the hub's
-        # candidate names that hashes there (on one server, the first one).
-        for n in range(100_000):
-            key = self.hub.keys.live_wake(f"{self.hub.hub_id}-{n}")
-            if self.hub.node_of(key) == self.node:
-                return key
-        raise RuntimeError(f"no wake stream name hashes to node {self.node}")
-
     def _run(self) -> None:
         hub, keys = self.hub, self.hub.keys
         client: redis.Redis | None = None
         woken = "0-0"
         while not hub._stop.is_set():
             try:
-                client = client or hub.connect(self.node)
+                client = client or hub.connect(self.group)
                 with hub._lock:
                     matches = {keys.log(m): m for m in self._cursors}
                     streams: dict[Any, Any] = {k: entry_id(self._cursors[m]) for k, m in matches.items()}
@@ -181,7 +175,7 @@ class NodeReader:
                     elif name in matches:
                         self._deliver(matches[name], entries)
             except redis.RedisError as exc:
-                log.warning("live: Redis node %s unavailable (%s); reconnecting", self.node, exc)
+                log.warning("live: Redis (%s) unavailable (%s); reconnecting", self.group, exc)
                 client = None
                 hub._stop.wait(1.0)
 

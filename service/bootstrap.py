@@ -79,7 +79,7 @@ def build(settings: Settings, notify: Callable[[str], None] | None = None) -> Se
     # The hub's one connection blocks in XREAD for BLOCK_MS at a time, so it waits longer.
     wait = BLOCK_MS / 1000 + 10
     read_live = _connector(settings.redis_url, wait, 3)
-    hub = LiveHub(lambda node: read_live(), parts.store, keys)
+    hub = LiveHub(lambda group: read_live(), parts.store, keys)
     shared = {field.name: getattr(parts, field.name) for field in fields(parts)}
     return Services(
         **shared, settings=settings, client=client, keys=keys, queue=queue, recorder=recorder, hub=hub
