@@ -61,6 +61,8 @@ def http_problem(error: HTTPException) -> Response:
         detail = "the request does not match what this operation takes: " + _flatten(messages)
         return problem(status, "invalid_request", detail, errors=messages)
     detail = data.get("message") or error.description or error.name
+    if status == 429:
+        detail = f"over this caller's rate limit of {detail}; retry after Retry-After seconds"
     answer = problem(status, _CODES.get(status, error.name.lower().replace(" ", "_")), detail)
     # A 405 says which methods the resource takes (RFC 9110), as werkzeug's own answer does.
     allow = dict(error.get_headers()).get("Allow")
@@ -172,6 +174,7 @@ _TITLES = {
     412: "Version mismatch",
     413: "Request too large",
     415: "Unsupported media type",
+    429: "Too many requests",
     422: "Refused by the rules",
     428: "Precondition required",
     500: "Internal error",
