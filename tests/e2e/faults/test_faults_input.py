@@ -51,8 +51,10 @@ def test_schemathesis_finds_no_server_error_and_no_answer_outside_the_spec(
             str(EXAMPLES),
             "--seed",
             "20261130",
+            # One worker: two threads of it once crashed in CPython 3.11's ast.parse (hypothesis
+            # describing a filter), a fault of the tool, not of the API.
             "--workers",
-            "2",
+            "1",
             "--no-color",
             "--generation-database",
             "none",
