@@ -9,11 +9,12 @@ ones in memory is safe with any number of API processes.
 from __future__ import annotations
 
 import copy
-import json
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from typing import Any
+
+import orjson
 
 from events.envelope import StoredEvent
 from events.store import EventStore
@@ -32,7 +33,7 @@ NEAR_ENOUGH = 32
 
 def frozen(value: Any) -> Any:
     """A deep copy of a JSON value, safe to keep while the state it came from moves on."""
-    return json.loads(json.dumps(value))
+    return orjson.loads(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS))
 
 
 class MatchReader:
@@ -41,7 +42,7 @@ class MatchReader:
     def __init__(self, store: EventStore, cache: ProjectionCache, memo_size: int = 256) -> None:
         self.store = store
         self.cache = cache
-        self._memo: OrderedDict[str, dict[int, str]] = OrderedDict()
+        self._memo: OrderedDict[str, OrderedDict[int, bytes]] = OrderedDict()
         self._memo_size = memo_size
         self._lock = threading.Lock()
 
@@ -148,7 +149,9 @@ class MatchReader:
             ring = self._ring(match_id)
             for step, text in playing.kept():
                 ring[step] = text
-            ring[pos["version"]] = json.dumps(pos)
+                ring.move_to_end(step)
+            ring[pos["version"]] = tape.dump(pos)
+            ring.move_to_end(pos["version"])
             self._trim(ring)
         return pos
 
@@ -183,18 +186,19 @@ class MatchReader:
         best = max(found, key=lambda p: p["version"], default=None)
         return best if best is not None else copy.deepcopy(tape.empty())
 
-    def _ring(self, match_id: str) -> dict[int, str]:
+    def _ring(self, match_id: str) -> OrderedDict[int, bytes]:
         ring = self._memo.get(match_id)
         if ring is None:
-            ring = self._memo[match_id] = {}
+            ring = self._memo[match_id] = OrderedDict()
         self._memo.move_to_end(match_id)
         while len(self._memo) > self._memo_size:
             self._memo.popitem(last=False)
         return ring
 
-    def _trim(self, ring: dict[int, str]) -> None:
-        for old in sorted(ring)[: max(0, len(ring) - RING)]:
-            del ring[old]
+    def _trim(self, ring: OrderedDict[int, bytes]) -> None:
+        # The least recently used go first: an undo and a redo of one action keep both its ends.
+        while len(ring) > RING:
+            ring.popitem(last=False)
 
     def _newest(self, match_id: str) -> Position | None:
         """A fresh copy of the newest position remembered for the match, if any."""
@@ -202,15 +206,14 @@ class MatchReader:
             ring = self._memo.get(match_id)
             if not ring:
                 return None
-            found: Position = json.loads(ring[max(ring)])
-            return found
+            return tape.thaw(ring[max(ring)])
 
     def _recall(self, match_id: str, step: int) -> Position | None:
         """A fresh copy of the latest remembered position at or before ``step``, if any."""
         with self._lock:
             ring = self._memo.get(match_id)
             steps = [s for s in ring if s <= step] if ring else []
-            if not steps:
+            if not ring or not steps:
                 return None
-            found: Position = json.loads(ring[max(steps)])  # type: ignore[index]
-            return found
+            ring.move_to_end(max(steps))
+            return tape.thaw(ring[max(steps)])
