@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 import redis
+from rq import Queue, Worker
 
 from events.keys import Keys
 from service.bootstrap import Services, build
@@ -48,15 +49,24 @@ def keys() -> Keys:
     return Keys(prefix=f"tt-test-{uuid.uuid4().hex[:12]}")
 
 
+def forget(client: redis.Redis, prefix: str) -> None:
+    """Delete every key of one prefix, RQ's included, and its entries in RQ's shared sets."""
+    for pattern in (f"{prefix}*", f"rq:*{prefix}*"):
+        for name in client.scan_iter(match=pattern, count=1000):
+            client.delete(name)
+    # RQ lists every queue and worker in two sets shared by all its users: take out only ours.
+    for shared in (Queue.redis_queues_keys, Worker.redis_workers_keys):
+        ours = [m for m in client.smembers(shared) if prefix.encode() in m]
+        if ours:
+            client.srem(shared, *ours)
+
+
 @pytest.fixture
 def redis_client(redis_url: str, keys: Keys) -> Iterator[redis.Redis]:
     """A client of the real server; the test's keys are deleted afterwards (never FLUSHALL)."""
     client = redis.Redis.from_url(redis_url)
     yield client
-    for name in client.scan_iter(match=f"{keys.prefix}*", count=1000):
-        client.delete(name)
-    for name in client.scan_iter(match=f"rq:*{keys.prefix}*", count=1000):
-        client.delete(name)
+    forget(client, keys.prefix)
     client.close()
 
 

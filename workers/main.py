@@ -6,6 +6,7 @@ import logging
 import signal
 import threading
 import time
+import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -97,7 +98,12 @@ def run_worker(
 
 def _worker(client: redis.Redis, keys: Keys) -> SimpleWorker:
     # A SimpleWorker runs each job in the worker's own process: a projection job costs no fork.
-    worker = SimpleWorker([projection_queue(client, keys)], connection=client, serializer=JSONSerializer)
+    worker = SimpleWorker(
+        [projection_queue(client, keys)],
+        connection=client,
+        serializer=JSONSerializer,
+        name=keys.worker_name(uuid.uuid4().hex),
+    )
     # Back off at most this long while Redis is away, so a restart is noticed quickly.
     worker.max_connection_wait_time = MAX_RECONNECT_WAIT
     return worker

@@ -31,6 +31,8 @@ class Served:
     url: str
     process: subprocess.Popen[bytes]
     log: Path
+    data_dir: Path
+    prefix: str
 
 
 def wait_until_healthy(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
@@ -74,7 +76,7 @@ def served(tmp_path: Path) -> Iterator[Served]:
     url = f"http://127.0.0.1:{port}"
     try:
         wait_until_healthy(url, process, log)
-        yield Served(url, process, log)
+        yield Served(url, process, log, tmp_path / "var", env["TABLETAPE_PREFIX"])
     finally:
         if process.poll() is None:
             process.send_signal(signal.SIGTERM)

@@ -34,15 +34,16 @@ def client(app: Flask) -> FlaskClient:
 
 
 @pytest.fixture
-def work(app: Flask) -> Callable[[], int]:
+def work(app: Flask, keys: Keys) -> Callable[[], int]:
     """Run a real RQ worker until the projection queue is empty; return the jobs it did."""
     queue = app.extensions["tabletape"].queue
 
     def run() -> int:
         before = queue.count
-        SimpleWorker([queue], connection=queue.connection, serializer=JSONSerializer).work(
-            burst=True, logging_level="WARNING"
+        worker = SimpleWorker(
+            [queue], connection=queue.connection, serializer=JSONSerializer, name=keys.worker_name("test")
         )
+        worker.work(burst=True, logging_level="WARNING")
         return before
 
     return run

@@ -22,9 +22,10 @@ from workers.sweep import sweep_all, sweep_dirty
 def work_until_empty(parts: Services) -> None:
     """Run a real RQ worker on the projection queue until it is empty."""
     queue = projection_queue(parts.client, parts.keys)
-    SimpleWorker([queue], connection=parts.client, serializer=JSONSerializer).work(
-        burst=True, logging_level="WARNING"
+    worker = SimpleWorker(
+        [queue], connection=parts.client, serializer=JSONSerializer, name=parts.keys.worker_name("sweep-test")
     )
+    worker.work(burst=True, logging_level="WARNING")
 
 
 def test_the_full_sweep_finds_a_match_whose_projection_lags_its_log(parts: Services) -> None:
