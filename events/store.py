@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from functools import cache
 from importlib.resources import files
+from typing import Any
 
 import redis
 from redis.commands.core import Script
@@ -204,12 +205,27 @@ class EventStore:
         fields = self.client.hgetall(self.keys.meta(match_id))
         if not fields:
             raise UnknownMatch(match_id)
+        return dict(self._keep_header(match_id, fields))
+
+    def _keep_header(self, match_id: str, fields: Mapping[Any, Any]) -> dict[str, str]:
         named = {as_text(k): as_text(v) for k, v in fields.items()}
         named.pop("version", None)
         if len(self._headers) >= _HEADERS:
             self._headers.pop(next(iter(self._headers)))
         self._headers[match_id] = named
-        return dict(named)
+        return named
+
+    def headers(self, match_ids: Sequence[str]) -> dict[str, dict[str, str]]:
+        """The headers of those of ``match_ids`` that exist, read in one round trip at most."""
+        missing = [m for m in match_ids if m not in self._headers]
+        if missing:
+            with self.client.pipeline(transaction=False) as pipe:
+                for match_id in missing:
+                    pipe.hgetall(self.keys.meta(match_id))
+                for match_id, fields in zip(missing, pipe.execute(), strict=True):
+                    if fields:
+                        self._keep_header(match_id, fields)
+        return {m: dict(self._headers[m]) for m in match_ids if m in self._headers}
 
     def exists(self, match_id: str) -> bool:
         """Whether a match with this id has been created."""

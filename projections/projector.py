@@ -25,6 +25,7 @@ from events.envelope import StoredEvent
 from events.errors import UnknownMatch
 from events.store import EventStore
 from games.contract import Game
+from games.registry import get_game
 from projections import tape
 from projections.cache import ProjectionCache, dumps, snapshot_member
 from projections.reader import MatchReader
@@ -133,14 +134,14 @@ class Projector:
             for match_id in match_ids:
                 pipe.hget(self.keys.proj(match_id), "env")
             stored = pipe.execute()
+        headers = self.store.headers(match_ids)
         for match_id, raw in zip(match_ids, stored, strict=True):
-            try:
-                header = self.store.header(match_id)
-            except UnknownMatch:
+            header = headers.get(match_id)
+            if header is None:
                 unknown.append(match_id)
                 continue
             pos = json.loads(raw) if raw is not None else copy.deepcopy(tape.empty())
-            game = self.reader.game_of(match_id)
+            game = get_game(header["game"])
             runs.append(_Run(match_id, game, header, pos["version"], pos, []))
         if unknown:
             # A write refused for want of a match still marked it: nothing will ever project it.
