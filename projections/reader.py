@@ -55,12 +55,20 @@ class MatchReader:
         game = self.game_of(match_id)
         return game, self.current(game, match_id)
 
-    def current(self, game: Game, match_id: str) -> Position:
-        """The position at the newest step, read now: a remembered or projected one plus the tail."""
+    def current(self, game: Game, match_id: str, version: int | None = None) -> Position:
+        """The position at the newest step (``version``, when the caller has just learnt it).
+
+        It starts from the position remembered here when that is close, else from the nearest
+        of the projection, a snapshot or a remembered one, and folds the events after it.
+        """
+        if version is None:
+            version = self.store.version(match_id)
         base = self._newest(match_id)
-        if base is None:
-            base = self.cache.position(match_id) or copy.deepcopy(tape.empty())
-        return self.advance(game, match_id, base, self.store.iter_events(match_id, base["version"] + 1))
+        if base is None or version - base["version"] > NEAR_ENOUGH:
+            base = self._base(match_id, version, base if base and base["version"] <= version else None)
+        return self.advance(
+            game, match_id, base, self.store.iter_events(match_id, base["version"] + 1, version)
+        )
 
     def at(self, match_id: str, step: int) -> tuple[Game, Position]:
         """The match's rules and its position right after ``step``."""

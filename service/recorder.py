@@ -245,7 +245,8 @@ class Recorder:
                 result = self.store.append(match_id, new, pos["version"], idempotency_key, digest)
             except (RuleViolation, PreconditionFailed, VersionConflict) as refusal:
                 if not fresh or (isinstance(refusal, VersionConflict) and if_match is None):
-                    pos, fresh = self.reader.current(game, match_id), True
+                    actual = refusal.actual if isinstance(refusal, VersionConflict) else None
+                    pos, fresh = self.reader.current(game, match_id, actual), True
                     continue
                 # A concurrent send of the same key may have been recorded just before this one
                 # read the log: then its answer is this request's answer too.
