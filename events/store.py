@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from functools import cache
 from importlib.resources import files
+from typing import Any
 
 import redis
 from redis.commands.core import Script
@@ -25,6 +26,9 @@ from events.keys import Keys
 from events.upcasting import Upcasters
 
 _WRITTEN, _DUPLICATE = 0, 1
+# The wake flag outlives a lost enqueue by this long; the workers' sweep covers that gap.
+WAKE_SECONDS = 5
+_HEADERS = 4096
 _NO_MATCH, _EXISTS, _CONFLICT, _OTHER_REQUEST = -1, -2, -3, -4
 
 
@@ -41,6 +45,8 @@ class EventStore:
         self.keys = keys
         self.upcasters = upcasters
         self._script: Script = client.register_script(_script_source())
+        # A header never changes once written, so each process reads it once per match.
+        self._headers: dict[str, dict[str, str]] = {}
 
     # -- writes ----------------------------------------------------------------------------------
 
@@ -57,11 +63,12 @@ class EventStore:
         args: list[str] = ["create", str(len(header))]
         for name, value in header.items():
             args += [name, str(value)]
-        result = _result(match_id, self._run(match_id, args + _event_args(events)))
-        # Registered only once the match exists, never before: a create that fails leaves no
-        # entry without a match. The registry is a cross-match key (another slot on a Cluster),
-        # so it cannot join the script; a process lost between the two leaves a match the
-        # registry misses, which ``unregistered`` finds and ``register`` mends.
+        result = _result(match_id, *self._run(match_id, args + _event_args(events)))
+        # Registered only once the match exists, never before (nor in the script's pipeline,
+        # which would run whatever the script answered): a create that fails lists nothing. The
+        # registry is a cross-match key (another slot on a Cluster), so it cannot join the
+        # script; a process lost between the two leaves a match the registry misses, which
+        # ``unregistered`` finds and ``register`` mends.
         self.register(match_id, created_ms)
         return result
 
@@ -98,16 +105,35 @@ class EventStore:
         """
         expected = "" if expected_version is None else str(expected_version)
         args = ["append", expected, idempotency_key or "", fingerprint]
-        reply = self._run(match_id, args + _event_args(events))
+        reply, woke = self._run(match_id, args + _event_args(events))
         if reply[0] == _CONFLICT:
             raise VersionConflict(expected_version or 0, reply[1], match_id)
         if reply[0] == _OTHER_REQUEST:
             raise IdempotencyMismatch(idempotency_key or "", match_id)
-        return _result(match_id, reply)
+        return _result(match_id, reply, woke)
 
-    def _run(self, match_id: str, args: list[str]) -> list[int]:
+    def _run(self, match_id: str, args: list[str]) -> tuple[list[int], bool]:
+        """Run the script and, in the same round trip, mark the match dirty and raise the wake flag.
+
+        The marks are cross-match keys (another slot on a cluster), so they are not part of the
+        script: a process that dies after the script leaves a log ahead of its projection's
+        checkpoint, which the workers' periodic full sweep finds.
+        """
         keys = [self.keys.meta(match_id), self.keys.log(match_id), self.keys.idem(match_id)]
-        return [int(x) for x in self._script(keys=keys, args=args)]
+        for _ in range(2):
+            with self.client.pipeline(transaction=False) as pipe:
+                pipe.evalsha(self._script.sha, len(keys), *keys, *args)
+                pipe.sadd(self.keys.dirty(), match_id)
+                pipe.set(self.keys.wake(), 1, nx=True, ex=WAKE_SECONDS)
+                reply, _, woke = pipe.execute(raise_on_error=False)
+            if not isinstance(reply, redis.exceptions.NoScriptError):
+                break
+            # A restarted server forgot the script; it did not run, so running it again is safe.
+            self.client.script_load(self._script.script)
+        for answer in (reply, woke):
+            if isinstance(answer, Exception):
+                raise answer
+        return [int(x) for x in reply], bool(woke)
 
     # -- reads -----------------------------------------------------------------------------------
 
@@ -132,6 +158,25 @@ class EventStore:
             return events
         name = as_text(game)
         return [self.upcasters.upcast(name, event) for event in events]
+
+    def read_tails(self, starts: Mapping[str, int], count: int) -> dict[str, list[StoredEvent]]:
+        """For each match, at most ``count`` steps from its start on, in one round trip.
+
+        Matches must exist (their headers are read first, once per process, for upcasting).
+        """
+        games = {match_id: self.header(match_id).get("game") for match_id in starts}
+        with self.client.pipeline(transaction=False) as pipe:
+            for match_id, start in starts.items():
+                pipe.xrange(self.keys.log(match_id), entry_id(max(start, 1)), "+", count=count)
+            replies = pipe.execute()
+        found = {}
+        for (match_id, _), entries in zip(starts.items(), replies, strict=True):
+            events = [decode(entry, fields) for entry, fields in entries]
+            game = games[match_id]
+            if self.upcasters is not None and game is not None:
+                events = [self.upcasters.upcast(game, event) for event in events]
+            found[match_id] = events
+        return found
 
     def iter_events(
         self, match_id: str, start: int = 1, end: int | None = None, batch: int = 1000
@@ -174,12 +219,33 @@ class EventStore:
 
     def header(self, match_id: str) -> dict[str, str]:
         """The header the match was created with (its version is read with ``version``)."""
+        known = self._headers.get(match_id)
+        if known is not None:
+            return dict(known)
         fields = self.client.hgetall(self.keys.meta(match_id))
         if not fields:
             raise UnknownMatch(match_id)
+        return dict(self._keep_header(match_id, fields))
+
+    def _keep_header(self, match_id: str, fields: Mapping[Any, Any]) -> dict[str, str]:
         named = {as_text(k): as_text(v) for k, v in fields.items()}
         named.pop("version", None)
+        if len(self._headers) >= _HEADERS:
+            self._headers.pop(next(iter(self._headers)))
+        self._headers[match_id] = named
         return named
+
+    def headers(self, match_ids: Sequence[str]) -> dict[str, dict[str, str]]:
+        """The headers of those of ``match_ids`` that exist, read in one round trip at most."""
+        missing = [m for m in match_ids if m not in self._headers]
+        if missing:
+            with self.client.pipeline(transaction=False) as pipe:
+                for match_id in missing:
+                    pipe.hgetall(self.keys.meta(match_id))
+                for match_id, fields in zip(missing, pipe.execute(), strict=True):
+                    if fields:
+                        self._keep_header(match_id, fields)
+        return {m: dict(self._headers[m]) for m in match_ids if m in self._headers}
 
     def exists(self, match_id: str) -> bool:
         """Whether a match with this id has been created."""
@@ -211,9 +277,9 @@ def registered_ids(client: redis.Redis, keys: Keys, batch: int = 500) -> Iterato
         yield as_text(raw)
 
 
-def _result(match_id: str, reply: list[int]) -> AppendResult:
+def _result(match_id: str, reply: list[int], woke: bool) -> AppendResult:
     if reply[0] in (_WRITTEN, _DUPLICATE):
-        return AppendResult(first=reply[1], last=reply[2], duplicate=reply[0] == _DUPLICATE)
+        return AppendResult(first=reply[1], last=reply[2], duplicate=reply[0] == _DUPLICATE, woke=woke)
     if reply[0] == _NO_MATCH:
         raise UnknownMatch(match_id)
     if reply[0] == _EXISTS:

@@ -19,7 +19,7 @@ from events.errors import StoreFull
 from events.keys import Keys
 from projections.assembly import Projections, assemble
 from projections.live import BLOCK_MS, LiveHub
-from projections.queueing import enqueue_projection, projection_queue
+from projections.queueing import enqueue_pass, projection_queue
 from service.config import Settings
 from service.credentials import Credentials
 from service.recorder import Recorder
@@ -74,7 +74,7 @@ def build(settings: Settings, notify: Callable[[str], None] | None = None) -> Se
     credentials = Credentials(settings.api_keys)
     parts = assemble(client, keys, settings.snapshot_every, credited_only=credentials.required)
     queue = projection_queue(rq_client, keys, is_async=not settings.sync_projections)
-    enqueue = notify or _enqueuer(settings, client, keys, queue)
+    enqueue = notify or _enqueuer(settings, keys, queue)
     recorder = Recorder(parts.store, parts.reader, enqueue, credentials=credentials)
     # The hub's one connection blocks in XREAD for BLOCK_MS at a time, so it waits longer.
     wait = BLOCK_MS / 1000 + 10
@@ -118,11 +118,10 @@ def _connector(url: str, timeout: float, connect_timeout: float) -> Connect:
     return lambda: redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=connect_timeout)
 
 
-def _enqueuer(settings: Settings, client: redis.Redis, keys: Keys, queue: Queue) -> Callable[[str], None]:
+def _enqueuer(settings: Settings, keys: Keys, queue: Queue) -> Callable[[str], None]:
     def notify(match_id: str) -> None:
-        # A match already dirty has a projection job pending or running, and that job keeps
-        # projecting until the match is clean, so one job per burst of writes is enough.
-        if client.sadd(keys.dirty(), match_id) or settings.sync_projections:
-            enqueue_projection(queue, keys, match_id, settings.snapshot_every)
+        # Called by the write that raised the wake flag: one pass finds every dirty match, so
+        # one job per pass that starts is enough however many writes there are.
+        enqueue_pass(queue, keys, settings.snapshot_every)
 
     return notify
