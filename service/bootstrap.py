@@ -3,20 +3,29 @@
 The API (``create_app``), the CLI commands, the worker process, the benchmarks and the tests all
 build their parts with ``build`` (or, for the worker process, ``worker_wiring``); the projection
 parts themselves come from projections.assembly, which a worker's job also uses, since the
-workers may not import the service. Building connects to nothing: clients connect on first use.
+workers may not import the service. Building connects to nothing on one Redis (clients connect on
+first use); a cluster client asks a node for the slot map as it is built.
+
+With ``TABLETAPE_REDIS_CLUSTER=1`` the store is a Redis Cluster (``REDIS_URL`` names any node) and
+the job queue lives on the standalone Redis ``RQ_REDIS_URL`` names, since RQ does not run on a
+cluster: every client of the matches' data is made by ``connect_store``, every client of the queue
+by ``connect_queue``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, fields
+from typing import Any, cast
 
 import redis
+from redis.cluster import RedisCluster
 from rq import Queue
 
 from events.keys import Keys
 from projections.assembly import Projections, assemble
 from projections.live import BLOCK_MS, LiveHub
+from projections.live_nodes import ClusterLiveHub
 from projections.queueing import enqueue_projection, projection_queue
 from service.config import Settings
 from service.recorder import Recorder
@@ -36,8 +45,12 @@ class Services(Projections):
     hub: LiveHub
 
     def ping(self) -> None:
-        """Raise a Redis error unless the store answers."""
-        self.client.ping()
+        """Raise a Redis error unless the store answers (on a cluster: every master)."""
+        if isinstance(self.client, RedisCluster):
+            # A replica that is down does not stop the store; a master that is down does.
+            self.client.ping(target_nodes=RedisCluster.PRIMARIES)
+        else:
+            self.client.ping()
 
     def close(self) -> None:
         """Stop the live hub and close the Redis connections."""
@@ -52,26 +65,50 @@ class WorkerWiring:
 
     connect: Connect
     connect_sweep: Connect
+    connect_store: Connect
     keys: Keys
     snapshot_every: int
+
+
+def connect_store(
+    settings: Settings, timeout: float, connect_timeout: float | None = None, **options: Any
+) -> redis.Redis:
+    """A client of the matches' data: the one Redis of REDIS_URL, or the cluster it is a node of."""
+    options |= {
+        "socket_timeout": timeout,
+        "socket_connect_timeout": timeout if connect_timeout is None else connect_timeout,
+    }
+    if settings.redis_cluster:
+        # The cluster client speaks the same commands; where a caller needs to tell them apart
+        # (a blocking read per node, a WAIT on the node that took a write) it asks the client.
+        return cast(redis.Redis, RedisCluster.from_url(settings.redis_url, **options))
+    return redis.Redis.from_url(settings.redis_url, **options)
+
+
+def connect_queue(
+    settings: Settings, timeout: float | None, connect_timeout: float = 2.0, **options: Any
+) -> redis.Redis:
+    """A client of the job queue's Redis: RQ_REDIS_URL, else the store's (never a cluster)."""
+    url = settings.rq_redis_url or settings.redis_url
+    return redis.Redis.from_url(
+        url, socket_timeout=timeout, socket_connect_timeout=connect_timeout, **options
+    )
 
 
 def build(settings: Settings, notify: Callable[[str], None] | None = None) -> Services:
     """Wire every part from the settings; ``notify`` replaces enqueueing a projection job."""
     timeout = settings.redis_timeout
-    client = redis.Redis.from_url(settings.redis_url, socket_timeout=timeout, socket_connect_timeout=timeout)
-    rq_client = (
-        redis.Redis.from_url(settings.rq_redis_url, socket_timeout=timeout, socket_connect_timeout=timeout)
-        if settings.rq_redis_url
-        else client
-    )
+    client = connect_store(settings, timeout)
+    rq_client = connect_queue(settings, timeout, timeout) if settings.rq_redis_url else client
     keys = Keys(settings.prefix)
     parts = assemble(client, keys, settings.snapshot_every)
     queue = projection_queue(rq_client, keys, is_async=not settings.sync_projections)
-    recorder = Recorder(parts.store, parts.reader, notify or _enqueuer(settings, client, keys, queue))
+    project = notify or _enqueuer(settings, client, keys, queue)
+    recorder = Recorder(parts.store, parts.reader, _told_live(settings, client, keys, project))
     # The hub's one connection blocks in XREAD for BLOCK_MS at a time, so it waits longer.
     wait = BLOCK_MS / 1000 + 10
-    hub = LiveHub(_connector(settings.redis_url, wait, 3), parts.store, keys)
+    hub_class = ClusterLiveHub if settings.redis_cluster else LiveHub
+    hub = hub_class(lambda: connect_store(settings, wait, 3), parts.store, keys)
     shared = {field.name: getattr(parts, field.name) for field in fields(parts)}
     return Services(
         **shared, settings=settings, client=client, keys=keys, queue=queue, recorder=recorder, hub=hub
@@ -79,18 +116,14 @@ def build(settings: Settings, notify: Callable[[str], None] | None = None) -> Se
 
 
 def worker_wiring(settings: Settings) -> WorkerWiring:
-    """How a worker process connects: RQ's Redis (RQ_REDIS_URL, else REDIS_URL) for both."""
-    url = settings.rq_redis_url or settings.redis_url
+    """How a worker process connects: to the queue's Redis for RQ, to the store for the data."""
     return WorkerWiring(
-        connect=lambda: redis.Redis.from_url(url, socket_connect_timeout=2, health_check_interval=10),
-        connect_sweep=_connector(url, 5, 2),
+        connect=lambda: connect_queue(settings, None, health_check_interval=10),
+        connect_sweep=lambda: connect_queue(settings, 5),
+        connect_store=lambda: connect_store(settings, 10, 2),
         keys=Keys(settings.prefix),
         snapshot_every=settings.snapshot_every,
     )
-
-
-def _connector(url: str, timeout: float, connect_timeout: float) -> Connect:
-    return lambda: redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=connect_timeout)
 
 
 def _enqueuer(settings: Settings, client: redis.Redis, keys: Keys, queue: Queue) -> Callable[[str], None]:
@@ -101,3 +134,19 @@ def _enqueuer(settings: Settings, client: redis.Redis, keys: Keys, queue: Queue)
             enqueue_projection(queue, keys, match_id, settings.snapshot_every)
 
     return notify
+
+
+def _told_live(
+    settings: Settings, client: redis.Redis, keys: Keys, notify: Callable[[str], None]
+) -> Callable[[str], None]:
+    """After each write: on a cluster, wake the live readers of the match's master; then notify."""
+    if not settings.redis_cluster:
+        return notify  # on one Redis the live readers block on the logs themselves
+
+    def told(match_id: str) -> None:
+        try:
+            client.spublish(keys.live_channel(match_id), "1")
+        finally:
+            notify(match_id)  # a lost notice costs spectators a recheck; a lost job, the sweep
+
+    return told

@@ -7,9 +7,17 @@ from typing import Any
 
 import redis
 from flask import Flask, Response, json, request
+from redis.exceptions import RedisClusterException
 from werkzeug.exceptions import HTTPException
 
-from events.errors import IdempotencyMismatch, MatchExists, UnknownMatch, VersionConflict
+from events.errors import (
+    IdempotencyMismatch,
+    MatchExists,
+    NotReplicated,
+    UnknownMatch,
+    VersionConflict,
+    unavailable,
+)
 from games.contract import RuleViolation
 from projections.fork import MidAction
 from projections.importing import ImportRefused
@@ -84,6 +92,8 @@ def register(app: Flask) -> None:
     app.register_error_handler(MidAction, _handler(422, "not_an_action_boundary"))
     app.register_error_handler(BadRequest, lambda e: problem(e.status, e.code, e.detail))
     app.register_error_handler(redis.RedisError, _redis_down)
+    app.register_error_handler(RedisClusterException, _redis_down)
+    app.register_error_handler(NotReplicated, _not_replicated)
     app.register_error_handler(HTTPException, http_problem)
     app.register_error_handler(Exception, _unexpected)
 
@@ -104,8 +114,8 @@ def _import_refused(error: ImportRefused) -> Response:
     return problem(422, "import_refused", str(error), line=error.line, reason=error.reason)
 
 
-def _redis_down(error: redis.RedisError) -> Response:
-    if isinstance(error, redis.ResponseError) and "BUSY" not in str(error):
+def _redis_down(error: Exception) -> Response:
+    if not unavailable(error):
         return _unexpected(error)
     log.warning("Redis unavailable: %s", error)
     # A write whose append was sent before Redis stopped answering may still be applied, so the
@@ -117,6 +127,11 @@ def _redis_down(error: redis.RedisError) -> Response:
         "(a write may or may not have been recorded: retry it with the same "
         "Idempotency-Key to record it exactly once)",
     )
+
+
+def _not_replicated(error: NotReplicated) -> Response:
+    log.warning("%s", error)
+    return problem(503, "not_replicated", str(error), wanted=error.wanted, acknowledged=error.acknowledged)
 
 
 def _unexpected(error: Exception) -> Response:

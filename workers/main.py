@@ -13,6 +13,7 @@ from rq.serializers import JSONSerializer
 
 from events.keys import Keys
 from projections.queueing import projection_queue
+from workers.jobs import use_store
 from workers.sweep import sweep_all, sweep_dirty
 
 log = logging.getLogger("tabletape.worker")
@@ -21,11 +22,16 @@ Connect = Callable[[], redis.Redis]
 
 
 def sweep_forever(
-    connect: Connect, keys: Keys, every: float, snapshot_every: int, stop: threading.Event
+    connect: Connect,
+    connect_store: Connect,
+    keys: Keys,
+    every: float,
+    snapshot_every: int,
+    stop: threading.Event,
 ) -> None:
     """Sweep at start (every match) and then every ``every`` seconds (the dirty set)."""
-    client = connect()
-    queue = projection_queue(client, keys)
+    queue = projection_queue(connect(), keys)
+    client = connect_store()
     first = True
     while not stop.is_set():
         try:
@@ -44,6 +50,7 @@ def sweep_forever(
 def run_worker(
     connect: Connect,
     connect_sweep: Connect,
+    connect_store: Connect,
     keys: Keys,
     snapshot_every: int,
     sweep_every: float = 2.0,
@@ -51,18 +58,22 @@ def run_worker(
 ) -> None:
     """Run one RQ worker on the projection queue until stopped; survive Redis restarts.
 
-    ``connect`` and ``connect_sweep`` make the connections of the RQ loop and of the sweep (the
-    service's composition root says how); each is called again after Redis went away.
+    ``connect`` and ``connect_sweep`` make the connections to the queue's Redis of the RQ loop and
+    of the sweep, ``connect_store`` those to the matches' store (the service's composition root
+    says how); the RQ loop's is made again after Redis went away.
     """
     stop = threading.Event()
     sweeper = threading.Thread(
-        target=sweep_forever, args=(connect_sweep, keys, sweep_every, snapshot_every, stop), daemon=True
+        target=sweep_forever,
+        args=(connect_sweep, connect_store, keys, sweep_every, snapshot_every, stop),
+        daemon=True,
     )
     sweeper.start()
     try:
         while True:
             try:
                 client = connect()
+                use_store(connect_store())
                 queue = projection_queue(client, keys)
                 worker = Worker([queue], connection=client, serializer=JSONSerializer)
                 # Back off at most this long while Redis is away, so a restart is noticed quickly.

@@ -19,7 +19,10 @@ from projections.queueing import enqueue_projection
 
 
 def sweep_dirty(client: redis.Redis, keys: Keys, queue: Queue, snapshot_every: int) -> int:
-    """Enqueue a projection for each match on the dirty set, unless enough jobs wait; return how many."""
+    """Enqueue a projection for each match on the dirty set, unless enough jobs wait; return how many.
+
+    ``client`` is the store's (the dirty set lives with the matches); ``queue`` may be on another Redis.
+    """
     if queue.count >= client.scard(keys.dirty()):
         # As many jobs wait as there are dirty matches: enqueueing more each sweep would grow the
         # queue faster than workers drain it. A match whose job was lost is enqueued as soon as
