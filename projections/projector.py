@@ -65,7 +65,7 @@ class Projector:
     def _project_once(self, match_id: str) -> Projected:
         game = self.reader.game_of(match_id)
         header = self.store.header(match_id)
-        with self.client.pipeline() as pipe:
+        with self.client.pipeline(transaction=True) as pipe:
             pipe.watch(self.keys.proj(match_id))
             start = self.cache.position(match_id) or tape.empty()
             folded_from = start["version"]
@@ -78,7 +78,12 @@ class Projector:
                     snapshots.append(snapshot_member(pos))
             pos = playing.position
             pipe.multi()
-            self._write(pipe, game, match_id, header, pos, snapshots)
+            summary = self._write(pipe, game, match_id, header, pos, snapshots)
+            pipe.execute()
+        # The read models are cross-match keys (other slots on a cluster): written after the
+        # match's own transaction, idempotently, and before the match may leave the dirty set.
+        with self.client.pipeline(transaction=False) as pipe:
+            self.models.write(pipe, match_id, summary, float(header.get("created_ms", 0)))
             pipe.execute()
         caught_up = self._clear_dirty(match_id, pos["version"])
         return Projected(match_id, pos["version"], pos["version"] - folded_from, caught_up)
@@ -91,7 +96,7 @@ class Projector:
         header: dict[str, str],
         pos: Position,
         snapshots: list[str],
-    ) -> None:
+    ) -> dict[str, Any]:
         state = pos["game"]
         scores = game.scores(copy.deepcopy(state))
         summary = summary_of(match_id, header, game, state, scores, pos["version"])
@@ -107,18 +112,17 @@ class Projector:
         )
         for member in snapshots:
             pipe.zadd(self.keys.snap(match_id), {member: int(member.split("|", 1)[0])})
-        self.models.write(pipe, match_id, summary, float(header.get("created_ms", 0)))
+        return summary
 
     def _clear_dirty(self, match_id: str, checkpoint: int) -> bool:
         """Take the match off the dirty set if no step was appended since ``checkpoint``."""
-        with self.client.pipeline() as pipe:
-            try:
-                pipe.watch(self.keys.meta(match_id))
-                if int(pipe.hget(self.keys.meta(match_id), "version") or 0) != checkpoint:
-                    return False
-                pipe.multi()
-                pipe.srem(self.keys.dirty(), match_id)
-                pipe.execute()
-                return True
-            except redis.WatchError:
-                return False
+        # The dirty set is in another slot than the match, so no transaction can join them:
+        # off first, then the version read again. A write that came before the removal is seen
+        # here (and the match goes back on); one that comes after marks it dirty again itself.
+        if int(self.client.hget(self.keys.meta(match_id), "version") or 0) != checkpoint:
+            return False
+        self.client.srem(self.keys.dirty(), match_id)
+        if int(self.client.hget(self.keys.meta(match_id), "version") or 0) != checkpoint:
+            self.client.sadd(self.keys.dirty(), match_id)
+            return False
+        return True

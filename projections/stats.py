@@ -14,8 +14,8 @@ from typing import Any
 
 import redis
 
-from events.codec import as_text
 from events.keys import Keys
+from projections.listing import in_every
 from projections.summary import FINISHED, IN_PROGRESS
 
 Summary = dict[str, Any]
@@ -67,8 +67,8 @@ class Statistics:
         """A player's statistics, or None when no match names them."""
         raw = self.client.hvals(self.keys.stats(name))
         summaries = [json.loads(value) for value in raw]
-        in_progress = self.client.zinter(
-            [self.keys.index("player", name), self.keys.index("status", IN_PROGRESS)]
+        in_progress = in_every(
+            self.client, [self.keys.index("player", name), self.keys.index("status", IN_PROGRESS)]
         )
         if not summaries and not in_progress:
             return None
@@ -76,12 +76,12 @@ class Statistics:
 
     def leaderboard(self, game_id: str) -> list[dict[str, Any]]:
         """The game's leaderboard over its finished matches."""
-        ids = self.client.zinter([self.keys.index("game", game_id), self.keys.index("status", FINISHED)])
+        found = in_every(self.client, [self.keys.index("game", game_id), self.keys.index("status", FINISHED)])
         with self.client.pipeline(transaction=False) as pipe:
-            for match_id in ids:
-                pipe.hget(self.keys.proj(as_text(match_id)), "summary")
-            found = pipe.execute()
-        return leaderboard(game_id, [json.loads(raw) for raw in found if raw is not None])
+            for match_id, _ in found:
+                pipe.hget(self.keys.proj(match_id), "summary")
+            summaries = pipe.execute()
+        return leaderboard(game_id, [json.loads(raw) for raw in summaries if raw is not None])
 
 
 # --- private helpers ----------------------------------------------------------------------------
