@@ -55,6 +55,10 @@ class Keys:
         """Hash of one player's statistics, by match."""
         return f"{self.prefix}:stats:{name}"
 
+    def live_channel(self, match_id: str) -> str:
+        """Shard channel in the match's slot, told of each write (live follow on a Redis Cluster)."""
+        return self._match(match_id, "live")
+
     def live_wake(self, hub_id: str) -> str:
         """Stream that wakes one API process's live-feed reader when its set of matches changes."""
         return f"{self.prefix}:live:{hub_id}"
