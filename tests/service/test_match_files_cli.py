@@ -10,15 +10,14 @@ import pytest
 from click.testing import CliRunner, Result
 from flask.testing import FlaskClient
 
-from events.keys import Keys
 from service.cli import main
 from tests.service.conftest import Table
 
 
 @pytest.fixture
-def cli(redis_url: str, keys: Keys) -> Callable[..., Result]:
+def cli(store_env: dict[str, str]) -> Callable[..., Result]:
     """Run a `tabletape` command against the test's Redis and prefix."""
-    env = {"REDIS_URL": redis_url, "TABLETAPE_PREFIX": keys.prefix}
+    env = store_env
     return lambda *args: CliRunner().invoke(main, list(args), env=env, catch_exceptions=False)
 
 

@@ -5,23 +5,27 @@ from __future__ import annotations
 from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
-from projections.queueing import projection_queue
 from service.bootstrap import Services
 from tests.recording import record_example
+from workers.jobs import use_store
 from workers.sweep import sweep_all, sweep_dirty
 
 
 def work_until_empty(parts: Services) -> None:
-    """Run a real RQ worker on the projection queue until it is empty."""
-    queue = projection_queue(parts.client, parts.keys)
-    SimpleWorker([queue], connection=parts.client, serializer=JSONSerializer).work(
-        burst=True, logging_level="WARNING"
-    )
+    """Run a real RQ worker on the projection queue until it is empty (jobs find the store as
+    `tabletape worker` makes them)."""
+    use_store(parts.client)
+    try:
+        SimpleWorker([parts.queue], connection=parts.queue.connection, serializer=JSONSerializer).work(
+            burst=True, logging_level="WARNING"
+        )
+    finally:
+        use_store(None)
 
 
 def test_the_full_sweep_finds_a_match_whose_projection_lags_its_log(parts: Services) -> None:
     made = record_example(parts.recorder, "wizard", 4, upto=12)  # its writes queued no job
-    queue = projection_queue(parts.client, parts.keys)
+    queue = parts.queue
     assert sweep_all(parts.client, parts.keys, queue, snapshot_every=5) == 1
     work_until_empty(parts)
     version = parts.store.version(made.match_id)
@@ -33,7 +37,7 @@ def test_the_full_sweep_finds_a_match_whose_projection_lags_its_log(parts: Servi
 def test_a_dirty_match_is_projected_again_and_then_leaves_the_dirty_set(parts: Services) -> None:
     made = record_example(parts.recorder, "wizard", 4, upto=5)
     parts.client.sadd(parts.keys.dirty(), made.match_id)
-    queue = projection_queue(parts.client, parts.keys)
+    queue = parts.queue
     assert sweep_dirty(parts.client, parts.keys, queue, snapshot_every=5) == 1
     work_until_empty(parts)
     version = parts.store.version(made.match_id)
