@@ -66,3 +66,11 @@ class Keys:
     def queue_name(self) -> str:
         """The RQ queue the projection jobs go to."""
         return f"{self.prefix}-projections"
+
+    def job_id(self, unique: str) -> str:
+        """An RQ job's id; RQ spells its keys ``rq:job:<id>``, so the id carries the prefix."""
+        return f"{self.prefix}-job-{unique}"
+
+    def worker_name(self, unique: str) -> str:
+        """An RQ worker's name; RQ spells its key ``rq:worker:<name>``, so the name carries the prefix."""
+        return f"{self.prefix}-worker-{unique}"

@@ -16,7 +16,15 @@ from events.store import EventStore
 
 FORMAT = "tabletape/1"
 # Header fields a file may carry back in; everything else of a header is the importer's to set.
-ORIGIN_FIELDS = ("created_at", "created_ms", "forked_from", "forked_at", "imported_from")
+ORIGIN_FIELDS = (
+    "created_at",
+    "created_ms",
+    "forked_from",
+    "forked_at",
+    "imported_from",
+    "timezone",
+    "location",
+)
 
 
 def export_header(store: EventStore, match_id: str) -> dict[str, Any]:

@@ -6,6 +6,8 @@ is named, never imported, so the API does not depend on the workers.
 
 from __future__ import annotations
 
+import uuid
+
 import redis
 from rq import Queue
 from rq.serializers import JSONSerializer
@@ -32,6 +34,9 @@ def enqueue_projection(queue: Queue, keys: Keys, match_id: str, snapshot_every: 
     queue.enqueue(
         PROJECT_MATCH,
         args=(match_id, keys.prefix, snapshot_every),
+        # RQ keeps each job under rq:job:<id>: an id with the prefix keeps deployments (and test
+        # runs) sharing a server apart, so cleaning one prefix leaves none of its jobs behind.
+        job_id=keys.job_id(uuid.uuid4().hex),
         result_ttl=60,
         failure_ttl=3600,
         description=f"project {match_id}",

@@ -72,6 +72,8 @@ class MatchReader:
             "version": pos["version"],
             "projected_version": self.cache.checkpoint(match_id),
             "created_at": header.get("created_at"),
+            "timezone": header.get("timezone") or "UTC",
+            "location": header.get("location"),
             "status": "finished" if board.get("finished") else "in_progress",
             "finished": bool(board.get("finished")),
             "winners": board.get("winners", []),

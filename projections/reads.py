@@ -137,8 +137,15 @@ class Reads:
         return export.export_lines(self.store, match_id, lambda e: disclosed(game, now["game"], e))
 
     def play(self, match_id: str) -> dict[str, Any]:
-        """A finished match as a BG Stats play; NotFinished before its end."""
-        play = bgstats.bgstats_play(self.reader, match_id)
+        """A finished match as BG Stats' export file with its one play; NotFinished before its end."""
+        return bgstats.export_file([self._finished(match_id)])
+
+    def play_link(self, match_id: str) -> str:
+        """BG Stats' createPlay URL for a finished match; NotFinished before its end."""
+        return bgstats.create_play_link(self._finished(match_id))
+
+    def _finished(self, match_id: str) -> bgstats.Play:
+        play = bgstats.finished_play(self.reader, match_id)
         if play is None:
             raise NotFinished("only a finished match exports as a BG Stats play")
         return play

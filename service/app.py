@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, Response, request
+from flask import Flask, Response
 from flask_smorest import Api
 
-from service import errors
+from service import errors, http_conventions, metrics, openapi_shape, request_log
 from service.api import games, health, matches, players, reads, sharing
 from service.bootstrap import build
 from service.config import Settings
@@ -56,23 +56,23 @@ def create_app(settings: Settings | None = None) -> Flask:
         },
     )
     app.extensions["tabletape"] = build(settings)
-    api = TabletapeApi(app)
-    for blueprint in (health.blp, games.blp, matches.blp, reads.blp, sharing.blp, players.blp):
+    # First, so that even a request refused by the limits below has an id and is counted.
+    request_log.init_app(app, access_log=settings.json_logs)
+    metrics.init_app(app, app.extensions["tabletape"])
+    api = TabletapeApi(app, spec_kwargs={"extra_plugins": [openapi_shape.ShapePlugin()]})
+    openapi_shape.register_components(api.spec)
+    for blueprint in (health.blp, metrics.blp, games.blp, matches.blp, reads.blp, sharing.blp, players.blp):
         api.register_blueprint(blueprint)
     errors.register(app)
     _cors(app, settings.cors_origins)
+    if settings.json_logs:
+        request_log.configure(json_logs=True)
 
     @app.before_request
     def limits() -> None:
         check_request(settings.max_body_bytes, settings.max_json_depth)
 
-    @app.after_request
-    def etag(response: Response) -> Response:
-        if request.method == "GET" and response.status_code == 200 and not response.is_streamed:
-            response.add_etag()
-            response.make_conditional(request)
-        return response
-
+    http_conventions.init_app(app)
     return app
 
 
@@ -85,6 +85,22 @@ def _cors(app: Flask, origins: tuple[str, ...]) -> None:
     CORS(
         app,
         origins=list(origins),
-        expose_headers=["ETag", "Location"],
-        allow_headers=["Authorization", "Content-Type", "If-Match", "Idempotency-Key"],
+        expose_headers=["ETag", "Location", "X-Request-Id", "Retry-After"],
+        allow_headers=[
+            "Authorization",
+            "Content-Type",
+            "If-Match",
+            "If-None-Match",
+            "Idempotency-Key",
+            "X-Request-Id",
+        ],
+        # Answers differ by Origin: caches must key on it. Preflights are cached for 10 minutes.
+        vary_header=True,
+        max_age=600,
     )
+
+    @app.after_request
+    def vary_by_origin(response: Response) -> Response:
+        # flask-cors leaves Vary out when it echoes a single configured origin.
+        response.vary.add("Origin")
+        return response

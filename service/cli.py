@@ -1,33 +1,28 @@
-"""The `tabletape` command: serve, worker, openapi."""
+"""The `tabletape` command: serve, worker, openapi, verify, rebuild, export, import.
+
+Every command that reads the store takes --data-dir and, with REDIS_URL unset, uses the embedded
+store of the `tabletape serve` running there (service.datadir); each says on stderr which store it
+uses. Failures end in one line on stderr and an exit code (service.cli_support lists them).
+"""
 
 from __future__ import annotations
 
-import logging
 import os
-import signal
-import subprocess
 import sys
-import threading
+from datetime import datetime
 from pathlib import Path
-from types import FrameType
-from typing import Any
 
 import click
 
-from service.config import Settings
+from service.cli_support import DATA_DIR, PROBLEMS, Commands, progress, settings_for
 
 
-def _output_option(help: str) -> Any:
-    """The ``--output``/``-o`` option of a command that writes a file (``-``: standard output)."""
-    return click.option(
-        "--output", "-o", default="-", type=click.Path(dir_okay=False, allow_dash=True), help=help
-    )
-
-
-@click.group()
+@click.group(cls=Commands)
 def main() -> None:
     """tabletape: record table games one validated action at a time, and play them back."""
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    from service.request_log import configure
+
+    configure(json_logs=os.environ.get("TABLETAPE_LOG_FORMAT", "").strip().lower() == "json")
 
 
 @main.command()
@@ -38,7 +33,7 @@ def main() -> None:
     default="./var",
     show_default=True,
     type=click.Path(file_okay=False),
-    help="Where the embedded Redis keeps its files (used when REDIS_URL is not set).",
+    help="Where the embedded Redis keeps its files (without REDIS_URL); one serve at a time.",
 )
 @click.option(
     "--workers",
@@ -50,49 +45,13 @@ def main() -> None:
 )
 def serve(host: str, port: int, data_dir: str, worker_count: int) -> None:
     """Run the API, RQ workers and (without REDIS_URL) an embedded Redis, until Ctrl-C or SIGTERM."""
-    from werkzeug.serving import make_server
+    from service.serving import serve as run
 
-    from service.app import create_app
-    from service.embedded import EmbeddedRedis
-
-    embedded = None
-    url = os.environ.get("REDIS_URL")
-    if not url:
-        embedded = EmbeddedRedis(data_dir)
-        url = embedded.start()
-        click.echo(f"embedded Redis at {url} (data in {Path(data_dir).resolve()})")
-    env = dict(os.environ, REDIS_URL=url)
-    workers = [
-        subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env)
-        for _ in range(worker_count)
-    ]
-    server = make_server(host, port, create_app(Settings.from_env(env)), threaded=True)
-    stopping = threading.Event()
-
-    def stop(signum: int, frame: FrameType | None) -> None:
-        if not stopping.is_set():
-            stopping.set()
-            threading.Thread(target=server.shutdown, daemon=True).start()
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-    click.echo(f"tabletape listening on http://{host}:{server.port} ({worker_count} worker(s))")
-    try:
-        server.serve_forever()
-    finally:
-        for proc in workers:
-            proc.send_signal(signal.SIGTERM)
-        for proc in workers:
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-        if embedded is not None:
-            embedded.stop()
-        click.echo("tabletape stopped")
+    run(host, port, data_dir, worker_count)
 
 
 @main.command()
+@DATA_DIR
 @click.option("--burst", is_flag=True, help="Work until the queue is empty, then stop.")
 @click.option(
     "--sweep-every",
@@ -101,12 +60,12 @@ def serve(host: str, port: int, data_dir: str, worker_count: int) -> None:
     type=float,
     help="Seconds between sweeps for matches whose projection lags their log.",
 )
-def worker(burst: bool, sweep_every: float) -> None:
+def worker(data_dir: str, burst: bool, sweep_every: float) -> None:
     """Run an RQ worker that keeps projections up to date (REDIS_URL, TABLETAPE_PREFIX)."""
     from service.bootstrap import worker_wiring
     from workers.main import run_worker
 
-    wiring = worker_wiring(Settings.from_env())
+    wiring = worker_wiring(settings_for(data_dir))
     run_worker(
         wiring.connect,
         wiring.connect_sweep,
@@ -119,9 +78,15 @@ def worker(burst: bool, sweep_every: float) -> None:
 
 
 @main.command()
-@_output_option("Where to write the OpenAPI document (YAML); - for standard output.")
+@click.option(
+    "--output",
+    "-o",
+    default="-",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    help="Where to write the OpenAPI document (YAML); - for standard output.",
+)
 def openapi(output: str) -> None:
-    """Write the OpenAPI document generated from the code."""
+    """Write the OpenAPI document generated from the code (it reads no store)."""
     from service.openapi import spec_yaml
 
     text = spec_yaml()
@@ -132,15 +97,17 @@ def openapi(output: str) -> None:
 
 
 @main.command(name="verify")
+@DATA_DIR
 @click.argument("match_ids", nargs=-1)
-def verify_command(match_ids: tuple[str, ...]) -> None:
+def verify_command(data_dir: str, match_ids: tuple[str, ...]) -> None:
     """Fold every match's log afresh and list each projection that differs; exit 1 when any does."""
     from service.maintenance import verify
 
-    sys.exit(verify(Settings.from_env(), match_ids))
+    sys.exit(verify(settings_for(data_dir), match_ids))
 
 
 @main.command(name="rebuild")
+@DATA_DIR
 @click.argument("match_ids", nargs=-1)
 @click.option(
     "--all",
@@ -148,40 +115,88 @@ def verify_command(match_ids: tuple[str, ...]) -> None:
     is_flag=True,
     help="Rebuild every match, not only those whose projection differs from its log.",
 )
-def rebuild_command(match_ids: tuple[str, ...], everything: bool) -> None:
+def rebuild_command(data_dir: str, match_ids: tuple[str, ...], everything: bool) -> None:
     """Project matches again from their logs (by default those `verify` finds different)."""
     from service.maintenance import rebuild
 
-    sys.exit(rebuild(Settings.from_env(), match_ids, only_different=not everything))
+    sys.exit(rebuild(settings_for(data_dir), match_ids, only_different=not everything))
 
 
 @main.command(name="export")
-@click.argument("match_id")
-@_output_option("Where to write the export; - for standard output.")
+@DATA_DIR
+@click.argument("match_ids", nargs=-1)
+@click.option("--all", "everything", is_flag=True, help="Every match.")
+@click.option("--game", help="Only matches of this game (e.g. wizard).")
+@click.option("--player", help="Only matches this player sat in.")
+@click.option("--status", type=click.Choice(["in_progress", "finished"]), help="Only matches in this state.")
+@click.option("--since", type=click.DateTime(), help="Only matches created at or after (local time).")
+@click.option("--until", type=click.DateTime(), help="Only matches created at or before (local time).")
+@click.option(
+    "--output",
+    "-o",
+    default="-",
+    type=click.Path(allow_dash=True),
+    help="A file (one stream of every match), a folder (a file per match; end it with /), or -.",
+)
 @click.option(
     "--format",
     "form",
     default="ndjson",
     show_default=True,
-    type=click.Choice(["ndjson", "bgstats"]),
-    help="ndjson: the whole log (header first); bgstats: a finished match as a BG Stats play.",
+    type=click.Choice(["ndjson", "bgstats", "bgstats-link"]),
+    help="ndjson: whole logs (each header first); bgstats: BG Stats' export file of the finished "
+    "matches; bgstats-link: a BG Stats createPlay URL per finished match.",
 )
-def export_command(match_id: str, output: str, form: str) -> None:
-    """Write a match's log as NDJSON (REDIS_URL, TABLETAPE_PREFIX)."""
-    from service.match_files import export_match
+def export_command(
+    data_dir: str,
+    match_ids: tuple[str, ...],
+    everything: bool,
+    game: str | None,
+    player: str | None,
+    status: str | None,
+    since: datetime | None,
+    until: datetime | None,
+    output: str,
+    form: str,
+) -> None:
+    """Export matches: those named, or every match the filters choose."""
+    from service import bulk
+    from service.bootstrap import build
 
-    with click.open_file(output, "w", encoding="utf-8") as out:
-        status = export_match(Settings.from_env(), match_id, out, form)
-    sys.exit(status)
+    selection = bulk.Selection(match_ids, everything, game, player, status, since, until)
+    parts = build(settings_for(data_dir))
+    try:
+        ids = bulk.chosen(parts, selection)
+        if form == "ndjson":
+            events = bulk.export_ndjson(parts, ids, output)
+            click.echo(f"exported {len(ids)} matches ({events} events) to {output}", err=True)
+        else:
+            plays = bulk.export_bgstats(parts, ids, output, link=form == "bgstats-link")
+            click.echo(f"exported {plays} finished matches as BG Stats plays to {output}", err=True)
+    finally:
+        parts.close()
 
 
 @main.command(name="import")
-@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
-def import_command(file: str) -> None:
-    """Create a match from an NDJSON export, every action checked by the rules; - reads stdin."""
-    from service.match_files import import_file
+@DATA_DIR
+@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
+def import_command(data_dir: str, files: tuple[str, ...]) -> None:
+    """Create matches from NDJSON exports (files, folders, or - for stdin), every action checked."""
+    from service import bulk
+    from service.bootstrap import build
 
-    sys.exit(import_file(Settings.from_env(), file))
+    chunks = bulk.read_chunks(files)
+    parts = build(settings_for(data_dir))
+    try:
+        made = sum(
+            bulk.import_reported(parts.recorder, chunk)
+            for chunk in progress(chunks, len(chunks), "importing")
+        )
+    finally:
+        parts.close()
+    sources = len({chunk.source for chunk in chunks})
+    click.echo(f"imported {made} of {len(chunks)} matches from {sources} file(s)", err=True)
+    sys.exit(PROBLEMS if made < len(chunks) else 0)
 
 
 if __name__ == "__main__":

@@ -31,6 +31,8 @@ class Settings:
     max_json_depth: int = 32
     cors_origins: tuple[str, ...] = field(default_factory=tuple)
     redis_timeout: float = 3.0
+    # One JSON object a log line, with the request id (TABLETAPE_LOG_FORMAT=json).
+    json_logs: bool = False
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, **overrides: Any) -> Settings:
@@ -46,6 +48,7 @@ class Settings:
             "snapshot_every": int(env.get("TABLETAPE_SNAPSHOT_EVERY", cls.snapshot_every)),
             "sync_projections": _flag(env.get("TABLETAPE_SYNC_PROJECTIONS")),
             "max_body_bytes": int(env.get("TABLETAPE_MAX_BODY_BYTES", cls.max_body_bytes)),
+            "json_logs": env.get("TABLETAPE_LOG_FORMAT", "").strip().lower() == "json",
             "cors_origins": tuple(
                 o.strip() for o in env.get("TABLETAPE_CORS_ORIGINS", "").split(",") if o.strip()
             ),

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
-from typing import Any
 
 import click
 
 from projections.rebuild import rebuild_match
 from projections.verify import Difference
 from service.bootstrap import Services, build
+from service.cli_support import progress
 from service.config import Settings
 
 # Checking a long log is one long read; a command may wait longer for Redis than a request.
@@ -23,10 +23,9 @@ def verify(settings: Settings, match_ids: tuple[str, ...]) -> int:
     ids, total = _chosen(parts, match_ids)
     differences: list[Difference] = []
     checked = 0
-    with _progress(ids, total, "verifying") as bar:
-        for match_id in bar:
-            differences += parts.verifier.check(match_id)
-            checked += 1
+    for match_id in progress(ids, total, "verifying"):
+        differences += parts.verifier.check(match_id)
+        checked += 1
     for difference in differences:
         click.echo(str(difference))
     matches = len({d.match_id for d in differences})
@@ -43,13 +42,12 @@ def rebuild(settings: Settings, match_ids: tuple[str, ...], only_different: bool
     parts = _parts(settings)
     ids, total = _chosen(parts, match_ids)
     rebuilt = steps = 0
-    with _progress(ids, total, "rebuilding") as bar:
-        for match_id in bar:
-            if only_different and not parts.verifier.check(match_id):
-                continue
-            done = rebuild_match(parts.projector, match_id)
-            steps += done.checkpoint if done is not None else 0
-            rebuilt += 1
+    for match_id in progress(ids, total, "rebuilding"):
+        if only_different and not parts.verifier.check(match_id):
+            continue
+        done = rebuild_match(parts.projector, match_id)
+        steps += done.checkpoint if done is not None else 0
+        rebuilt += 1
     click.echo(f"rebuilt {rebuilt} of {total} matches ({steps} steps folded)")
     return 0
 
@@ -57,10 +55,6 @@ def rebuild(settings: Settings, match_ids: tuple[str, ...], only_different: bool
 def _parts(settings: Settings) -> Services:
     # Nothing here records a write, so no projection job is ever asked for.
     return build(dataclasses.replace(settings, redis_timeout=REDIS_TIMEOUT), notify=lambda match_id: None)
-
-
-def _progress(ids: Iterable[str], total: int, label: str) -> Any:
-    return click.progressbar(ids, length=total, label=label, file=click.get_text_stream("stderr"))
 
 
 def _chosen(parts: Services, match_ids: tuple[str, ...]) -> tuple[Iterable[str], int]:

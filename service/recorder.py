@@ -123,14 +123,16 @@ class Recorder:
         self.notify = notify
         self.clock = clock
 
-    def create(self, game_id: str, players: Any, setup: Any, options: Any) -> Created:
-        """Create a match from its players, starting facts and rule options."""
+    def create(
+        self, game_id: str, players: Any, setup: Any, options: Any, where: dict[str, str] | None = None
+    ) -> Created:
+        """Create a match from its players, starting facts, rule options and where it is played."""
         game = get_game(game_id)
         names, setup, options = validate_match(game, players, setup, options)
         events = game.setup(names, setup, options)
         body = {"game": game.id, "players": names, "setup": setup, "options": options}
         new = self._new_events(game, events, tape.CREATION, "table", body)
-        match_id, token, first = self._open(game, new, {})
+        match_id, token, first = self._open(game, new, {k: v for k, v in (where or {}).items() if v})
         recorded = self._answer(game, match_id, tape.empty(), first, new)
         return Created(match_id, token, game, names, setup, options, recorded)
 
@@ -151,7 +153,10 @@ class Recorder:
         origin = dict(checked.origin)
         dated = origin.get("created_ms", "").isdigit() and bool(origin.get("created_at"))
         match_id, token, first = self._open(checked.game, checked.events, origin, dated)
-        kept = {k: v for k, v in origin.items() if k not in ("created_at", "created_ms")}
+        # Where and when it is played are the match's own facts, not where the copy came from.
+        kept = {
+            k: v for k, v in origin.items() if k not in ("created_at", "created_ms", "timezone", "location")
+        }
         version = first + len(checked.events) - 1
         return Copied(match_id, token, checked.game.id, version, checked.finished, kept)
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 import redis
+from rq import Queue, Worker
 
 from events.keys import Keys
 from service.bootstrap import Services, build, connect_queue, connect_store
@@ -88,6 +89,18 @@ def keys() -> Keys:
     return Keys(prefix=f"tt-test-{uuid.uuid4().hex[:12]}")
 
 
+def forget(client: redis.Redis, prefix: str) -> None:
+    """Delete every key of one prefix, RQ's included, and its entries in RQ's shared sets."""
+    for pattern in (f"{prefix}*", f"rq:*{prefix}*"):
+        for name in client.scan_iter(match=pattern, count=1000):
+            client.delete(name)
+    # RQ lists every queue and worker in two sets shared by all its users: take out only ours.
+    for shared in (Queue.redis_queues_keys, Worker.redis_workers_keys):
+        ours = [m for m in client.smembers(shared) if prefix.encode() in m]
+        if ours:
+            client.srem(shared, *ours)
+
+
 @pytest.fixture
 def settings(store_settings: Settings, keys: Keys) -> Settings:
     """The store's settings under the test's prefix."""
@@ -110,10 +123,9 @@ def redis_client(settings: Settings, keys: Keys) -> Iterator[redis.Redis]:
     queue = connect_queue(settings, 10) if settings.rq_redis_url else client
     yield client
     # On a cluster a scan visits every master, and each key is deleted on its own node.
-    for name in client.scan_iter(match=f"{keys.prefix}*", count=1000):
-        client.delete(name)
-    for name in queue.scan_iter(match=f"rq:*{keys.prefix}*", count=1000):
-        queue.delete(name)
+    forget(client, keys.prefix)
+    if queue is not client:
+        forget(queue, keys.prefix)
     client.close()
     queue.close()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+import uuid
 from collections.abc import Callable
 
 import redis
@@ -75,7 +76,12 @@ def run_worker(
                 client = connect()
                 use_store(connect_store())
                 queue = projection_queue(client, keys)
-                worker = Worker([queue], connection=client, serializer=JSONSerializer)
+                worker = Worker(
+                    [queue],
+                    connection=client,
+                    serializer=JSONSerializer,
+                    name=keys.worker_name(uuid.uuid4().hex),
+                )
                 # Back off at most this long while Redis is away, so a restart is noticed quickly.
                 worker.max_connection_wait_time = MAX_RECONNECT_WAIT
                 worker.work(burst=burst, logging_level="WARNING")

@@ -41,13 +41,21 @@ def bearer_token() -> str | None:
 
 
 def if_match() -> int | None:
-    """The version named by ``If-Match`` (``5``, ``"5"`` or ``W/"5"``), if any."""
+    """The version named by ``If-Match``: a number (``5``, ``"5"``), or the ETag a read sent.
+
+    A read's ETag is ``"<version>.<digest>"`` (service.http_conventions), so sending it back, as
+    RFC 9110 has it, names the version that read saw.
+    """
     raw = request.headers.get("If-Match")
     if raw is None:
         return None
-    value = raw.strip().removeprefix("W/").strip('"')
+    value = raw.strip().removeprefix("W/").strip('"').split(".", 1)[0]
     if not value.isdigit():
-        raise BadRequest(400, "bad_if_match", f"If-Match must be a version number, not {raw!r}")
+        raise BadRequest(
+            400,
+            "bad_if_match",
+            f"If-Match must be a version number or the ETag of a read of this match, not {raw!r}",
+        )
     return int(value)
 
 
@@ -63,13 +71,21 @@ def idempotency_key() -> str | None:
 
 
 def page_links(
-    link: Callable[[int], str | None], start: int, size: int, low: int, following: int | None
+    link: Callable[[int], str], start: int, size: int, count: int, origin: int = 0
 ) -> dict[str, str | None]:
-    """Links to the first page (at ``low``), the one before ``start`` and the one at ``following``."""
+    """The links of every list page: self, first, prev, next and last (None where there is none).
+
+    The page holds ``size`` items from ``start``, among ``count`` items numbered from ``origin``;
+    ``link(n)`` is the URL of the page that starts at item ``n``.
+    """
+    end = origin + max(count, 1) - 1
+    last = origin + ((max(count, 1) - 1) // size) * size
     return {
-        "first": link(low),
-        "prev": link(max(low, start - size)) if start > low else None,
-        "next": link(following) if following is not None else None,
+        "self": link(start),
+        "first": link(origin),
+        "prev": link(max(origin, start - size)) if start > origin else None,
+        "next": link(start + size) if start + size <= end else None,
+        "last": link(last),
     }
 
 
@@ -81,13 +97,6 @@ def ndjson_alternative(blp: Blueprint, description: str) -> Any:
 
 
 WRITE_HEADERS: list[dict[str, Any]] = [
-    {
-        "in": "header",
-        "name": "Authorization",
-        "required": False,
-        "schema": {"type": "string"},
-        "description": "Bearer <token> from the match's creation. Required.",
-    },
     {
         "in": "header",
         "name": "If-Match",

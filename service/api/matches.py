@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from flask import url_for
@@ -70,7 +70,8 @@ def _links_from_created() -> dict[str, Any]:
 @blp.response(201, Created)
 def create_match(body: dict[str, Any]) -> dict[str, Any]:
     """Create a match; the answer carries its write token, shown only this once."""
-    made = services().recorder.create(body["game"], body["players"], body["setup"], body["options"])
+    where = {"timezone": body["timezone"], "location": body.get("location", "")}
+    made = services().recorder.create(body["game"], body["players"], body["setup"], body["options"], where)
     return recorded(made.recorded) | {
         "token": made.token,
         "game": made.game.id,
@@ -91,7 +92,7 @@ def list_matches(query: dict[str, Any]) -> dict[str, Any]:
         filters, _ms(query.get("since")), _ms(query.get("until")), query["offset"], query["limit"]
     )
     return {
-        "matches": found,
+        "matches": [_stamped(m) for m in found],
         "total": total,
         "offset": query["offset"],
         "limit": query["limit"],
@@ -141,7 +142,6 @@ def _origin(origin: str | None) -> dict[str, str]:
 
 def _page_links(query: dict[str, Any], total: int) -> dict[str, str | None]:
     """Links to the pages beside this one, with the same filters."""
-    offset, limit = query["offset"], query["limit"]
     kept = {
         k: v.isoformat() if isinstance(v, datetime) else v
         for k, v in query.items()
@@ -149,9 +149,15 @@ def _page_links(query: dict[str, Any], total: int) -> dict[str, str | None]:
     }
 
     def page(start: int) -> str:
-        return url_for("matches.list_matches", **kept, offset=start, limit=limit)
+        return url_for("matches.list_matches", **kept, offset=start, limit=query["limit"])
 
-    return page_links(page, offset, limit, 0, offset + limit if offset + limit < total else None)
+    return page_links(page, query["offset"], query["limit"], total)
+
+
+def _stamped(summary: dict[str, Any]) -> dict[str, Any]:
+    """A list entry with its creation time in the API's one form (ISO 8601, ms, UTC offset)."""
+    created = datetime.fromtimestamp(int(summary.get("created_ms", 0)) / 1000, UTC)
+    return summary | {"created_at": created.isoformat(timespec="milliseconds")}
 
 
 def _ms(moment: datetime | None) -> int | None:

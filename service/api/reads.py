@@ -26,15 +26,14 @@ def events(query: dict[str, Any], match_id: str) -> Any:
     if request.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON:
         return Response(stream_with_context(page.lines()), mimetype=NDJSON)
     to, size = query.get("to"), query["limit"]
-    more = page.last < page.version and (to is None or page.last < to)
+    end = min(to or page.version, page.version)
 
     def link(start: int) -> str:
-        args: dict[str, Any] = {"from": start, "limit": size}
+        args: dict[str, Any] = {"from": start, "limit": size} | ({"to": to} if to else {})
         return url_for("reads.events", match_id=match_id, **args)
 
-    # A log page links only onwards: a client reading a log follows it to the end.
-    links = page_links(link, page.first, size, 1, page.last + 1 if more else None)
-    return {"events": page.events(), "version": page.version, "links": {"next": links["next"]}}
+    links = page_links(link, page.first, size, end, origin=1)
+    return {"events": page.events(), "version": page.version, "links": links}
 
 
 @blp.route("/<match_id>/state", methods=["GET"])
@@ -68,16 +67,14 @@ def replay(query: dict[str, Any], match_id: str) -> dict[str, Any]:
     page = services().reads.replay(match_id, first, query.get("to"), size, raw)
     version = page.version
 
-    def link(start: int) -> str | None:
-        if start < 1 or start > version:
-            return None
+    def link(start: int) -> str:
         args: dict[str, Any] = {"from": start, "limit": size}
         if raw:
             args["raw"] = "true"
         return url_for("reads.replay", match_id=match_id, **args)
 
-    last_page = max(1, version - (version - 1) % size)
-    links = page_links(link, first, size, 1, page.last + 1) | {"last": link(last_page)}
+    end = min(query.get("to") or version, version)
+    links = page_links(link, first, size, end, origin=1)
     return {"id": match_id, "version": version, "raw": raw, "frames": page.frames, "links": links}
 
 

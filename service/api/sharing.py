@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, request, url_for
+from flask import Response, jsonify, request, url_for
 
 from projections import live
 from service.api import Blueprint, ndjson_alternative, services
 from service.errors import BadRequest
 from service.recorder import Copied
-from service.schemas.answers import EVENT_STREAM, NDJSON, BgStatsPlay, CopiedOut
+from service.schemas.answers import EVENT_STREAM, NDJSON, BgStatsFile, BgStatsLink, CopiedOut
 from service.schemas.requests import ExportQuery, ForkIn, LiveQuery
 
 # The blueprint keeps the name it is published under (the OpenAPI tag "history").
@@ -72,12 +72,21 @@ def fork(body: dict[str, Any], match_id: str) -> dict[str, Any]:
 
 @blp.route("/<match_id>/export", methods=["GET"])
 @blp.arguments(ExportQuery, location="query")
-@blp.response(200, BgStatsPlay, description="format=bgstats: the match as a BG Stats play.")
+@blp.response(200, BgStatsFile, description="format=bgstats: BG Stats' export file with the match's play.")
+@blp.alt_response(
+    200,
+    description="format=bgstats-link: BG Stats' createPlay URL for the match.",
+    schema=BgStatsLink,
+    success=True,
+)
 @ndjson_alternative(blp, "format=ndjson: the header, then one event a line.")
 def export(query: dict[str, Any], match_id: str) -> Any:
     """The match's log as NDJSON (header first), or a finished match as a BG Stats play."""
     if query["format"] == "bgstats":
         return services().reads.play(match_id)
+    if query["format"] == "bgstats-link":
+        # Returned as is: the declared success schema is the file's, this is the alternative.
+        return jsonify({"url": services().reads.play_link(match_id)})
     lines = services().reads.export(match_id)
     return Response(
         lines, mimetype=NDJSON, headers={"Content-Disposition": f'attachment; filename="{match_id}.ndjson"'}
@@ -90,7 +99,8 @@ def export(query: dict[str, Any], match_id: str) -> Any:
     requestBody={
         "required": True,
         "description": "An export: the header line, then one event a line.",
-        "content": {NDJSON: {"schema": {"type": "string"}}},
+        # Binary for generators: openapi-python-client sends it as raw content (openapi-client.yaml).
+        "content": {NDJSON: {"schema": {"type": "string", "format": "binary"}}},
     }
 )
 def import_match() -> dict[str, Any]:

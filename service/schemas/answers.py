@@ -62,6 +62,8 @@ class MatchOut(Schema):
     version = fields.Integer()
     projected_version = fields.Integer()
     created_at = fields.String()
+    timezone = fields.String()
+    location = fields.String(allow_none=True)
     status = fields.String()
     finished = fields.Boolean()
     winners = fields.List(fields.String())
@@ -132,33 +134,84 @@ class CopiedOut(Schema):
     links = fields.Dict()
 
 
-class BgStatsPlayer(Schema):
-    """One player of a BG Stats play."""
+class BgStatsGame(Schema):
+    """A game of BG Stats' file; ``bggId`` is 0 where no BoardGameGeek id is known."""
 
+    id = fields.Integer()
+    uuid = fields.String()
     name = fields.String()
-    sourcePlayerId = fields.String()
-    score = fields.String()
+    bggId = fields.Integer()
+    bggName = fields.String()
+    highestWins = fields.Boolean()
+    noPoints = fields.Boolean()
+    cooperative = fields.Boolean()
+    usesTeams = fields.Boolean()
+
+
+class BgStatsPlayer(Schema):
+    """A player of BG Stats' file."""
+
+    id = fields.Integer()
+    uuid = fields.String()
+    name = fields.String()
+    isAnonymous = fields.Boolean()
+
+
+class BgStatsLocation(Schema):
+    """A location of BG Stats' file (the match's ``location``)."""
+
+    id = fields.Integer()
+    uuid = fields.String()
+    name = fields.String()
+
+
+class BgStatsScore(Schema):
+    """One seat of a play."""
+
+    playerRefId = fields.Integer()
+    score = fields.String(metadata={"description": "The total as text; empty for a game without points."})
     winner = fields.Boolean()
+    rank = fields.Integer()
+    newPlayer = fields.Boolean()
     startPlayer = fields.Boolean()
     seatOrder = fields.Integer()
+    role = fields.String(metadata={"description": "The Hobbit: the player's character."})
+    team = fields.String(metadata={"description": "Hats: the partnership; The Hobbit: the side."})
 
 
-class BgStatsGame(Schema):
-    """The game of a BG Stats play."""
+class BgStatsPlayOut(Schema):
+    """A play of BG Stats' file."""
 
-    name = fields.String()
-    sourceGameId = fields.String()
-
-
-class BgStatsPlay(Schema):
-    """A finished match as a play that BG Stats imports."""
-
-    sourceName = fields.String()
-    sourcePlayId = fields.String()
-    playDate = fields.String(metadata={"description": "When the match began (UTC), YYYY-MM-DD HH:MM:SS."})
+    uuid = fields.String()
+    playDate = fields.String(
+        metadata={"description": "Local time of the match's time zone, YYYY-MM-DD HH:MM:SS."}
+    )
+    entryDate = fields.String()
     durationMin = fields.Integer()
-    game = fields.Nested(BgStatsGame)
+    gameRefId = fields.Integer()
+    locationRefId = fields.Integer()
+    rounds = fields.Integer()
+    usesTeams = fields.Boolean()
+    ignored = fields.Boolean()
+    manualWinner = fields.Boolean()
+    board = fields.String()
+    playerScores = fields.List(fields.Nested(BgStatsScore))
+
+
+class BgStatsFile(Schema):
+    """BG Stats' own export file: games, players, locations and plays, joined by refIds."""
+
+    about = fields.String()
+    games = fields.List(fields.Nested(BgStatsGame))
     players = fields.List(fields.Nested(BgStatsPlayer))
+    locations = fields.List(fields.Nested(BgStatsLocation))
+    plays = fields.List(fields.Nested(BgStatsPlayOut))
+
+
+class BgStatsLink(Schema):
+    """BG Stats' createPlay URL: opening it on a device with BG Stats offers the play to save."""
+
+    url = fields.String()
 
 
 class GameRecord(Schema):

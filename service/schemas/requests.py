@@ -2,12 +2,28 @@
 
 from __future__ import annotations
 
+import functools
+import zoneinfo
 from typing import Any
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, pre_load, validate
 
 MAX_PLAYERS_PER_REQUEST = 16
 NAME = validate.Length(min=1, max=64)
+
+
+def validate_zone(name: str) -> None:
+    """Refuse a time zone that the IANA database does not know."""
+    if name not in _zones():
+        raise ValidationError(
+            f"{name!r} is not an IANA time zone; use a name like 'Europe/Berlin', 'America/New_York' or 'UTC'"
+        )
+
+
+@functools.cache
+def _zones() -> frozenset[str]:
+    # The names zoneinfo can load; read once, on the first match that names a zone.
+    return frozenset(zoneinfo.available_timezones()) | {"UTC"}
 
 
 class CreateMatch(Schema):
@@ -25,6 +41,19 @@ class CreateMatch(Schema):
     )
     options = fields.Dict(
         load_default=dict, metadata={"description": "Rule variants, fixed for the match (per game)."}
+    )
+    timezone = fields.String(
+        load_default="UTC",
+        validate=validate_zone,
+        metadata={
+            "description": "The IANA time zone of the table (e.g. Europe/Berlin): BG Stats exports use "
+            "its local time.",
+            "example": "Europe/Berlin",
+        },
+    )
+    location = fields.String(
+        validate=validate.Length(min=1, max=100),
+        metadata={"description": "Where the match is played, as BG Stats names a location."},
     )
 
 
@@ -105,6 +134,9 @@ class ExportQuery(Schema):
 
     format = fields.String(
         load_default="ndjson",
-        validate=validate.OneOf(["ndjson", "bgstats"]),
-        metadata={"description": "ndjson: the whole log; bgstats: a finished match as a BG Stats play."},
+        validate=validate.OneOf(["ndjson", "bgstats", "bgstats-link"]),
+        metadata={
+            "description": "ndjson: the whole log; bgstats: a finished match as BG Stats' export "
+            "file; bgstats-link: BG Stats' createPlay URL for it."
+        },
     )

@@ -39,6 +39,8 @@ class Served:
     url: str
     process: subprocess.Popen[bytes]
     log: Path
+    data_dir: Path
+    prefix: str
     env: dict[str, str]
 
     def store_env(self) -> dict[str, str]:
@@ -98,7 +100,7 @@ def served(tmp_path: Path, store_settings: Settings) -> Iterator[Served]:
     url = f"http://127.0.0.1:{port}"
     try:
         wait_until_healthy(url, process, log)
-        yield Served(url, process, log, env)
+        yield Served(url, process, log, tmp_path / "var", env["TABLETAPE_PREFIX"], env)
     finally:
         if process.poll() is None:
             process.send_signal(signal.SIGTERM)

@@ -14,6 +14,7 @@ from flask.testing import FlaskClient
 from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
+from events.keys import Keys
 from service.app import create_app
 from service.config import Settings
 from tests.recording import play
@@ -35,16 +36,17 @@ def client(app: Flask) -> FlaskClient:
 
 
 @pytest.fixture
-def work(app: Flask) -> Iterator[Callable[[], int]]:
+def work(app: Flask, keys: Keys) -> Iterator[Callable[[], int]]:
     """Run a real RQ worker until the projection queue is empty; return the jobs it did."""
     services = app.extensions["tabletape"]
     queue = services.queue
 
     def run() -> int:
         before = queue.count
-        SimpleWorker([queue], connection=queue.connection, serializer=JSONSerializer).work(
-            burst=True, logging_level="WARNING"
+        worker = SimpleWorker(
+            [queue], connection=queue.connection, serializer=JSONSerializer, name=keys.worker_name("test")
         )
+        worker.work(burst=True, logging_level="WARNING")
         return before
 
     # As `tabletape worker` does: the jobs find the matches on the store, the queue may be elsewhere.

@@ -10,7 +10,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from games.registry import all_games
-from tests.service.conftest import OTHER, SHORT, Table, lines, record
+from tests.service.conftest import OTHER, Table, lines, record
 
 NDJSON = "application/x-ndjson"
 
@@ -149,32 +149,6 @@ def test_a_fork_inside_one_actions_events_is_refused(
     assert answer.status_code == 422 and answer.json["code"] == "not_an_action_boundary"
     beyond = client.post(f"/v1/matches/{match.id}/fork", json={"at": len(events) + 1})
     assert beyond.status_code == 422
-
-
-@pytest.mark.parametrize("game_id", sorted(all_games()))
-def test_a_finished_match_exports_as_a_bg_stats_play(
-    recorded: Callable[..., Table], client: FlaskClient, game_id: str
-) -> None:
-    match = recorded(game_id, SHORT[game_id])
-    play = client.get(f"/v1/matches/{match.id}/export", query_string={"format": "bgstats"}).json
-    scores = match.get("scores").json
-    assert play["game"]["name"] == all_games()[game_id].title
-    assert [p["name"] for p in play["players"]] == match.created["players"]
-    assert {p["name"] for p in play["players"] if p["winner"]} == set(scores["winners"])
-    actors = {e["meta"]["actor"].casefold() for e in match.get("events").json["events"]}
-    named = [p for p in match.created["players"] if p.casefold() in actors]
-    assert sum(p["startPlayer"] for p in play["players"]) == (1 if named else 0)
-    assert play["playDate"] and play["durationMin"] >= 1
-    for player in play["players"]:
-        assert player["score"] == str(scores.get("totals", {}).get(player["name"], ""))
-
-
-def test_an_unfinished_match_does_not_export_as_a_play(
-    recorded: Callable[..., Table], client: FlaskClient
-) -> None:
-    match = recorded("hats", 1, upto=3)
-    answer = client.get(f"/v1/matches/{match.id}/export", query_string={"format": "bgstats"})
-    assert answer.status_code == 409 and answer.json["code"] == "not_finished"
 
 
 def test_an_import_whose_later_action_claims_to_be_the_creation_is_refused(

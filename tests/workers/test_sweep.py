@@ -16,9 +16,13 @@ def work_until_empty(parts: Services) -> None:
     `tabletape worker` makes them)."""
     use_store(parts.client)
     try:
-        SimpleWorker([parts.queue], connection=parts.queue.connection, serializer=JSONSerializer).work(
-            burst=True, logging_level="WARNING"
+        worker = SimpleWorker(
+            [parts.queue],
+            connection=parts.queue.connection,
+            serializer=JSONSerializer,
+            name=parts.keys.worker_name("sweep-test"),
         )
+        worker.work(burst=True, logging_level="WARNING")
     finally:
         use_store(None)
 

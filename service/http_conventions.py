@@ -1,0 +1,89 @@
+"""HTTP conventions every route shares, applied once: Location on a 201, unknown query parameters
+refused, and ETags that carry the match's version so that If-Match can send one back."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from flask import Flask, Response, current_app, request, url_for
+
+from service.errors import BadRequest
+
+# A created match is read at its own URL; an appended write at the steps it appended. (Views by
+# function name: the blueprint part of an endpoint is the route group's, and may change.)
+CREATES = {"create_match", "fork", "import_match"}
+APPENDS = {"post_action", "undo", "redo"}
+
+
+def init_app(app: Flask) -> None:
+    """Register the conventions on the app."""
+    app.before_request(refuse_unknown_query)
+    app.after_request(add_location)
+    app.after_request(version_etag)
+
+
+def refuse_unknown_query() -> None:
+    """A 400 naming the query parameters the operation does not take (a typo is not ignored)."""
+    if not request.args or request.endpoint is None:
+        return
+    view = current_app.view_functions.get(request.endpoint)
+    known = _query_names(view)
+    if known is None:
+        return  # not an API operation (static files, the spec itself)
+    unknown = sorted(set(request.args) - known)
+    if unknown:
+        takes = ", ".join(sorted(known)) or "no query parameters"
+        raise BadRequest(
+            400,
+            "unknown_parameter",
+            f"this operation does not take the query parameter(s) {', '.join(unknown)} (it takes {takes})",
+        )
+
+
+def add_location(response: Response) -> Response:
+    """Location on every 201: the created match, or the steps a write appended."""
+    if response.status_code != 201 or "Location" in response.headers or not response.is_json:
+        return response
+    body: Any = response.get_json(silent=True) or {}
+    match_id = body.get("id") if isinstance(body, dict) else None
+    if not match_id:
+        return response
+    view = (request.endpoint or "").rsplit(".", 1)[-1]
+    if view in CREATES:
+        response.headers["Location"] = url_for("matches.show_match", match_id=match_id)
+    elif view in APPENDS and body.get("events"):
+        first, last = body["events"][0]["seq"], body["events"][-1]["seq"]
+        response.headers["Location"] = url_for("reads.events", match_id=match_id, **{"from": first}, to=last)
+    return response
+
+
+def version_etag(response: Response) -> Response:
+    """An ETag for every 200 read: ``"<version>.<digest>"`` when the answer has a match version.
+
+    The version lets a client send the ETag back as If-Match on a write (RFC 9110), and the digest
+    keeps it a strong validator of the whole body for If-None-Match.
+    """
+    if request.method != "GET" or response.status_code != 200 or response.is_streamed:
+        return response
+    digest = hashlib.sha256(response.get_data()).hexdigest()[:20]
+    body: Any = response.get_json(silent=True) if response.is_json else None
+    version = body.get("version") if isinstance(body, dict) else None
+    tag = f"{version}.{digest}" if isinstance(version, int) and not isinstance(version, bool) else digest
+    response.set_etag(tag)
+    response.make_conditional(request)
+    return response
+
+
+def _query_names(view: Any) -> set[str] | None:
+    """The query parameters a flask-smorest view declares; None for views that are not operations."""
+    doc = getattr(view, "_apidoc", None)
+    if doc is None:
+        return None
+    names: set[str] = set()
+    for argument in doc.get("arguments", {}).get("parameters", []):
+        if argument.get("in") in ("query", "querystring"):
+            schema = argument["schema"]
+            schema = schema() if isinstance(schema, type) else schema
+            names |= {f.data_key or name for name, f in schema.fields.items()}
+    return names

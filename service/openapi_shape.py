@@ -1,0 +1,152 @@
+"""What the OpenAPI document says beyond the views' own decorators, in one place.
+
+An apispec plugin gives every operation a readable ``operationId``, its security (bearer tokens on
+a match's writes), and every error answer it can give (each with the problem schema); the games'
+action, setup and options schemas join the components, and the action body becomes, per game, a
+union discriminated by ``type``. Client generators (openapi-python-client) read all of it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from apispec import APISpec, BasePlugin
+
+from games.registry import all_games
+
+PROBLEM_TYPE = "application/problem+json"
+BEARER = "bearerAuth"
+OPERATION_IDS: dict[tuple[str, str], str] = {
+    ("get", "/healthz"): "getHealth",
+    ("get", "/metrics"): "getMetrics",
+    ("get", "/v1/games"): "listGames",
+    ("get", "/v1/games/{game_id}"): "getGame",
+    ("get", "/v1/leaderboards/{game_id}"): "getLeaderboard",
+    ("get", "/v1/players/{name}"): "getPlayer",
+    ("get", "/v1/matches"): "listMatches",
+    ("post", "/v1/matches"): "createMatch",
+    ("post", "/v1/matches/import"): "importMatch",
+    ("get", "/v1/matches/{match_id}"): "getMatch",
+    ("post", "/v1/matches/{match_id}/actions"): "recordAction",
+    ("post", "/v1/matches/{match_id}/undo"): "undoAction",
+    ("post", "/v1/matches/{match_id}/redo"): "redoAction",
+    ("post", "/v1/matches/{match_id}/fork"): "forkMatch",
+    ("get", "/v1/matches/{match_id}/events"): "getMatchEvents",
+    ("get", "/v1/matches/{match_id}/state"): "getMatchState",
+    ("get", "/v1/matches/{match_id}/replay"): "getMatchReplay",
+    ("get", "/v1/matches/{match_id}/scores"): "getMatchScores",
+    ("get", "/v1/matches/{match_id}/live"): "followMatch",
+    ("get", "/v1/matches/{match_id}/export"): "exportMatch",
+}
+# The writes a match's token guards; every other write (create, fork, import) needs none.
+TOKEN_WRITES = {"recordAction", "undoAction", "redoAction"}
+ERRORS: dict[int, tuple[str, str]] = {
+    400: ("BadRequest", "The request's parameters or body do not have the shape this operation takes."),
+    401: ("Unauthorized", "No write token: send Authorization: Bearer <token>."),
+    403: ("Forbidden", "The token is not this match's."),
+    404: ("NotFound", "There is no such match, game or player."),
+    409: ("Conflict", "The write raced another (or the match is not in a state that allows it)."),
+    412: ("PreconditionFailed", "If-Match named a version the match has moved on from."),
+    413: ("PayloadTooLarge", "The body is over the size limit."),
+    415: ("UnsupportedMediaType", "The body is not of a media type this operation takes."),
+    422: ("RefusedByTheRules", "The rules (or the history) refuse the request; the problem says which rule."),
+    503: ("StoreUnavailable", "The event store is not answering; retry (with the same Idempotency-Key)."),
+}
+
+
+class ShapePlugin(BasePlugin):
+    """Adds operation ids, security and error answers to every operation as it is registered."""
+
+    def operation_helper(self, path: str | None = None, operations: Any = None, **kwargs: Any) -> None:
+        """Complete each operation of one path."""
+        for method, operation in (operations or {}).items():
+            if method in ("get", "post", "put", "patch", "delete") and path is not None:
+                _complete(path, method, operation)
+
+
+def register_components(spec: APISpec) -> None:
+    """The bearer scheme, the error answers and every game's schemas, as components."""
+    spec.components.security_scheme(BEARER, {"type": "http", "scheme": "bearer"})
+    for name, description in ERRORS.values():
+        content = {PROBLEM_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}}
+        spec.components.response(name, {"description": description, "content": content})
+    for game in all_games().values():
+        for schema_name, schema in _game_schemas(game).items():
+            spec.components.schema(schema_name, schema)
+
+
+def action_body() -> dict[str, Any]:
+    """The action request body: any game's action, each game's a union discriminated by ``type``."""
+    unions = [{"$ref": f"#/components/schemas/{_pascal(g.id)}Action"} for g in all_games().values()]
+    return {"anyOf": unions}
+
+
+def _complete(path: str, method: str, operation: dict[str, Any]) -> None:
+    op_id = OPERATION_IDS.get((method, path)) or _camel(method, path)
+    operation["operationId"] = op_id
+    if method == "post":
+        operation["security"] = [{BEARER: []}] if op_id in TOKEN_WRITES else []
+    responses = operation.setdefault("responses", {})
+    for status in _errors(path, method, op_id, "requestBody" in operation):
+        responses.setdefault(str(status), ERRORS[status][0])
+    if op_id == "recordAction":
+        operation["requestBody"]["content"]["application/json"]["schema"] = action_body()
+
+
+def _errors(path: str, method: str, op_id: str, has_body: bool) -> list[int]:
+    found = [400]
+    if "{" in path:
+        found.append(404)
+    if has_body:
+        found += [413, 415]
+    if method == "post":
+        found.append(422)
+    if op_id in TOKEN_WRITES:
+        found += [401, 403, 409, 412]
+    if op_id == "exportMatch":
+        found.append(409)
+    if op_id not in ("getHealth", "listGames", "getGame", "getMetrics"):
+        found.append(503)
+    return sorted(set(found))
+
+
+def _game_schemas(game: Any) -> dict[str, dict[str, Any]]:
+    prefix = _pascal(game.id)
+    found: dict[str, dict[str, Any]] = {}
+    mapping: dict[str, str] = {}
+    for action, schema in game.actions.items():
+        name = f"{prefix}{_pascal(action)}Action"
+        found[name] = _action_schema(action, schema)
+        mapping[action] = f"#/components/schemas/{name}"
+    found[f"{prefix}Action"] = {
+        "description": f"An action of {game.title}; `type` says which.",
+        "oneOf": [{"$ref": ref} for ref in mapping.values()],
+        "discriminator": {"propertyName": "type", "mapping": mapping},
+    }
+    found[f"{prefix}Setup"] = _plain(game.setup_schema)
+    found[f"{prefix}Options"] = _plain(game.options_schema)
+    return found
+
+
+def _action_schema(action: str, schema: Any) -> dict[str, Any]:
+    shaped = _plain(schema)
+    shaped["properties"] = {"type": {"type": "string", "const": action}} | dict(shaped.get("properties", {}))
+    shaped["required"] = ["type", *[r for r in shaped.get("required", []) if r != "type"]]
+    shaped.setdefault("type", "object")
+    return shaped
+
+
+def _plain(schema: Any) -> dict[str, Any]:
+    """A game's JSON Schema as an OpenAPI 3.1 schema object (the dialect is the document's)."""
+    return {k: v for k, v in dict(schema).items() if k != "$schema"}
+
+
+def _pascal(name: str) -> str:
+    return "".join(part.capitalize() for part in re.split(r"[^A-Za-z0-9]+", name) if part)
+
+
+def _camel(method: str, path: str) -> str:
+    words = [w for w in re.split(r"[^A-Za-z0-9]+", path) if w and w != "v1"]
+    name = _pascal(" ".join([method, *words]))
+    return name[0].lower() + name[1:]

@@ -1,0 +1,77 @@
+"""A request id on every answer (X-Request-Id, echoed when the client sent a usable one), and
+optional JSON logs (TABLETAPE_LOG_FORMAT=json): one object a line, each with the request id."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import time
+import uuid
+from datetime import UTC, datetime
+
+from flask import Flask, Response, g, has_request_context, request
+
+HEADER = "X-Request-Id"
+# Ids a client may choose: short, and nothing a log line could be forged with.
+USABLE = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
+log = logging.getLogger("tabletape.http")
+
+
+class RequestIdFilter(logging.Filter):
+    """Adds the current request's id (or "-") to every log record."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Always keep the record; only add the id."""
+        record.request_id = g.get("request_id", "-") if has_request_context() else "-"
+        return True
+
+
+class JsonFormatter(logging.Formatter):
+    """A log record as one JSON object."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        """The record's time, level, logger, message, request id and extra fields."""
+        line = {
+            "ts": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+            "request_id": getattr(record, "request_id", "-"),
+        }
+        line |= getattr(record, "fields", {})
+        if record.exc_info:
+            line["error"] = self.formatException(record.exc_info)
+        return json.dumps(line, ensure_ascii=False)
+
+
+def configure(json_logs: bool) -> None:
+    """Set up the root logger: plain lines, or JSON objects; both carry the request id."""
+    handler = logging.StreamHandler()
+    handler.addFilter(RequestIdFilter())
+    if json_logs:
+        handler.setFormatter(JsonFormatter())
+    else:
+        handler.setFormatter(logging.Formatter("%(asctime)s %(name)s [%(request_id)s] %(message)s"))
+    root = logging.getLogger()
+    root.handlers = [handler]
+    root.setLevel(logging.INFO)
+
+
+def init_app(app: Flask, access_log: bool) -> None:
+    """Give every request an id, echo it, and (with ``access_log``) log each answer."""
+
+    @app.before_request
+    def take_id() -> None:
+        sent = request.headers.get(HEADER, "")
+        g.request_id = sent if USABLE.match(sent) else uuid.uuid4().hex
+        g.request_started = time.perf_counter()
+
+    @app.after_request
+    def echo_id(response: Response) -> Response:
+        response.headers[HEADER] = g.get("request_id", "")
+        if access_log:
+            took = (time.perf_counter() - g.get("request_started", time.perf_counter())) * 1000
+            fields = {"method": request.method, "path": request.path, "status": response.status_code}
+            log.info("answered", extra={"fields": fields | {"duration_ms": round(took, 1)}})
+        return response
