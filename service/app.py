@@ -13,6 +13,7 @@ from service.bootstrap import build
 from service.config import Settings
 from service.limits import check_request
 from service.schemas.answers import Problem
+from service.web import blp as web_pages
 
 API_TITLE = "tabletape"
 API_VERSION = "1.0.0"
@@ -63,6 +64,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     openapi_shape.register_components(api.spec)
     for blueprint in (health.blp, metrics.blp, games.blp, matches.blp, reads.blp, sharing.blp, players.blp):
         api.register_blueprint(blueprint)
+    app.register_blueprint(web_pages)
     errors.register(app)
     _cors(app, settings.cors_origins)
     if settings.json_logs:

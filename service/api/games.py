@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from service.api import Blueprint, services
-from service.schemas.answers import GameList, GameOut
+from service.examples import short_example
+from service.schemas.answers import GameDetail, GameList
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="The games tabletape records.")
 
@@ -18,7 +19,7 @@ def list_games() -> dict[str, Any]:
 
 
 @blp.route("/<game_id>", methods=["GET"])
-@blp.response(200, GameOut)
+@blp.response(200, GameDetail)
 def show_game(game_id: str) -> dict[str, Any]:
-    """One game."""
-    return services().reads.game(game_id)
+    """One game, with a short example match that records cleanly."""
+    return services().reads.game(game_id) | {"example": short_example(game_id)}

@@ -262,6 +262,22 @@ class GameOut(Schema):
     options = fields.Dict()
 
 
+class GameExample(Schema):
+    """A short match to record: create it with these, then post the actions in order."""
+
+    players = fields.List(fields.String(), metadata={"description": "Names in seat order."})
+    setup = fields.Dict()
+    options = fields.Dict()
+    actions = fields.List(fields.Dict(), metadata={"description": "POST each to /v1/matches/{id}/actions."})
+    finished = fields.Boolean(metadata={"description": "Whether the last action finishes the match."})
+
+
+class GameDetail(GameOut):
+    """One game, with an example match."""
+
+    example = fields.Nested(GameExample)
+
+
 class GameList(Schema):
     """Every registered game."""
 

@@ -1,0 +1,40 @@
+"""The web viewer: HTML pages beside the JSON API.
+
+The pages are static shells; the browser reads everything it shows from the public API
+(``/v1/...``) with ``fetch`` and ``EventSource``, so what the API hides stays hidden. Nothing here
+reads the store.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+blp = Blueprint(
+    "web",
+    __name__,
+    template_folder="templates",
+    static_folder="static",
+    static_url_path="/assets",
+)
+
+
+@blp.route("/", methods=["GET"])
+def index() -> str:
+    """Recent matches, newest first, filtered by game and player."""
+    return render_template("index.html")
+
+
+@blp.route("/matches", methods=["GET"])
+def open_match() -> Response:
+    """The match id typed into the index page's form (works without JavaScript too)."""
+    match_id = request.args.get("id", "").strip()
+    if not match_id:
+        return redirect(url_for("web.index"))
+    return redirect(url_for("web.viewer", match_id=match_id))
+
+
+@blp.route("/matches/<match_id>", methods=["GET"])
+def viewer(match_id: str) -> str:
+    """One match: its board at a step, the event list, step controls, the score chart, live steps."""
+    return render_template("viewer.html", match_id=match_id)

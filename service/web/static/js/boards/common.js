@@ -1,0 +1,59 @@
+// Pieces every board uses: a seat list, a section, "whose turn", and score series for the chart.
+
+import { h, words } from "../dom.js";
+
+/** A titled part of a board. */
+export function part(title, ...children) {
+  return h("section", { class: "part" }, h("h3", {}, title), ...children);
+}
+
+/** The phase and who acts next, in words: "bidding · ann to act", "finished". */
+export function phase(state) {
+  if (state.finished) return "finished";
+  const who = state.to_act || [];
+  const now = String(state.phase || "").replace(/_/g, " ");
+  return who.length ? `${now} · ${words(who)} to act` : now;
+}
+
+/** A player's name, marked when it is their turn. */
+export function name(player, state) {
+  const acting = (state.to_act || []).includes(player) && !state.finished;
+  return h("span", { class: acting ? "who acting" : "who" }, player, acting ? h("span", { class: "sr" }, " (to act)") : null);
+}
+
+/** A row of facts: [["Round", "3 of 20"], …]. */
+export function facts(pairs) {
+  return h(
+    "dl",
+    { class: "facts" },
+    pairs.filter(Boolean).map(([term, value]) => h("div", {}, h("dt", {}, term), h("dd", {}, value))),
+  );
+}
+
+/** The disputes a state holds at this step, if any. */
+export function disputes(state) {
+  const list = state.disputes || [];
+  if (!list.length) return null;
+  return part("Disputes", h("ul", { class: "disputes" }, list.map((d) => h("li", {}, d.message || d.code))));
+}
+
+/**
+ * Chart points over steps: one at the first frame, then one wherever a value changed.
+ * `valueOf(state)` gives {series: number}.
+ */
+export function overSteps(frames, valueOf) {
+  const points = [];
+  let last = null;
+  for (const frame of frames) {
+    const values = valueOf(frame.state);
+    if (!values) continue;
+    const key = JSON.stringify(values);
+    if (key !== last) points.push({ x: frame.step, step: frame.step, values });
+    last = key;
+  }
+  if (frames.length && points.length && points[points.length - 1].step !== frames[frames.length - 1].step) {
+    const end = frames[frames.length - 1];
+    points.push({ x: end.step, step: end.step, values: points[points.length - 1].values });
+  }
+  return points;
+}

@@ -1,0 +1,105 @@
+// The Other Hat Trick: the seven places (what is known, what is still possible), the trick pile,
+// and the tricks each player performed.
+
+import { h, table, words } from "../dom.js";
+import { disputes, facts, name, overSteps, part, phase } from "./common.js";
+
+function place(label, spot) {
+  const known = spot.prop;
+  return h(
+    "li",
+    { class: `place ${spot.face_up ? "face-up" : "face-down"}` },
+    h("span", { class: "place-name" }, label),
+    h("span", { class: `prop${known ? ` prop-${known}` : " unknown"}` }, known || "?"),
+    h(
+      "small",
+      {},
+      spot.face_up ? `face up (seen at step ${spot.seen_at_step})` : "face down",
+      known ? "" : ` · could be ${words(spot.possible || [], "or")}`,
+    ),
+  );
+}
+
+function places(state) {
+  const props = state.props || {};
+  const items = [];
+  for (const p of state.players) {
+    (props[p] || []).forEach((spot, i) => items.push(place(`${p} · ${i === 0 ? "left" : "right"}`, spot)));
+  }
+  if (props.middle) items.push(place("middle", props.middle));
+  return h("ol", { class: "places", "aria-label": "The seven places" }, items);
+}
+
+function pile(state) {
+  const cards = state.pile || [];
+  if (!cards.length) return h("p", { class: "muted" }, "The trick pile is empty.");
+  return h(
+    "ol",
+    { class: "pile" },
+    cards.map((trick, i) =>
+      h("li", { class: i === cards.length - 1 ? "top" : null }, trick, i === cards.length - 1 ? h("span", { class: "tag" }, "top") : null),
+    ),
+  );
+}
+
+function performed(state) {
+  const rows = state.players.map((p) => [
+    name(p, state),
+    (state.performed?.[p] || []).join(", ") || "—",
+    String(state.totals?.[p] ?? 0),
+  ]);
+  return table("Tricks won", ["Player", "Performed", "Points"], rows);
+}
+
+/** The board after one step. */
+export function board(state) {
+  return h(
+    "div",
+    { class: "other-hat-trick" },
+    facts([
+      ["Phase", phase(state)],
+      state.attempting ? ["Attempting", state.attempting] : null,
+      ["Deck", `${state.deck} tricks left`],
+      ["Possible arrangements", String(state.arrangements)],
+      ["Other Hat Trick failures", String(state.other_hat_trick_failures)],
+      state.ended_by ? ["Ended by", state.ended_by.replace(/_/g, " ")] : null,
+    ]),
+    part("The seven places", places(state)),
+    part("The trick pile", pile(state)),
+    performed(state),
+    disputes(state),
+  );
+}
+
+function slot(player, n, self) {
+  if (player === "middle" || n === null || n === undefined) return "the middle prop";
+  return `${player === self ? "their" : `${player}'s`} ${n === 0 ? "left" : "right"} prop`;
+}
+
+/** A sentence for each of The Other Hat Trick's events. */
+export function sentence(event) {
+  const d = event.data || {};
+  switch (event.type) {
+    case "PropsSwapped":
+      return `${d.player} swaps ${slot(d.player, d.slot, d.player)} with ${slot(d.with_player, d.with_slot, d.player)} for ${d.trick}`;
+    case "TrickTurned":
+      return `${d.player} turns the trick ${d.trick}`;
+    case "TrickFailed":
+      return `${d.player} fails ${d.trick}${d.prop ? ` (shows: ${d.prop})` : ""}`;
+    case "TrickPerformed":
+      return `${d.player} performs ${d.trick} with ${words(d.props || [])} (+${d.points})`;
+    case "SleightOfHand":
+      return `${d.player} performs a sleight of hand`;
+    case "MatchEnded":
+      return `The match ends: ${String(d.reason || "").replace(/_/g, " ")}`;
+    case "PropsRevealed":
+      return "Everyone reveals their props";
+    default:
+      return null;
+  }
+}
+
+/** Points per player over the steps. */
+export function chart(frames) {
+  return { title: "Points", axis: "step", points: overSteps(frames, (state) => state.totals || null) };
+}

@@ -1,0 +1,75 @@
+// The log as the viewer lists it: which steps are undone, and a short sentence for each step.
+
+import { words } from "./dom.js";
+
+export const CORRECTIONS = ["ActionUndone", "ActionRedone"];
+
+/** The step ranges undone by the corrections up to a frame list's end (what the API folds too). */
+export function undoneRanges(frames) {
+  let ranges = [];
+  for (const frame of frames) {
+    const { type, data } = frame.event;
+    if (type === "ActionUndone") ranges.push([data.first, data.last]);
+    if (type === "ActionRedone") ranges = ranges.filter(([a, b]) => a !== data.first || b !== data.last);
+  }
+  return ranges;
+}
+
+/** Mark each frame: `correction` (an undo or redo) and `undone` (taken back, as of now). */
+export function mark(frames) {
+  const ranges = undoneRanges(frames);
+  for (const frame of frames) {
+    frame.correction = CORRECTIONS.includes(frame.event.type);
+    frame.undone = !frame.correction && ranges.some(([a, b]) => a <= frame.step && frame.step <= b);
+  }
+}
+
+/** "RoundScored" -> "round scored". */
+export function typeWords(type) {
+  return type.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+}
+
+function summary(data) {
+  const parts = [];
+  for (const [key, value] of Object.entries(data || {})) {
+    if (["string", "number", "boolean"].includes(typeof value)) parts.push(`${key.replace(/_/g, " ")} ${value}`);
+    if (parts.length >= 4) break;
+  }
+  return parts.join(", ");
+}
+
+/** "ann 3, bob 1". */
+export function perPlayer(values) {
+  return Object.entries(values || {})
+    .map(([name, value]) => `${name} ${value}`)
+    .join(", ");
+}
+
+function common(event) {
+  const d = event.data || {};
+  switch (event.type) {
+    case "MatchCreated":
+      return `The match is set up for ${words(d.players || [])}`;
+    case "MatchFinished":
+      return d.winners && d.winners.length ? `The match is over: ${words(d.winners)} won` : "The match is over: nobody won";
+    case "DisputeRaised":
+      return `Dispute: ${d.message || d.code}`;
+    case "ActionUndone":
+      return `Undo: steps ${d.first}–${d.last} taken back`;
+    case "ActionRedone":
+      return `Redo: steps ${d.first}–${d.last} put back`;
+    default:
+      return null;
+  }
+}
+
+/** A short sentence for a logged event: the game's own words, else a generic one. */
+export function sentence(game, event) {
+  const own = game.sentence ? game.sentence(event) : null;
+  if (own) return own;
+  const shared = common(event);
+  if (shared) return shared;
+  const said = summary(event.data);
+  const head = typeWords(event.type);
+  return said ? `${head[0].toUpperCase()}${head.slice(1)}: ${said}` : `${head[0].toUpperCase()}${head.slice(1)}`;
+}

@@ -1,0 +1,98 @@
+"""Screenshots of the viewer for the docs: `python -m tests.web.screenshots [FOLDER]`.
+
+Starts `tabletape serve` (its own embedded Redis), records example matches, and photographs the
+viewer in Chromium: docs/viewer.png (a Wizard trick on the table) and docs/viewer-phone.png; with
+FOLDER, every game's board and the index too, to look at before a release.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import requests
+
+from tests.e2e.conftest import free_port, wait_until_healthy
+from tests.web.conftest import CHROMIUM_ARGS, chromium_path, record_seed, viewer_path, wait_for_viewer
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+# Seeds whose matches show each board at its fullest (hands recorded, stacks declared, ...).
+SEEDS = {"wizard": 1, "hobbit": 0, "hats": 0, "other-hat-trick": 0, "hat-trick": 1}
+
+
+@contextmanager
+def serving() -> Iterator[str]:
+    """A `tabletape serve` on a free port with its own embedded Redis."""
+    with tempfile.TemporaryDirectory() as folder:
+        port = free_port()
+        env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+        env["TABLETAPE_PREFIX"] = f"tt-shots-{uuid.uuid4().hex[:8]}"
+        log = Path(folder) / "serve.log"
+        command = [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--data-dir", folder]
+        with log.open("wb") as out:
+            process = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            wait_until_healthy(url, process, log)
+            yield url
+        finally:
+            process.send_signal(signal.SIGTERM)
+            process.wait(timeout=20)
+
+
+def busiest_step(site: str, match_id: str) -> int:
+    """A step with the most cards on the table (a trick in play, stacks judged, a trick pile)."""
+    frames = requests.get(f"{site}/v1/matches/{match_id}/replay", params={"limit": 1000}, timeout=30).json()
+
+    def busy(frame: dict[str, Any]) -> tuple[int, int, int]:
+        state = frame["state"]
+        trick = state.get("trick") or []
+        played = trick.get("plays", []) if isinstance(trick, dict) else trick
+        shown = len(played) + len(state.get("judgements") or []) + len(state.get("pile") or [])
+        hands = state.get("hands") or {}
+        in_hand = sum(len(cards) for cards in hands.values() if isinstance(cards, list))
+        return shown, in_hand, frame["step"] if shown else 0
+
+    return int(max(frames["frames"], key=busy)["step"])
+
+
+def shoot(page: Any, site: str, path: str, target: Path) -> None:
+    """Open a viewer page and photograph the whole of it."""
+    page.goto(f"{site}{path}")
+    wait_for_viewer(page)
+    page.screenshot(path=str(target), full_page=True)
+
+
+def main(folder: Path | None) -> None:
+    """Take the docs' screenshots (and every game's, into ``folder``)."""
+    from playwright.sync_api import sync_playwright
+
+    with serving() as site, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        ids = {game: record_seed(site, game, seed).id for game, seed in SEEDS.items()}
+        wide = browser.new_page(viewport={"width": 1280, "height": 900})
+        shoot(wide, site, viewer_path(ids["wizard"], busiest_step(site, ids["wizard"])), DOCS / "viewer.png")
+        phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
+        phone.goto(f"{site}{viewer_path(ids['hats'], 20)}")
+        wait_for_viewer(phone)
+        phone.screenshot(path=str(DOCS / "viewer-phone.png"))
+        if folder:
+            folder.mkdir(parents=True, exist_ok=True)
+            for game, match_id in ids.items():
+                shoot(wide, site, viewer_path(match_id, busiest_step(site, match_id)), folder / f"{game}.png")
+            wide.goto(f"{site}/")
+            wide.wait_for_selector(".match")
+            wide.screenshot(path=str(folder / "index.png"), full_page=True)
+        browser.close()
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]) if len(sys.argv) > 1 else None)

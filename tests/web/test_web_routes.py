@@ -1,0 +1,47 @@
+"""The viewer's routes as plain HTTP (no browser), and the games' example matches recorded over HTTP."""
+
+from __future__ import annotations
+
+import pytest
+import requests
+
+from games.registry import all_games
+from tests.web.conftest import record
+
+pytestmark = pytest.mark.e2e
+
+
+def test_the_index_and_the_viewer_are_html_pages(site: str) -> None:
+    for path in ("/", "/matches/abc123"):
+        answer = requests.get(f"{site}{path}", timeout=5)
+        assert answer.status_code == 200
+        assert answer.headers["Content-Type"].startswith("text/html")
+
+
+def test_the_viewer_names_its_match_escaped(site: str) -> None:
+    answer = requests.get(f"{site}/matches/%22%3E%3Cb%3Ex", timeout=5)
+    assert answer.status_code == 200
+    assert "<b>x" not in answer.text
+    assert 'data-match="&#34;&gt;&lt;b&gt;x"' in answer.text
+
+
+def test_the_id_form_redirects_to_the_viewer_even_without_javascript(site: str) -> None:
+    answer = requests.get(f"{site}/matches", params={"id": " abc123 "}, allow_redirects=False, timeout=5)
+    assert answer.status_code == 302
+    assert answer.headers["Location"].endswith("/matches/abc123")
+    empty = requests.get(f"{site}/matches", allow_redirects=False, timeout=5)
+    assert empty.headers["Location"].endswith("/")
+
+
+def test_the_pages_static_files_are_served(site: str) -> None:
+    for path in ("/assets/viewer.css", "/assets/js/viewer.js", "/assets/js/boards/wizard.js"):
+        assert requests.get(f"{site}{path}", timeout=5).status_code == 200
+
+
+@pytest.mark.parametrize("game", sorted(all_games()))
+def test_every_games_example_records_cleanly_as_the_games_endpoint_gives_it(site: str, game: str) -> None:
+    script = requests.get(f"{site}/v1/games/{game}", timeout=10).json()["example"]
+    match = record(site, game, script)
+    shown = requests.get(f"{site}/v1/matches/{match.id}", timeout=10).json()
+    assert shown["finished"] is script["finished"]
+    assert shown["players"] == script["players"]
