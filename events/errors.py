@@ -76,7 +76,6 @@ _PASSING = (
     exceptions.ReadOnlyError,
     exceptions.TryAgainError,
     exceptions.ClusterError,
-    exceptions.AskError,
     exceptions.SlotNotCoveredError,
     exceptions.MaxConnectionsError,
 )
@@ -88,6 +87,7 @@ def unavailable(error: BaseException) -> bool:
     if isinstance(error, _PASSING):
         return True
     if isinstance(error, exceptions.ResponseError):
+        # A MOVED seen by a client is no outage: a one-server client was pointed at a cluster.
         return str(error).startswith("BUSY")  # a script or a command running too long
     if isinstance(error, exceptions.RedisClusterException):
         # The cluster client's own refusals of a command are bugs; failing to reach any node is not.

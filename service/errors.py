@@ -7,7 +7,7 @@ from typing import Any
 
 import redis
 from flask import Flask, Response, json, request
-from redis.exceptions import RedisClusterException
+from redis.exceptions import AskError, RedisClusterException
 from werkzeug.exceptions import HTTPException
 
 from events.errors import (
@@ -115,6 +115,8 @@ def _import_refused(error: ImportRefused) -> Response:
 
 
 def _redis_down(error: Exception) -> Response:
+    if isinstance(error, AskError):
+        log.error("REDIS_URL names a node of a Redis Cluster: set TABLETAPE_REDIS_CLUSTER=1 (%s)", error)
     if not unavailable(error):
         return _unexpected(error)
     log.warning("Redis unavailable: %s", error)
