@@ -14,13 +14,15 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from functools import cache
 from importlib.resources import files
+from typing import cast
 
 import redis
+from redis import exceptions
 from redis.commands.core import Script
 
 from events.codec import as_text, decode, encode, entry_id
 from events.envelope import AppendResult, NewEvent, StoredEvent
-from events.errors import IdempotencyMismatch, MatchExists, UnknownMatch, VersionConflict
+from events.errors import IdempotencyMismatch, MatchExists, NotReplicated, UnknownMatch, VersionConflict
 from events.keys import Keys
 from events.upcasting import Upcasters
 
@@ -36,10 +38,20 @@ def _script_source() -> str:
 class EventStore:
     """Create matches, append events atomically and read them back, one stream per match."""
 
-    def __init__(self, client: redis.Redis, keys: Keys, upcasters: Upcasters | None = None) -> None:
+    def __init__(
+        self,
+        client: redis.Redis,
+        keys: Keys,
+        upcasters: Upcasters | None = None,
+        replicas: int = 0,
+        replica_timeout_ms: int = 1000,
+    ) -> None:
         self.client = client
         self.keys = keys
         self.upcasters = upcasters
+        # Each write waits (Redis WAIT) until this many replicas hold it, else NotReplicated.
+        self.replicas = replicas
+        self.replica_timeout_ms = replica_timeout_ms
         self._script: Script = client.register_script(_script_source())
 
     # -- writes ----------------------------------------------------------------------------------
@@ -88,7 +100,59 @@ class EventStore:
 
     def _run(self, match_id: str, args: list[str]) -> list[int]:
         keys = [self.keys.meta(match_id), self.keys.log(match_id), self.keys.idem(match_id)]
-        return [int(x) for x in self._script(keys=keys, args=args)]
+        if not self.replicas:
+            return [int(x) for x in self._script(keys=keys, args=args)]
+        reply, acknowledged = self._run_replicated(keys, args)
+        if reply[0] == _DUPLICATE:
+            self._confirm(match_id, args[2], f"{reply[1]} {reply[2]} {args[3]}")
+        elif reply[0] == _WRITTEN and acknowledged < self.replicas:
+            raise NotReplicated(match_id, self.replicas, acknowledged)
+        return reply
+
+    def _confirm(self, match_id: str, key: str, value: str) -> None:
+        """NotReplicated unless enough replicas hold what an earlier write under ``key`` wrote.
+
+        That write was on another connection, which WAIT cannot see: writing its idempotency
+        entry again (the same value) here puts a write after it in the replication stream.
+        """
+        server = self._server_of(self.keys.idem(match_id))
+        with server.pipeline(transaction=False) as pipe:
+            pipe.hset(self.keys.idem(match_id), key, value)
+            pipe.execute_command("WAIT", self.replicas, self.replica_timeout_ms)
+            _, acknowledged = pipe.execute()
+        if int(acknowledged) < self.replicas:
+            raise NotReplicated(match_id, self.replicas, int(acknowledged))
+
+    def _run_replicated(self, keys: list[str], args: list[str]) -> tuple[list[int], int]:
+        """Run the script, then WAIT on the same connection: (its reply, the replicas that have it).
+
+        WAIT counts the replicas that hold every write sent on its own connection, so it follows
+        the script in one pipeline to the server that holds the match (on a cluster, its master).
+        """
+        for _ in range(3):
+            server = self._server_of(keys[0])
+            with server.pipeline(transaction=False) as pipe:
+                pipe.evalsha(self._script.sha, len(keys), *keys, *args)
+                pipe.execute_command("WAIT", self.replicas, self.replica_timeout_ms)
+                reply, acknowledged = pipe.execute(raise_on_error=False)
+            if isinstance(reply, exceptions.NoScriptError):
+                # A restarted (or newly promoted) server has not seen the script; it did not run.
+                server.script_load(self._script.script)
+            elif isinstance(reply, exceptions.MovedError) and hasattr(self.client, "nodes_manager"):
+                # The slot has another master since the client last asked (a failover): ask again.
+                self.client.nodes_manager.initialize()
+            else:
+                break
+        for answer in (reply, acknowledged):
+            if isinstance(answer, Exception):
+                raise answer
+        return [int(x) for x in reply], int(acknowledged)
+
+    def _server_of(self, key: str) -> redis.Redis:
+        """The one server that holds ``key``: the client's, or on a cluster the key's master."""
+        if hasattr(self.client, "get_node_from_key"):
+            return cast(redis.Redis, self.client.get_node_from_key(key).redis_connection)
+        return self.client
 
     # -- reads -----------------------------------------------------------------------------------
 
@@ -144,6 +208,8 @@ class EventStore:
         first, last, known = as_text(seen).split(" ", 2)
         if known != fingerprint:
             raise IdempotencyMismatch(idempotency_key, match_id)
+        if self.replicas:
+            self._confirm(match_id, idempotency_key, as_text(seen))
         return AppendResult(first=int(first), last=int(last), duplicate=True)
 
     def version(self, match_id: str) -> int:

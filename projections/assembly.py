@@ -38,9 +38,14 @@ class Projections:
     reads: Reads
 
 
-def assemble(client: redis.Redis, keys: Keys, snapshot_every: int) -> Projections:
-    """Every projection part over ``client`` under ``keys``; nothing connects until used."""
-    store = EventStore(client, keys, game_upcasters())
+def assemble(
+    client: redis.Redis, keys: Keys, snapshot_every: int, replicas: int = 0, replica_timeout_ms: int = 1000
+) -> Projections:
+    """Every projection part over ``client`` under ``keys``; nothing connects until used.
+
+    ``replicas``: each append waits up to ``replica_timeout_ms`` until that many replicas hold it.
+    """
+    store = EventStore(client, keys, game_upcasters(), replicas, replica_timeout_ms)
     cache = ProjectionCache(client, keys)
     reader = MatchReader(store, cache)
     models = ReadModels(client, keys)

@@ -101,7 +101,7 @@ def build(settings: Settings, notify: Callable[[str], None] | None = None) -> Se
     client = connect_store(settings, timeout)
     rq_client = connect_queue(settings, timeout, timeout) if settings.rq_redis_url else client
     keys = Keys(settings.prefix)
-    parts = assemble(client, keys, settings.snapshot_every)
+    parts = assemble(client, keys, settings.snapshot_every, settings.wait_replicas, settings.wait_timeout_ms)
     queue = projection_queue(rq_client, keys, is_async=not settings.sync_projections)
     project = notify or _enqueuer(settings, client, keys, queue)
     recorder = Recorder(parts.store, parts.reader, _told_live(settings, client, keys, project))
