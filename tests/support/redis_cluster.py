@@ -68,7 +68,7 @@ class Cluster:
     def start_node(self, port: int) -> None:
         """Start (or restart) the node on ``port`` from its folder."""
         node_dir = self.folder / str(port)
-        node_dir.mkdir(exist_ok=True)
+        node_dir.mkdir(parents=True, exist_ok=True)
         self.processes[port] = subprocess.Popen(
             [
                 shutil.which("redis-server") or "redis-server",
