@@ -17,9 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any, cast
+from urllib.parse import urlsplit
 
 import redis
-from redis.cluster import RedisCluster
+from redis.cluster import ClusterNode, RedisCluster
 from rq import Queue
 
 from events.keys import Keys
@@ -81,7 +82,13 @@ def connect_store(
     if settings.redis_cluster:
         # The cluster client speaks the same commands; where a caller needs to tell them apart
         # (a blocking read per node, a WAIT on the node that took a write) it asks the client.
-        return cast(redis.Redis, RedisCluster.from_url(settings.redis_url, **options))
+        # REDIS_URL may name several nodes (comma-separated), so that a process started while
+        # one is down still finds the others.
+        first, *more = [url.strip() for url in settings.redis_url.split(",") if url.strip()]
+        others = [
+            ClusterNode(urlsplit(url).hostname or "127.0.0.1", urlsplit(url).port or 6379) for url in more
+        ]
+        return cast(redis.Redis, RedisCluster.from_url(first, startup_nodes=others, **options))
     return redis.Redis.from_url(settings.redis_url, **options)
 
 

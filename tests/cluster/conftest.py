@@ -45,9 +45,10 @@ class Deployment:
         return Keys(self.prefix)
 
     def env(self) -> dict[str, str]:
-        """The environment every process of the deployment is started with."""
+        """The environment every process of the deployment is started with (every node named, so
+        a process started while one is down finds the others)."""
         return service_env(
-            self.cluster.url,
+            ",".join(f"redis://127.0.0.1:{port}/0" for port in self.cluster.ports),
             self.prefix,
             TABLETAPE_REDIS_CLUSTER="1",
             RQ_REDIS_URL=self.queue.url,

@@ -151,6 +151,14 @@ def _linked(port: int) -> bool:
     return info.get("master_link_status") == "up"
 
 
+def replica_linked(port: int) -> bool:
+    """Whether the node on ``port`` answers as a replica whose link to its master is up."""
+    try:
+        return _linked(port)
+    except redis.RedisError:
+        return False
+
+
 def _wait_replicas(cluster: Cluster, count: int, timeout: float = 20.0) -> None:
     deadline = time.monotonic() + timeout
     while sum(1 for port, r in _roles(cluster.ports[0]).items() if r == "replica" and _linked(port)) < count:
