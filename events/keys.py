@@ -48,12 +48,15 @@ class Keys:
         return f"{self.prefix}:dirty"
 
     def index(self, kind: str, value: str) -> str:
-        """Sorted set of match ids for one index entry (game, player, status), by creation time."""
+        """Sorted set of match ids for one index entry (game, player, status), by creation time.
+        A player's entry is spelled in one case: ``ann`` and ``ANN`` are one person."""
+        if kind == "player":
+            value = value.casefold()
         return f"{self.prefix}:idx:{kind}:{value}"
 
     def stats(self, name: str) -> str:
-        """Hash of one player's statistics, by match."""
-        return f"{self.prefix}:stats:{name}"
+        """Hash of one player's statistics, by match; one hash whatever the case of the name."""
+        return f"{self.prefix}:stats:{name.casefold()}"
 
     def live_channel(self, match_id: str) -> str:
         """Shard channel in the match's slot, told of each write (live follow on a Redis Cluster)."""

@@ -119,7 +119,8 @@ class Game:
     figures: Callable[[State], dict[str, dict[str, float]]] | None = None
     # What an open read may show of a logged event ({"seq", "type", "data", "meta"}) given the
     # match's state now: a game whose table hides facts for a while (secret bids) returns a copy
-    # with them held back. Absent: every event is public.
+    # with them held back and ``"hidden": true`` in its data (an import knows a partial export
+    # by it). Absent: every event is public.
     public: Callable[[State, dict[str, Any]], dict[str, Any]] | None = None
 
     def describe(self) -> dict[str, Any]:

@@ -56,6 +56,26 @@ def with_defaults(schema: Mapping[str, Any], given: Mapping[str, Any]) -> dict[s
     return filled
 
 
+def _refuse_same_names(names: list[str]) -> None:
+    """Refuse two seats one name means: names are told apart ignoring case, as actions and
+    statistics find players, so ``ann`` and ``ANN`` would be one person."""
+    seen: dict[str, str] = {}
+    for name in names:
+        first = seen.get(name.casefold())
+        if first is None:
+            seen[name.casefold()] = name
+        elif first == name:
+            raise InvalidAction(
+                "invalid_players", f"{name!r} is seated twice: give each player a different name"
+            )
+        else:
+            raise InvalidAction(
+                "invalid_players",
+                f"{first!r} and {name!r} differ only in case, and tabletape tells players apart "
+                "ignoring case: give each player a different name",
+            )
+
+
 def validate_match(
     game: Game, players: Any, setup: Any, options: Any
 ) -> tuple[list[str], dict[str, Any], dict[str, Any]]:
@@ -65,8 +85,7 @@ def validate_match(
     names = [p.strip() for p in players]
     if any(not n for n in names):
         raise InvalidAction("invalid_players", "a player's name may not be empty")
-    if len(set(names)) != len(names):
-        raise InvalidAction("invalid_players", "each player must have a different name")
+    _refuse_same_names(names)
     if not game.min_players <= len(names) <= game.max_players:
         span = (
             str(game.min_players)

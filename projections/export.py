@@ -3,6 +3,8 @@
 The export format is one JSON object a line: the match's header first (``{"format", "id",
 "game", "created_at", "created_ms", "version", "players", "setup", "options", ...}``), then every
 logged event ``{"seq", "type", "data", "meta"}`` in step order. projections.importing reads it.
+An export without the write token is the public history: where it holds a hidden fact back, its
+header says ``"partial": true`` and lists the ``hidden_steps``, and it cannot be imported.
 """
 
 from __future__ import annotations
@@ -46,12 +48,18 @@ def export_lines(
 ) -> Iterator[str]:
     """The match as NDJSON lines (each ending in a newline): the header (read now), then every event.
 
-    ``disclose`` holds back what open reads may not show yet (see projections.disclosure).
+    ``disclose`` holds back what open reads may not show yet (see projections.disclosure); an
+    export that holds something back says so in its header (``partial``, ``hidden_steps``).
     """
-    first = _line(export_header(store, match_id))
-    show = disclose or (lambda event: event)
-    events = (_line(show(event.as_dict())) for event in store.iter_events(match_id))
-    return itertools.chain([first], events)
+    header = export_header(store, match_id)
+    if disclose is None:
+        events = (_line(event.as_dict()) for event in store.iter_events(match_id))
+        return itertools.chain([_line(header)], events)
+    hidden = [e.seq for e in store.iter_events(match_id) if disclose(e.as_dict()) != e.as_dict()]
+    if hidden:
+        header |= {"partial": True, "hidden_steps": hidden}
+    shown = (_line(disclose(event.as_dict())) for event in store.iter_events(match_id))
+    return itertools.chain([_line(header)], shown)
 
 
 def _line(value: Any) -> str:

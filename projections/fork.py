@@ -10,6 +10,7 @@ from typing import Any
 
 from events.envelope import StoredEvent
 from projections import tape
+from projections.disclosure import disclosed
 from projections.export import export_header
 from projections.reader import MatchReader
 
@@ -21,10 +22,18 @@ class MidAction(Exception):
     """A fork asked at a step inside one action's batch of events."""
 
 
+class HiddenFact(Exception):
+    """A fork without the write token, at a step whose history holds a fact the table cannot see."""
+
+
 def fork_log(
-    reader: MatchReader, match_id: str, at: int
+    reader: MatchReader, match_id: str, at: int, everything: bool = False
 ) -> tuple[dict[str, Any], list[tuple[int, StoredEvent]]]:
-    """The header and the numbered events of the match's effective history up to step ``at``."""
+    """The header and the numbered events of the match's effective history up to step ``at``.
+
+    Without ``everything`` (the caller holds no write token) only the public history is copied,
+    and a fork that would need a fact open reads hide is refused with HiddenFact.
+    """
     store = reader.store
     version = store.version(match_id)
     if not 1 <= at <= version:
@@ -34,9 +43,24 @@ def fork_log(
     if at < version and events[at].meta.get("action_id") == events[at - 1].meta.get("action_id"):
         raise MidAction(f"step {at} is in the middle of one action's events; fork at the action's last step")
     kept = [e for e in events[:at] if e.type not in tape.CORRECTIONS and tape.is_effective(pos, e.seq)]
+    if not everything:
+        _refuse_hidden(reader, match_id, kept)
     header = export_header(store, match_id) | {"forked_from": match_id, "forked_at": at}
     header.pop("created_at", None)
     header.pop("created_ms", None)
     # Numbered as the lines of an export would be (the header is line 1), for refusals to name.
     renumbered = [(i + 1, StoredEvent(i, e.type, e.data, e.meta)) for i, e in enumerate(kept, start=1)]
     return header, renumbered
+
+
+def _refuse_hidden(reader: MatchReader, match_id: str, kept: list[StoredEvent]) -> None:
+    """Refuse a public fork whose history holds an event open reads show only in part."""
+    game, now = reader.head(match_id)
+    for event in kept:
+        if disclosed(game, now["game"], event.as_dict()) != event.as_dict():
+            raise HiddenFact(
+                f"step {event.seq} ({event.type}) holds a fact the table cannot see yet, such as a "
+                "secret bid, so a fork without the match's write token cannot copy it: fork at an "
+                f"earlier step than {event.seq}, or send the write token (Authorization: Bearer "
+                "<token>) to fork everything"
+            )

@@ -66,6 +66,7 @@ def parse_lines(lines: Iterable[str]) -> tuple[dict[str, Any], list[tuple[int, S
         raise ImportRefused(1, "the file is empty; its first line must be the match's header")
     if not events:
         raise ImportRefused(2, "the file has no events after its header")
+    _refuse_partial(header, events)
     return header, events
 
 
@@ -93,6 +94,25 @@ def _header(number: int, value: Any) -> dict[str, Any]:
     if value.get("game") not in all_games():
         raise ImportRefused(number, f"there is no game {value.get('game')!r}")
     return value
+
+
+def _refuse_partial(header: dict[str, Any], events: list[tuple[int, StoredEvent]]) -> None:
+    """Refuse a public export that holds facts back: the rules cannot replay what it hides."""
+    steps = header.get("hidden_steps")
+    listed: list[Any] = steps if isinstance(steps, list) else []
+    for number, event in events:
+        if event.data.get("hidden") is True or event.seq in listed:
+            raise ImportRefused(
+                number,
+                f"this export is partial: step {event.seq} ({event.type}) holds back a fact the "
+                "table could not see yet, such as a secret bid, so the match cannot be rebuilt "
+                "from it; export it with the match's write token (Authorization: Bearer <token>) "
+                "for a full export, and import that",
+            )
+    if header.get("partial"):
+        raise ImportRefused(
+            1, "this export says it is partial; import a full export (made with the write token)"
+        )
 
 
 def _event(number: int, value: Any, expected_seq: int) -> StoredEvent:

@@ -17,6 +17,7 @@ from events.store import EventStore
 from games.contract import Game
 from games.registry import all_games
 from projections import bgstats, export
+from projections.access import holds_token
 from projections.disclosure import disclosed
 from projections.listing import MatchList
 from projections.reader import MatchReader, frozen
@@ -131,8 +132,11 @@ class Reads:
             board = board | {"version": at, "projected": True}
         return dict(board | {"log_version": version})
 
-    def export(self, match_id: str) -> Iterator[str]:
-        """The match's export as open reads may show it (header read now, then every event)."""
+    def export(self, match_id: str, token: str | None = None) -> Iterator[str]:
+        """The match's export (header read now, then every event): everything for the holder of
+        its write token, else as open reads may show it; Forbidden for another match's token."""
+        if holds_token(self.store.header(match_id), token, "export everything of"):
+            return export.export_lines(self.store, match_id)
         game, now = self.reader.head(match_id)
         return export.export_lines(self.store, match_id, lambda e: disclosed(game, now["game"], e))
 

@@ -25,16 +25,22 @@ Summary = dict[str, Any]
 
 
 def aggregate(name: str, summaries: Iterable[Summary]) -> dict[str, Any]:
-    """One player's figures over their finished matches: matches, wins, win rate, by game."""
+    """One player's figures over their finished matches: matches, wins, win rate, by game.
+
+    A player is one person whatever the case of the name (``ann`` and ``ANN`` are one), shown
+    under the spelling of their earliest match."""
     by_game: dict[str, list[Summary]] = {}
-    for summary in summaries:
-        if summary.get("finished") and name in summary.get("players", []):
-            by_game.setdefault(summary["game"], []).append(summary)
+    mine = sorted(
+        (s for s in summaries if s.get("finished") and _seat(name, s) is not None),
+        key=lambda s: s.get("created_ms", 0),
+    )
+    for summary in mine:
+        by_game.setdefault(summary["game"], []).append(summary)
     games = {game: _record(name, found) for game, found in sorted(by_game.items())}
     matches = sum(g["matches"] for g in games.values())
     wins = sum(g["wins"] for g in games.values())
     return {
-        "name": name,
+        "name": _seat(name, mine[0]) if mine else name,
         "matches": matches,
         "wins": wins,
         "win_rate": _rate(wins, matches),
@@ -44,9 +50,18 @@ def aggregate(name: str, summaries: Iterable[Summary]) -> dict[str, Any]:
 
 def leaderboard(game_id: str, summaries: Iterable[Summary]) -> list[dict[str, Any]]:
     """Every player of the game's finished matches, most wins first, then win rate, then name."""
-    found = [s for s in summaries if s.get("finished") and s.get("game") == game_id]
-    names = sorted({p for s in found for p in s["players"]})
-    rows = [{"name": n} | _record(n, [s for s in found if n in s["players"]]) for n in names]
+    found = sorted(
+        (s for s in summaries if s.get("finished") and s.get("game") == game_id),
+        key=lambda s: s.get("created_ms", 0),
+    )
+    names: dict[str, str] = {}  # one row per person, under the spelling first used
+    for summary in found:
+        for player in summary["players"]:
+            names.setdefault(player.casefold(), player)
+    rows = [
+        {"name": n} | _record(n, [s for s in found if _seat(n, s) is not None])
+        for n in sorted(names.values())
+    ]
     rows.sort(key=lambda r: (-r["wins"], -r["win_rate"], r["name"]))
     for rank, row in enumerate(rows, start=1):
         row["rank"] = rank
@@ -87,16 +102,24 @@ class Statistics:
 # --- private helpers ----------------------------------------------------------------------------
 
 
+def _seat(name: str, summary: Summary) -> str | None:
+    """How the match spells the player ``name`` means (names are told apart ignoring case)."""
+    folded = name.casefold()
+    return next((p for p in summary.get("players", []) if p.casefold() == folded), None)
+
+
 def _record(name: str, summaries: list[Summary]) -> dict[str, Any]:
-    wins = sum(1 for s in summaries if name in s.get("winners", []))
     figures: dict[str, list[float]] = {}
     points: list[float] = []
+    wins = 0
     for summary in summaries:
-        for figure, value in (summary.get("figures") or {}).get(name, {}).items():
+        seat = _seat(name, summary) or name
+        wins += seat in summary.get("winners", [])
+        for figure, value in (summary.get("figures") or {}).get(seat, {}).items():
             figures.setdefault(figure, []).append(float(value))
         totals = summary.get("totals")
-        if isinstance(totals, dict) and isinstance(totals.get(name), (int, float)):
-            points.append(float(totals[name]))
+        if isinstance(totals, dict) and isinstance(totals.get(seat), (int, float)):
+            points.append(float(totals[seat]))
     record: dict[str, Any] = {
         "matches": len(summaries),
         "wins": wins,

@@ -55,6 +55,11 @@ class Commands(click.Group):
             return super().invoke(ctx)
         except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise
+        except BrokenPipeError:
+            # The reader stopped reading (`tabletape export --all | head`): that is its choice,
+            # not a failure. Later writes (the interpreter's last flush) go nowhere.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            ctx.exit(OK)
         except Exception as error:  # the one place every failure becomes a sentence
             if os.environ.get("TABLETAPE_DEBUG"):
                 raise

@@ -19,10 +19,11 @@ from events.errors import (
     unavailable,
 )
 from games.contract import RuleViolation
-from projections.fork import MidAction
+from projections.access import Forbidden
+from projections.fork import HiddenFact, MidAction
 from projections.importing import ImportRefused
 from projections.reads import NoSuchStep, NotFinished, UnknownGame, UnknownPlayer
-from service.recorder import Busy, Forbidden, PreconditionFailed, Unauthorized
+from service.recorder import Busy, PreconditionFailed, Unauthorized
 
 PROBLEM = "application/problem+json"
 log = logging.getLogger("tabletape.api")
@@ -83,6 +84,7 @@ def register(app: Flask) -> None:
         (UnknownGame, 404, "unknown_game"),
         (UnknownPlayer, 404, "unknown_player"),
         (NotFinished, 409, "not_finished"),
+        (HiddenFact, 403, "hidden_fact"),
     ]
     for cls, status, code in simple:
         app.register_error_handler(cls, _handler(status, code))

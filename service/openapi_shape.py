@@ -41,10 +41,13 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
 }
 # The writes a match's token guards; every other write (create, fork, import) needs none.
 TOKEN_WRITES = {"recordAction", "undoAction", "redoAction"}
+# Copies the token may be sent with: with it they hold everything, hidden facts included; without
+# it only the public history (docs/hidden-information.md).
+TOKEN_OPTIONAL = {"forkMatch", "exportMatch"}
 ERRORS: dict[int, tuple[str, str]] = {
     400: ("BadRequest", "The request's parameters or body do not have the shape this operation takes."),
     401: ("Unauthorized", "No write token: send Authorization: Bearer <token>."),
-    403: ("Forbidden", "The token is not this match's."),
+    403: ("Forbidden", "The token is not this match's (or a copy without it would need a hidden fact)."),
     404: ("NotFound", "There is no such match, game or player."),
     409: ("Conflict", "The write raced another (or the match is not in a state that allows it)."),
     412: ("PreconditionFailed", "If-Match named a version the match has moved on from."),
@@ -85,7 +88,9 @@ def action_body() -> dict[str, Any]:
 def _complete(path: str, method: str, operation: dict[str, Any]) -> None:
     op_id = OPERATION_IDS.get((method, path)) or _camel(method, path)
     operation["operationId"] = op_id
-    if method == "post":
+    if op_id in TOKEN_OPTIONAL:
+        operation["security"] = [{}, {BEARER: []}]
+    elif method == "post":
         operation["security"] = [{BEARER: []}] if op_id in TOKEN_WRITES else []
     responses = operation.setdefault("responses", {})
     for status in _errors(path, method, op_id, "requestBody" in operation):
@@ -106,6 +111,8 @@ def _errors(path: str, method: str, op_id: str, has_body: bool) -> list[int]:
         found += [401, 403, 409, 412]
     if op_id == "exportMatch":
         found.append(409)
+    if op_id in TOKEN_OPTIONAL:
+        found.append(403)
     if op_id not in ("getHealth", "listGames", "getGame", "getMetrics"):
         found.append(503)
     return sorted(set(found))

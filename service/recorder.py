@@ -10,7 +10,6 @@ write conditional with If-Match, which then answers 412).
 from __future__ import annotations
 
 import hashlib
-import hmac
 import json
 import logging
 import secrets
@@ -29,6 +28,7 @@ from games.contract import Game, RuleViolation
 from games.registry import get_game
 from games.validation import validate_action, validate_match
 from projections import tape
+from projections.access import holds_token, token_hash
 from projections.fork import fork_log
 from projections.importing import Checked, check_log, parse_lines
 from projections.reader import MatchReader, frozen
@@ -40,10 +40,6 @@ log = logging.getLogger("tabletape.recorder")
 
 class Unauthorized(Exception):
     """A write without a bearer token."""
-
-
-class Forbidden(Exception):
-    """A write whose token is not this match's."""
 
 
 class PreconditionFailed(Exception):
@@ -98,11 +94,6 @@ class Created:
     recorded: Recorded
 
 
-def token_hash(token: str) -> str:
-    """How a write token is stored: only its SHA-256."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
 def fingerprint(body: Any) -> str:
     """A stable digest of a request, to tell a retry from a different request under one key."""
     return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
@@ -136,9 +127,11 @@ class Recorder:
         recorded = self._answer(game, match_id, tape.empty(), first, new)
         return Created(match_id, token, game, names, setup, options, recorded)
 
-    def fork(self, match_id: str, at: int) -> Copied:
-        """A new match whose log is the effective history of ``match_id`` up to step ``at``."""
-        return self._copy(check_log(*fork_log(self.reader, match_id, at)))
+    def fork(self, match_id: str, at: int, token: str | None = None) -> Copied:
+        """A new match whose log is the effective history of ``match_id`` up to step ``at``:
+        everything with the match's write token, the public history without it."""
+        everything = holds_token(self.store.header(match_id), token, "fork everything of")
+        return self._copy(check_log(*fork_log(self.reader, match_id, at, everything)))
 
     def import_lines(self, lines: Iterable[str]) -> Copied:
         """A new match from an NDJSON export, every action checked by the rules."""
@@ -286,10 +279,8 @@ class Recorder:
 
     def _authorised(self, match_id: str, token: str | None) -> Game:
         header = self.store.header(match_id)
-        if not token:
+        if not holds_token(header, token):
             raise Unauthorized("this write needs the match's token: Authorization: Bearer <token>")
-        if not hmac.compare_digest(header.get("token_hash", ""), token_hash(token)):
-            raise Forbidden("this token does not write to this match")
         return get_game(header["game"])
 
     def _new_events(

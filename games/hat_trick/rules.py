@@ -153,7 +153,8 @@ def _match_end(state: State) -> list[Event]:
     reached = not state["options"]["full_deck"] and best >= state["options"]["target"]
     if not reached and len(state["revealed"]) < DECK_SIZE:
         return []
-    winners = [p for p in state["players"] if best > 0 and counts[p] == best]
+    # Equal counts share the win, also at zero: a deck nobody scored from is won by everyone.
+    winners = [p for p in state["players"] if counts[p] == best]
     reason = "target" if reached else "deck_exhausted"
     return [event("MatchFinished", winners=winners, reason=reason, totals=counts)]
 

@@ -1,7 +1,9 @@
 """Hats ``evolve``: one small function per event; total, never validates, mutates what it is given.
 
-Hands are ``{"known": [cards], "size": n}``: the recorded cards of a hand and how many it holds.
-A card leaving a hand unnamed makes its known cards unknown (nobody can tell which one went).
+Hands are ``{"known": [cards], "unknown": k, "size": n}``: the recorded cards that may be in the
+hand, at most how many of its cards are none of them, and how many it holds. A card leaving a hand
+unnamed keeps the recorded cards as candidates (any one of them may be the card that went), so a
+card that cannot be in the hand is still refused.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ def _match_created(_: State, data: dict[str, Any]) -> State:
         "collections": {p: [] for p in players},
         "black_hats": {p: [] for p in players},
         "favourites": {p: None for p in players},
-        "hands": {p: {"known": list(given.get(p, [])), "size": HAND_SIZE} for p in players},
+        "hands": {p: _dealt(given.get(p, [])) for p in players},
         "plays": {p: 0 for p in players},
         "deck": card_count(len(players)) - dealt,
         "pile": {"known": [], "size": 0},
@@ -56,7 +58,7 @@ def _turn_started(state: State, data: dict[str, Any]) -> State:
 @evolve.on("HatSwapped")
 def _hat_swapped(state: State, data: dict[str, Any]) -> State:
     player = data["player"]
-    _leave(state["hands"][player], data["card"])
+    _leave(state, player, data["card"])
     state["table"][data["space"] - 1] = data["card"]
     state["collections"][player].append(data["taken"])
     return _played(state, player)
@@ -65,7 +67,7 @@ def _hat_swapped(state: State, data: dict[str, Any]) -> State:
 @evolve.on("BlackHatMade")
 def _black_hat_made(state: State, data: dict[str, Any]) -> State:
     player = data["player"]
-    _leave(state["hands"][player], data.get("card"))
+    _leave(state, player, data.get("card"))
     state["black_hats"][player].append(data.get("card"))
     return _played(state, player)
 
@@ -78,10 +80,12 @@ def _card_redrawn(state: State, data: dict[str, Any]) -> State:
         # The only card of the discard pile is shuffled and drawn back: the hand is as it was,
         # and now known to hold that card if it was named.
         card = data.get("drawn")
-        if card is not None and card not in hand["known"] and len(hand["known"]) < hand["size"]:
+        if card is not None and card not in hand["known"] and hand["unknown"] > 0:
             hand["known"].append(card)
+            hand["unknown"] -= 1
+            _seen_elsewhere(state, data["player"], card)
         return state
-    _leave(hand, data.get("discarded"))
+    _leave(state, data["player"], data.get("discarded"))
     pile = state["pile"]
     pile["size"] += 1
     if data.get("discarded") is not None:
@@ -89,17 +93,17 @@ def _card_redrawn(state: State, data: dict[str, Any]) -> State:
     if state["deck"] == 0:
         state["deck"], state["pile"] = pile["size"], {"known": [], "size": 0}
     state["deck"] -= 1
-    _enter(hand, data.get("drawn"))
+    _enter(state, data["player"], data.get("drawn"))
     return state
 
 
 @evolve.on("PartnerTraded")
 def _partner_traded(state: State, data: dict[str, Any]) -> State:
-    mine, theirs = state["hands"][data["player"]], state["hands"][data["partner"]]
-    _leave(mine, data.get("given"))
-    _leave(theirs, data.get("received"))
-    _enter(theirs, data.get("given"))
-    _enter(mine, data.get("received"))
+    player, partner = data["player"], data["partner"]
+    _leave(state, player, data.get("given"))
+    _leave(state, partner, data.get("received"))
+    _enter(state, partner, data.get("given"))
+    _enter(state, player, data.get("received"))
     state["turn"]["extra"] = "partner_trade"
     return state
 
@@ -113,7 +117,7 @@ def _play_ended(state: State, _: dict[str, Any]) -> State:
 @evolve.on("FavouriteRevealed")
 def _favourite_revealed(state: State, data: dict[str, Any]) -> State:
     player = data["player"]
-    _leave(state["hands"][player], data["card"])
+    _leave(state, player, data["card"])
     state["favourites"][player] = data["card"]
     return state
 
@@ -134,16 +138,39 @@ def _played(state: State, player: str) -> State:
     return state
 
 
-def _leave(hand: dict[str, Any], card: str | None) -> None:
-    """A card leaves a hand: named, it is struck off; unnamed, the hand's cards become unknown."""
-    if card is None:
-        hand["known"] = []
-    elif card in hand["known"]:
-        hand["known"].remove(card)
+def _dealt(cards: list[str]) -> dict[str, Any]:
+    return {"known": list(cards), "unknown": HAND_SIZE - len(cards), "size": HAND_SIZE}
+
+
+def _leave(state: State, player: str, card: str | None) -> None:
+    """A card leaves a hand: named, it is struck off (a recorded one, or one of the unknown);
+    unnamed, every recorded card stays a candidate, since nobody can tell which one went."""
+    hand = state["hands"][player]
     hand["size"] -= 1
+    if card is not None and card not in hand["known"]:
+        hand["unknown"] = max(0, hand["unknown"] - 1)
+    elif card is not None:
+        hand["known"].remove(card)
+    hand["unknown"] = min(hand["unknown"], hand["size"])
+    _seen_elsewhere(state, player, card)
 
 
-def _enter(hand: dict[str, Any], card: str | None) -> None:
-    if card is not None:
+def _enter(state: State, player: str, card: str | None) -> None:
+    hand = state["hands"][player]
+    if card is not None and card not in hand["known"]:
         hand["known"].append(card)
+    elif card is None:
+        hand["unknown"] += 1
     hand["size"] += 1
+    _seen_elsewhere(state, player, card)
+
+
+def _seen_elsewhere(state: State, player: str, card: str | None) -> None:
+    """A named card was with ``player``: another hand that listed it as a candidate lost it
+    unnamed earlier, so it is no candidate there any more."""
+    if card is None:
+        return
+    for other, hand in state["hands"].items():
+        if other != player and card in hand["known"]:
+            hand["known"].remove(card)
+            hand["unknown"] = max(hand["unknown"], hand["size"] - len(hand["known"]))

@@ -6,6 +6,7 @@ from typing import Any
 
 from games.contract import JSON, State
 from games.hats.constants import COOKIE_POINTS, TYPES, card_type, card_value
+from games.hats.whereabouts import surely_held
 from games.players import left_of
 
 # --- view -------------------------------------------------------------------------------------
@@ -24,9 +25,7 @@ def view(state: State) -> JSON:
         "tea_table": _spaces(state, values),
         "type_values": values,
         "collections": {p: _collection(state, p) for p in players},
-        "hands": {
-            p: {"size": state["hands"][p]["size"], "known": list(state["hands"][p]["known"])} for p in players
-        },
+        "hands": {p: hand_view(state["hands"][p]) for p in players},
         "plays": dict(state["plays"]),
         "favourites": dict(state["favourites"]),
         "removed_types": list(state["removed_types"]),
@@ -34,6 +33,18 @@ def view(state: State) -> JSON:
         "discard_pile": state["pile"]["size"],
         "finished": state["finished"],
         "disputes": list(state["disputes"]),
+    }
+
+
+def hand_view(hand: dict[str, Any]) -> JSON:
+    """A hand as shown: its size, the cards surely in it, the recorded cards one of which (or
+    more) left unnamed, and at most how many of its cards are not recorded at all."""
+    sure = surely_held(hand)
+    return {
+        "size": hand["size"],
+        "known": list(hand["known"]) if sure else [],
+        "maybe": [] if sure else list(hand["known"]),
+        "unknown": hand["unknown"],
     }
 
 
@@ -149,8 +160,7 @@ def _winners(state: State, rows: dict[str, dict[str, int]], cookie: str | None) 
     holders = [side for side in best if cookie in side]
     if holders:
         return list(holders[0]), "cookie"
-    if len(best) == len(sides):
-        return [], "draw"
+    # Nothing settles it: everyone still tied shares the win, also when that is every side.
     return [p for side in best for p in side], "shared"
 
 

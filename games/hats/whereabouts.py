@@ -5,14 +5,19 @@ Hidden cards are optional facts: a card is refused only when the record puts it 
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.contract import State, fail
 from games.hats.constants import card_type
 
 # --- where a recorded card lies ---------------------------------------------------------------
 
 
-def locate(state: State, card: str, *, skip_pile: bool = False) -> tuple[str, str] | None:
-    """Where the recorded facts put ``card``, as (code, sentence); None when nobody knows."""
+def locate(
+    state: State, card: str, *, skip_pile: bool = False, holder: str | None = None
+) -> tuple[str, str] | None:
+    """Where the recorded facts put ``card``, as (code, sentence); None when nobody knows.
+    ``holder``'s hand is left out: the question is whether the card is anywhere else."""
     kind = card_type(card)
     if kind in state["removed_types"]:
         return "card_removed", f"{card} is not in this game: the {kind} hats were removed"
@@ -20,7 +25,7 @@ def locate(state: State, card: str, *, skip_pile: bool = False) -> tuple[str, st
         space = state["table"].index(card) + 1
         return "card_on_table", f"{card} is on the tea table at space {space}"
     for player in state["players"]:
-        found = _held_by(state, player, card)
+        found = _held_by(state, player, card, in_hand=player != holder)
         if found:
             return found
     if not skip_pile and card in state["pile"]["known"]:
@@ -28,29 +33,39 @@ def locate(state: State, card: str, *, skip_pile: bool = False) -> tuple[str, st
     return None
 
 
-def _held_by(state: State, player: str, card: str) -> tuple[str, str] | None:
+def _held_by(state: State, player: str, card: str, *, in_hand: bool) -> tuple[str, str] | None:
     if card in state["collections"][player]:
         return "card_collected", f"{card} is face up in {player}'s collection"
     if card in state["black_hats"][player]:
         return "card_collected", f"{card} is one of {player}'s black hats"
     if state["favourites"][player] == card:
         return "card_revealed", f"{card} is {player}'s revealed favourite hat"
-    if card in state["hands"][player]["known"]:
+    hand = state["hands"][player]
+    if in_hand and card in hand["known"] and surely_held(hand):
         return "card_in_hand", f"{card} is recorded in {player}'s hand"
     return None
+
+
+def surely_held(hand: dict[str, Any]) -> bool:
+    """Whether every recorded card of ``hand`` is still in it (no unnamed card took one away)."""
+    return len(hand["known"]) + hand["unknown"] == hand["size"]
 
 
 def check_leaves_hand(state: State, player: str, card: str) -> None:
     """Refuse unless ``card`` may be in ``player``'s hand, given everything recorded."""
     hand = state["hands"][player]
-    if card in hand["known"]:
-        return
-    found = locate(state, card)
+    found = locate(state, card, holder=player)
     if found:
         fail(*found)
-    if len(hand["known"]) >= hand["size"]:
-        held = ", ".join(hand["known"]) or "no card"
-        fail("card_not_in_hand", f"{card} is not in {player}'s hand: it holds {held}")
+    if card not in hand["known"] and hand["unknown"] == 0:
+        fail("card_not_in_hand", f"{card} is not in {player}'s hand: {_holding(hand)}")
+
+
+def _holding(hand: dict[str, Any]) -> str:
+    held = ", ".join(hand["known"]) or "no card"
+    if surely_held(hand):
+        return f"it holds {held}"
+    return f"its {hand['size']} cards are among {held}, as recorded"
 
 
 def check_from_deck(state: State, player: str, card: str, *, reshuffled: bool) -> None:

@@ -85,6 +85,11 @@ def side_of(state: dict[str, Any], player: str) -> str:
     return CHARACTERS[state["characters"][player]]
 
 
+def health(damage: int) -> int:
+    """The health shown for ``damage``: within 0..2, whatever the true damage."""
+    return max(0, FULL_HEALTH - damage)
+
+
 def living(state: dict[str, Any]) -> list[str]:
     """The players whose characters are not eliminated, in seat order."""
     return [p for p in state["players"] if state["alive"][p]]

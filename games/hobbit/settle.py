@@ -19,6 +19,7 @@ from games.hobbit.constants import (
     SIDES,
     canonical_card,
     cards_left,
+    health,
     living,
     other_side,
     side_of,
@@ -102,11 +103,15 @@ def _effects(state: State, cards: dict[str, str]) -> list[Event]:
         events.append(event("CardTookEffect", card=card, player=player, mark=mark, effect=effect))
         harm[player] = harm.get(player, 0) + (effect == "damage")
         heal[player] = heal.get(player, 0) + (effect == "heal")
+    # Immediate elimination takes a character out at 2, so its damage never passes 2; at the
+    # round's end the true damage counts, so it is kept uncapped until then.
+    cap = FULL_HEALTH if state["options"]["elimination"] == "immediate" else None
     for player in (p for p in state["players"] if p in harm):
         before = state["damage"][player]
-        after = min(FULL_HEALTH, max(0, before + harm[player] - heal[player]))
+        after = max(0, before + harm[player] - heal[player])
+        after = after if cap is None else min(cap, after)
         if after != before:
-            changed = {"before": before, "after": after, "health": FULL_HEALTH - after}
+            changed = {"before": before, "after": after, "health": health(after)}
             events.append(
                 event("DamageChanged", player=player, **changed, harm=harm[player], heal=heal[player])
             )

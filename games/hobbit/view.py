@@ -7,7 +7,7 @@ import copy
 from typing import Any
 
 from games.contract import JSON, State
-from games.hobbit.constants import CHARACTERS, FULL_HEALTH, SIDES, cards_left, living, side_of
+from games.hobbit.constants import CHARACTERS, SIDES, cards_left, health, living, side_of
 
 # --- view and scores -----------------------------------------------------------------------------
 
@@ -62,7 +62,7 @@ def _characters(state: State) -> dict[str, dict[str, Any]]:
         p: {
             "character": state["characters"][p],
             "side": CHARACTERS[state["characters"][p]],
-            "health": FULL_HEALTH - state["damage"][p],
+            "health": health(state["damage"][p]),
             "damage": state["damage"][p],
             "alive": state["alive"][p],
             "cards_left": cards_left(state, p),

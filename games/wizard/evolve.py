@@ -92,7 +92,11 @@ def _card_played(state: State, data: dict[str, Any]) -> State:
 
 @evolve.on("DisputeRaised")
 def _dispute_raised(state: State, data: dict[str, Any]) -> State:
-    state["disputes"].append(dict(data["dispute"]))
+    dispute = data["dispute"]
+    state["disputes"].append(dict(dispute))
+    if dispute.get("code") == "revoke" and dispute.get("round") == state["round"]:
+        # This failure to follow is disputed; a later failure in the same suit is a new revoke.
+        state["voids"].get(dispute["player"], {}).pop(dispute["suit"], None)
     return state
 
 

@@ -176,19 +176,12 @@ def _refuse_against_hand(state: State, player: str, card: str) -> None:
 
 
 def _revoke(state: State, player: str, card: str) -> dict[str, object] | None:
-    """The dispute this play reveals: the player showed void in its suit earlier this round."""
+    """The dispute this play reveals: the player showed void in its suit earlier this round and
+    no dispute has named that failure yet."""
     suit, round_no = suit_of(card), state["round"]
     shown_void = state["voids"].get(player, {}).get(suit) if suit else None
     if suit is None or shown_void is None:
-        return None
-    for known in state["disputes"]:
-        if (known["code"], known["round"], known["player"], known["suit"]) == (
-            "revoke",
-            round_no,
-            player,
-            suit,
-        ):
-            return None
+        return None  # evolve forgets a void once its revoke is disputed, so each revoke is one
     return {
         "code": "revoke",
         "message": f"{player} did not follow {suit_name(suit)} in trick {shown_void} of round "

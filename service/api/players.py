@@ -16,9 +16,8 @@ blp = Blueprint("players", __name__, url_prefix="/v1", description="Player stati
 @blp.response(200, PlayerOut)
 def show_player(name: str) -> dict[str, Any]:
     """A player's finished matches, wins and win rate, overall and by game with the game's figures."""
-    return services().reads.player(name) | {
-        "links": {"matches": url_for("matches.list_matches", player=name)}
-    }
+    found = services().reads.player(name)
+    return found | {"links": {"matches": url_for("matches.list_matches", player=found["name"])}}
 
 
 @blp.route("/leaderboards/<game_id>", methods=["GET"])

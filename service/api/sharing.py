@@ -7,7 +7,7 @@ from typing import Any
 from flask import Response, jsonify, request, url_for
 
 from projections import live
-from service.api import Blueprint, ndjson_alternative, services
+from service.api import Blueprint, bearer_token, ndjson_alternative, services
 from service.errors import BadRequest
 from service.recorder import Copied
 from service.schemas.answers import EVENT_STREAM, NDJSON, BgStatsFile, BgStatsLink, CopiedOut
@@ -66,8 +66,11 @@ def follow(query: dict[str, Any], match_id: str) -> Response:
 @blp.arguments(ForkIn)
 @blp.response(201, CopiedOut)
 def fork(body: dict[str, Any], match_id: str) -> dict[str, Any]:
-    """A new match (new id, new token) whose log is this match's effective history up to step ``at``."""
-    return copied(services().recorder.fork(match_id, body["at"]))
+    """A new match (new id, new token) whose log is this match's effective history up to step ``at``.
+
+    Without the match's write token only the public history is copied: a fork whose history holds a
+    hidden fact (a secret bid not yet shown) is refused with 403. With the token, everything is."""
+    return copied(services().recorder.fork(match_id, body["at"], bearer_token()))
 
 
 @blp.route("/<match_id>/export", methods=["GET"])
@@ -81,13 +84,17 @@ def fork(body: dict[str, Any], match_id: str) -> dict[str, Any]:
 )
 @ndjson_alternative(blp, "format=ndjson: the header, then one event a line.")
 def export(query: dict[str, Any], match_id: str) -> Any:
-    """The match's log as NDJSON (header first), or a finished match as a BG Stats play."""
+    """The match's log as NDJSON (header first), or a finished match as a BG Stats play.
+
+    Without the write token the export is the public history: one that holds a hidden fact back
+    says so in its header (`partial`, `hidden_steps`) and cannot be imported. With the token it is
+    everything."""
     if query["format"] == "bgstats":
         return services().reads.play(match_id)
     if query["format"] == "bgstats-link":
         # Returned as is: the declared success schema is the file's, this is the alternative.
         return jsonify({"url": services().reads.play_link(match_id)})
-    lines = services().reads.export(match_id)
+    lines = services().reads.export(match_id, bearer_token())
     return Response(
         lines, mimetype=NDJSON, headers={"Content-Disposition": f'attachment; filename="{match_id}.ndjson"'}
     )

@@ -135,6 +135,16 @@ def test_setup_refuses_a_player_count_the_game_is_not_played_by(game: Game) -> N
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
+def test_two_seats_whose_names_differ_only_in_case_are_refused_naming_both(game: Game) -> None:
+    players, setup, options = first_position(game)
+    names = [*players[:-1], players[0].upper()]
+    with pytest.raises(InvalidAction) as caught:
+        validate_match(game, names, setup, options)
+    assert caught.value.code == "invalid_players" and "differ only in case" in caught.value.message
+    assert repr(players[0]) in caught.value.message and repr(players[0].upper()) in caught.value.message
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
 def test_setup_fills_in_every_option_left_out_with_its_default(game: Game) -> None:
     players, setup, _ = first_position(game)
     created = game.setup(players, setup, {})[0]

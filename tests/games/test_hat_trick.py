@@ -537,11 +537,14 @@ def test_a_standard_match_whose_deck_runs_out_ends_with_the_most_cards() -> None
     assert GAME.scores(state)["winners"] == ["bob"]
 
 
-def test_nobody_wins_when_no_card_was_won() -> None:
-    state = start(("ann", "bob"), full_deck=True)
-    for number in range(1, 56):
+def test_when_no_card_was_won_every_player_shares_the_win() -> None:
+    state = start(("ann", "bob", "cy"), full_deck=True)
+    for number in range(1, 55):
         state = discard_round(state, number)
-    assert state["finished"] and GAME.scores(state)["winners"] == []
+    state, events = act(revealed(state, 55), type="abandon_round")
+    assert events[-1]["data"]["winners"] == ["ann", "bob", "cy"]
+    assert state["finished"] and GAME.scores(state)["winners"] == ["ann", "bob", "cy"]
+    assert GAME.scores(state)["totals"] == {"ann": 0, "bob": 0, "cy": 0}
 
 
 # --- view, scores and the contract's promises ------------------------------------------------

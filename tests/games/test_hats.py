@@ -141,7 +141,7 @@ def test_a_new_match_waits_for_the_start_player_at_a_full_tea_table() -> None:
     view = GAME.view(create(start_player="cy"))
     assert (view["phase"], view["to_act"], view["turn"]["player"]) == ("play", ["cy"], "cy")
     assert [space["card"] for space in view["tea_table"]] == TABLE
-    assert view["hands"]["ann"] == {"size": 9, "known": []}
+    assert view["hands"]["ann"] == {"size": 9, "known": [], "maybe": [], "unknown": 9}
     assert view["draw_pile"] == 42 - 6 - 27 and view["finished"] is False
     assert view["disputes"] == []
 
@@ -506,15 +506,66 @@ def test_a_card_recorded_in_another_hand_is_refused() -> None:
 
 def test_a_named_play_strikes_the_card_off_the_recorded_hand() -> None:
     state, _ = act(create(hands={"ann": ANN_HAND}), "black_hat", player="ann", card="red-2")
-    assert GAME.view(state)["hands"]["ann"] == {"size": 8, "known": ANN_HAND[1:]}
+    assert GAME.view(state)["hands"]["ann"] == {"size": 8, "known": ANN_HAND[1:], "maybe": [], "unknown": 0}
     assert GAME.view(state)["collections"]["ann"]["black_hats_named"] == ["red-2"]
 
 
-def test_an_unnamed_card_leaving_a_recorded_hand_makes_the_hand_unknown() -> None:
+def test_an_unnamed_card_leaving_a_recorded_hand_keeps_its_cards_as_candidates() -> None:
     state, _ = act(create(hands={"ann": ANN_HAND}), "black_hat", player="ann")
-    assert GAME.view(state)["hands"]["ann"] == {"size": 8, "known": []}
+    assert GAME.view(state)["hands"]["ann"] == {"size": 8, "known": [], "maybe": ANN_HAND, "unknown": 0}
     state, _ = act(state, "redraw", player="ann", drawn="pink-6")
-    assert GAME.view(state)["hands"]["ann"] == {"size": 8, "known": ["pink-6"]}
+    assert GAME.view(state)["hands"]["ann"] == {
+        "size": 8,
+        "known": [],
+        "maybe": [*ANN_HAND, "pink-6"],
+        "unknown": 0,
+    }
+
+
+def test_after_an_unnamed_black_hat_a_card_never_in_the_hand_is_still_refused() -> None:
+    state, _ = act(create(hands={"ann": ANN_HAND, "bob": BOB_HAND}), "black_hat", player="ann")
+    state = run(state, ("black_hat", {"player": "bob"}), ("black_hat", {"player": "cy"}))
+    caught = refused(state, "swap", player="ann", card="green-6", space=1)  # in the draw pile
+    assert caught.code == "card_not_in_hand" and "among" in caught.message and "red-2" in caught.message
+    caught = refused(state, "swap", player="ann", card="purple-5", space=6)  # dealt to nobody known
+    assert caught.code == "card_not_in_hand"
+    state, _ = act(state, "swap", player="ann", card="red-3", space=1)  # still a candidate
+    assert GAME.view(state)["hands"]["ann"]["size"] == 7
+
+
+def test_an_unnamed_redraw_leaves_room_for_one_unrecorded_card_checked_when_it_is_named() -> None:
+    state, _ = act(create(hands={"ann": ANN_HAND, "bob": BOB_HAND}), "redraw", player="ann")
+    assert GAME.view(state)["hands"]["ann"]["unknown"] == 1
+    caught = refused(state, "swap", player="ann", card="pink-6", space=1)  # bob holds it
+    assert caught.code == "card_in_hand" and "bob's hand" in caught.message
+    state, _ = act(state, "swap", player="ann", card="green-6", space=4)  # the card drawn
+    assert GAME.view(state)["hands"]["ann"]["unknown"] == 0
+    state = run(state, ("black_hat", {"player": "bob"}), ("black_hat", {"player": "cy"}))
+    caught = refused(state, "black_hat", player="ann", card="green-5")  # a second outsider
+    assert caught.code == "card_not_in_hand"
+
+
+def test_a_candidate_seen_in_another_hand_is_no_candidate_any_more() -> None:
+    cy_hand = [
+        "green-1",
+        "green-2",
+        "green-3",
+        "green-5",
+        "green-6",
+        "yellow-1",
+        "yellow-2",
+        "yellow-4",
+        "yellow-5",
+    ]
+    state = create(FOUR, hands={"ann": ANN_HAND, "cy": cy_hand})
+    state, _ = act(state, "partner_trade", player="ann")  # one unnamed card each way
+    state = run(state, ("black_hat", {"player": "ann"}), ("black_hat", {"player": "bob"}))
+    state, _ = act(state, "swap", player="cy", card="red-6", space=1)  # it came from ann
+    assert "red-6" not in GAME.view(state)["hands"]["ann"]["maybe"]
+    caught = refused(
+        run(state, ("black_hat", {"player": "dee"})), "swap", player="ann", card="red-6", space=2
+    )
+    assert caught.code == "card_on_table"
 
 
 def test_the_last_card_of_a_recorded_hand_is_the_only_possible_favourite() -> None:
@@ -555,7 +606,7 @@ def test_a_named_redraw_moves_the_drawn_card_into_the_recorded_hand() -> None:
         "returned": False,
     }
     view = GAME.view(state)
-    assert view["hands"]["ann"] == {"size": 9, "known": [*ANN_HAND[1:], "pink-6"]}
+    assert view["hands"]["ann"] == {"size": 9, "known": [*ANN_HAND[1:], "pink-6"], "maybe": [], "unknown": 0}
     assert (view["draw_pile"], view["discard_pile"]) == (8, 1)
 
 
@@ -606,7 +657,7 @@ def test_with_four_players_the_draw_pile_is_empty_so_a_redraw_gives_the_card_bac
         "drawn": "pink-6",
         "returned": True,
     }
-    assert GAME.view(state)["hands"]["ann"] == {"size": 9, "known": ["pink-6"]}
+    assert GAME.view(state)["hands"]["ann"] == {"size": 9, "known": ["pink-6"], "maybe": [], "unknown": 8}
     caught = refused(create(FOUR), "redraw", player="ann", discarded="pink-6", drawn="pink-5")
     assert caught.code == "deck_empty" and "pink-6" in caught.message
 

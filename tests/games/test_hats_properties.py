@@ -42,7 +42,7 @@ def recorded(seed: int) -> tuple[list[dict[str, Any]], list[State], list[dict[st
 
 
 def named_cards(state: State) -> list[str]:
-    """Every card the recorded facts place somewhere (face up, named hidden, or removed)."""
+    """Every card the recorded facts place somewhere (face up, named hidden, a hand's candidate)."""
     cards = list(state["table"])
     for player in state["players"]:
         cards += state["collections"][player] + state["hands"][player]["known"]
@@ -80,7 +80,8 @@ def test_cards_are_conserved_and_no_card_is_in_two_places(seed: int) -> None:
         cards = named_cards(state)
         assert not [card for card, n in Counter(cards).items() if n > 1]
         assert all(card.split("-")[0] not in state["removed_types"] for card in cards)
-        assert all(0 <= len(h["known"]) <= h["size"] for h in state["hands"].values())
+        for hand in state["hands"].values():  # the recorded candidates and the unknown cover it
+            assert 0 <= hand["unknown"] <= hand["size"] <= len(hand["known"]) + hand["unknown"]
 
 
 @FEW

@@ -224,7 +224,7 @@ def test_a_tie_the_cookie_does_not_settle_is_a_shared_win() -> None:
     assert (board["winners"], board["decided_by"]) == (["ann", "bob"], "shared")
 
 
-def test_players_alike_in_every_tie_break_draw() -> None:
+def test_when_every_player_is_alike_in_every_tie_break_all_share_the_win() -> None:
     state, result = finished(
         {"ann": [], "bob": []},
         {"ann": "red-2", "bob": "orange-2"},
@@ -234,7 +234,22 @@ def test_players_alike_in_every_tie_break_draw() -> None:
     )
     board = GAME.scores(state)
     assert board["totals"] == {"ann": 6, "bob": 6} and board["cookie"] is None
-    assert (board["winners"], board["decided_by"]) == ([], "draw") and result["winners"] == []
+    assert (board["winners"], board["decided_by"]) == (["ann", "bob"], "shared")
+    assert result["winners"] == ["ann", "bob"]
+
+
+def test_two_teams_alike_in_every_tie_break_share_the_win() -> None:
+    state, result = finished(
+        # ann + cy: (1 - 1) + (3 - 4) = -1; bob + dee: (2 - 2) + (4 - 5) = -1; no black hats;
+        # every cookie candidate holds one type and a lowest card of value 2: nobody takes it
+        {"ann": ["red-2"], "bob": ["orange-2"], "cy": ["yellow-2"], "dee": ["green-2"]},
+        {"ann": "pink-1", "bob": "pink-2", "cy": "pink-4", "dee": "pink-5"},
+        table=["red-6", "orange-5", "yellow-4", "green-3", "blue-2", "purple-1"],
+    )
+    board = GAME.scores(state)
+    assert [team["total"] for team in board["teams"]] == [-1, -1] and board["cookie"] is None
+    assert (board["winners"], board["decided_by"]) == (["ann", "cy", "bob", "dee"], "shared")
+    assert result["winners"] == board["winners"]
 
 
 def test_four_players_add_up_as_partners_and_the_higher_team_wins() -> None:

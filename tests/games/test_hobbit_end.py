@@ -91,6 +91,32 @@ def test_with_end_of_round_elimination_a_character_healed_in_time_survives() -> 
     assert t.view["characters"]["ann"]["alive"] is True
 
 
+def test_with_end_of_round_elimination_damage_is_not_capped_so_three_healed_once_is_still_out() -> None:
+    t = ann_falls(elimination="end_of_round")
+    t.trick("green-8", "green-5", "green-6", "green-7")  # dee wins
+    events = t.give(green_8="ann", green_5="bob", green_6="bob", green_7="bob")
+    assert of_type(events, "DamageChanged")[0] == {
+        "player": "ann",
+        "before": 2,
+        "after": 3,
+        "health": 0,
+        "harm": 1,
+        "heal": 0,
+    }
+    ann = t.view["characters"]["ann"]
+    assert (ann["damage"], ann["health"], ann["alive"]) == (3, 0, True)
+    t.trick("yellow-8", "yellow-5", "yellow-6", "yellow-7")  # dee wins
+    t.give(yellow_5="ann", yellow_8="cy", yellow_6="cy", yellow_7="cy")
+    assert t.view["characters"]["ann"]["damage"] == 2
+    tail = t.finish_round()
+    assert of_type(tail, "PlayerEliminated")[0]["player"] == "ann"
+
+
+def test_with_immediate_elimination_damage_stays_within_two() -> None:
+    t = ann_falls()
+    assert t.view["characters"]["ann"]["damage"] == 2 and t.view["characters"]["ann"]["health"] == 0
+
+
 # --- the next leader -----------------------------------------------------------------------------
 
 

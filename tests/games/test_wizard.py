@@ -633,6 +633,23 @@ def test_a_revoke_in_one_suit_is_disputed_once_per_round() -> None:
     assert [d["trick"] for d in state["disputes"]] == [1]
 
 
+def test_every_revoke_is_its_own_dispute_even_in_the_same_suit_and_round() -> None:
+    state = run(create(), *[zero_round(THREE, "cy", r) for r in (1, 2, 3)])
+    state, _ = act(state, "start_round", trump_card="2C")  # round 4: dealer ann, bob leads
+    state = run(state, *bids(("bob", 0), ("cy", 0), ("ann", 0)))
+    state = run(state, *plays(("bob", "5H"), ("cy", "7S"), ("ann", "9H")))  # cy void in H
+    state = run(state, *plays(("ann", "3D"), ("bob", "4D"), ("cy", "KH")))  # revoke 1
+    state = run(state, *plays(("bob", "6H"), ("cy", "8S"), ("ann", "QH")))  # cy void in H again
+    state, events = act(state, "play", player="ann", card="2D")
+    state = run(state, *plays(("bob", "5D")))
+    state, events = act(state, "play", player="cy", card="JH")  # revoke 2
+    assert [(d["player"], d["suit"], d["trick"]) for d in state["disputes"]] == [
+        ("cy", "H", 1),
+        ("cy", "H", 3),
+    ]
+    assert "trick 3" in events[1]["data"]["dispute"]["message"]
+
+
 def test_a_wizard_or_jester_instead_of_the_led_suit_shows_no_void() -> None:
     state = run(round_two(), *plays(("cy", "5H"), ("ann", "jester"), ("bob", "9H")))
     state = run(state, *plays(("bob", "3D"), ("cy", "4D"), ("ann", "KH")))

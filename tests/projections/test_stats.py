@@ -62,3 +62,14 @@ def test_a_leaderboard_ranks_by_wins_then_win_rate_then_name() -> None:
         (3, "cy", 0, 1),
     ]
     assert leaderboard("hats", MATCHES)[0]["name"] == "ann"
+
+
+def test_names_that_differ_only_in_case_are_one_player_shown_as_first_spelled() -> None:
+    first = summary("wizard", ["Ann", "bob"], ["Ann"], Ann={"bid_accuracy": 1.0}) | {"created_ms": 1}
+    later = summary("wizard", ["ANN", "bob"], ["bob"], ANN={"bid_accuracy": 0.5}) | {"created_ms": 2}
+    for asked in ("ann", "ANN", "Ann"):
+        record = aggregate(asked, [later, first])
+        assert (record["name"], record["matches"], record["wins"]) == ("Ann", 2, 1)
+        assert record["by_game"]["wizard"]["figures"] == {"bid_accuracy": 0.75}
+    rows = leaderboard("wizard", [later, first])
+    assert [(r["name"], r["matches"], r["wins"]) for r in rows] == [("Ann", 2, 1), ("bob", 2, 1)]

@@ -4,6 +4,9 @@ errors with their exit codes, and progress on stderr."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -151,3 +154,17 @@ def test_without_redis_url_or_a_serve_in_the_data_dir_a_command_says_what_to_sta
     answer = CliRunner().invoke(main, ["verify", "--data-dir", str(tmp_path)], env={"REDIS_URL": ""})
     assert answer.exit_code == 4
     assert f"no tabletape serve is running with the data dir {tmp_path}" in answer.stderr
+
+
+def test_an_export_whose_reader_stops_early_ends_quietly(
+    recorded: Callable[..., Table], redis_url: str, keys: Keys
+) -> None:
+    match = recorded("wizard", SHORT["wizard"])
+    command = [str(Path(sys.executable).parent / "tabletape"), "export", match.id]
+    env = os.environ | {"REDIS_URL": redis_url, "TABLETAPE_PREFIX": keys.prefix}
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    assert process.stdout is not None
+    process.stdout.close()  # as `tabletape export … | head -0` does
+    _, errors = process.communicate(timeout=60)
+    assert process.returncode == 0, errors
+    assert b"unexpectedly" not in errors and b"Traceback" not in errors and b"Exception" not in errors

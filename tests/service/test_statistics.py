@@ -152,6 +152,27 @@ def test_hats_cookie_rate_averages_who_took_the_last_cookie(
         assert rate == round(cookies.count(name) / played, 4)
 
 
+def test_a_name_in_another_case_is_the_same_player_shown_as_first_spelled(
+    table: Callable[..., Table], client: FlaskClient, work: Callable[[], int]
+) -> None:
+    script = get_game("wizard").example(10)
+    made = []
+    for spelling in ("Ann", "ANN"):  # the actions say "ann": seats are found ignoring case
+        players = [spelling if p == "ann" else p for p in script["players"]]
+        match = table("wizard", players, setup=script["setup"], options=script["options"])
+        for action in script["actions"]:
+            match.ok(action)
+        made.append(match)
+    work()
+    answers = [client.get(f"/v1/players/{name}").json for name in ("ann", "ANN", "Ann")]
+    assert answers[0] == answers[1] == answers[2]
+    assert (answers[0]["name"], answers[0]["matches"], answers[0]["in_progress"]) == ("Ann", 2, 0)
+    rows = client.get("/v1/leaderboards/wizard").json["players"]
+    assert [r["matches"] for r in rows if r["name"].casefold() == "ann"] == [2]
+    listed = client.get("/v1/matches", query_string={"player": "aNN"}).json["matches"]
+    assert {m["id"] for m in listed} == {m.id for m in made}
+
+
 def test_a_player_no_match_names_is_not_found_and_nor_is_an_unknown_games_leaderboard(
     client: FlaskClient,
 ) -> None:
