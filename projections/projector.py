@@ -80,11 +80,7 @@ class Projector:
             pipe.multi()
             summary = self._write(pipe, game, match_id, header, pos, snapshots)
             pipe.execute()
-        # The read models are cross-match keys (other slots on a cluster): written after the
-        # match's own transaction, idempotently, and before the match may leave the dirty set.
-        with self.client.pipeline(transaction=False) as pipe:
-            self.models.write(pipe, match_id, summary, float(header.get("created_ms", 0)))
-            pipe.execute()
+        self._write_models(match_id, float(header.get("created_ms", 0)), summary)
         caught_up = self._clear_dirty(match_id, pos["version"])
         return Projected(match_id, pos["version"], pos["version"] - folded_from, caught_up)
 
@@ -113,6 +109,22 @@ class Projector:
         for member in snapshots:
             pipe.zadd(self.keys.snap(match_id), {member: int(member.split("|", 1)[0])})
         return summary
+
+    def _write_models(self, match_id: str, created_ms: float, summary: dict[str, Any]) -> None:
+        """Write the read models of the match's newest summary, after its own transaction.
+
+        They are cross-match keys (other slots on a cluster), so no transaction joins them to the
+        projection: a run that a newer one overtook meanwhile finds the newer summary stored and
+        writes that one's, so the read models never end on an older summary than the projection.
+        """
+        while True:
+            with self.client.pipeline(transaction=False) as pipe:
+                self.models.write(pipe, match_id, summary, created_ms)
+                pipe.execute()
+            stored = self.cache.field(match_id, "summary")
+            if stored is None or stored[1].get("version") == summary["version"]:
+                return
+            summary = stored[1]
 
     def _clear_dirty(self, match_id: str, checkpoint: int) -> bool:
         """Take the match off the dirty set if no step was appended since ``checkpoint``."""

@@ -115,7 +115,7 @@ def test_every_game_is_recorded_followed_projected_rewound_forked_exported_and_i
     projected(url, made["id"], made["version"])
 
     listed = get(url, "/v1/matches", game=game_id, status="finished", limit=100)["matches"]
-    assert {match.id, made["id"]} <= {m["id"] for m in listed}
+    assert {match.id, made["id"]} <= {m["id"] for m in listed}, deployed.logs()[-4000:]
     leaders = get(url, f"/v1/leaderboards/{game_id}")["players"]
     players = all_games()[game_id].example(SHORT[game_id])["players"]
     assert {p.lower() for p in players} <= {row["name"].lower() for row in leaders}
