@@ -39,6 +39,17 @@ class Keys:
         """Hash: the projection's checkpoint, state, view and scoreboard."""
         return self._match(match_id, "proj")
 
+    def meta_pattern(self) -> str:
+        """A SCAN pattern that matches every match's header key under this prefix."""
+        return f"{self.prefix}:{{*}}:meta"
+
+    def match_of_meta(self, key: str) -> str | None:
+        """The match id of a header key, or None when the key is not one."""
+        head, tail = f"{self.prefix}:{{", "}:meta"
+        if key.startswith(head) and key.endswith(tail) and len(key) > len(head) + len(tail):
+            return key[len(head) : -len(tail)]
+        return None
+
     def matches(self) -> str:
         """Sorted set of every match id, scored by creation time (ms)."""
         return f"{self.prefix}:matches"

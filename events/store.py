@@ -240,8 +240,9 @@ class EventStore:
         return [as_text(i) for i in ids]
 
     def all_ids(self) -> Iterator[str]:
-        """Every match id, in no particular order (a scan: fit for registries of any size)."""
-        return registered_ids(self.client, self.keys)
+        """Every match id, in no particular order: a scan of every match's header, on every master
+        of a cluster, so a match the registry missed (its process lost between the two) is found."""
+        return created_ids(self.client, self.keys)
 
     def count(self) -> int:
         """How many matches there are."""
@@ -252,10 +253,12 @@ class EventStore:
             raise UnknownMatch(match_id)
 
 
-def registered_ids(client: redis.Redis, keys: Keys, batch: int = 500) -> Iterator[str]:
-    """Every match id of the registry under ``keys``, in no particular order."""
-    for raw, _score in client.zscan_iter(keys.matches(), count=batch):
-        yield as_text(raw)
+def created_ids(client: redis.Redis, keys: Keys, batch: int = 1000) -> Iterator[str]:
+    """Every match id under ``keys`` whose header exists (a SCAN; a cluster client scans every master)."""
+    for raw in client.scan_iter(match=keys.meta_pattern(), count=batch):
+        match_id = keys.match_of_meta(as_text(raw))
+        if match_id is not None:
+            yield match_id
 
 
 def _result(match_id: str, reply: list[int]) -> AppendResult:

@@ -48,3 +48,13 @@ def test_a_dirty_match_is_projected_again_and_then_leaves_the_dirty_set(parts: S
     assert parts.cache.checkpoint(made.match_id) == version
     assert not parts.client.sismember(parts.keys.dirty(), made.match_id)
     assert parts.client.zcard(parts.keys.snap(made.match_id)) == version // 5
+
+
+def test_the_full_sweep_finds_and_registers_a_match_the_registry_lost(parts: Services) -> None:
+    made = record_example(parts.recorder, "hats", 0, upto=4)
+    parts.client.zrem(parts.keys.matches(), made.match_id)  # its process died before registering
+    assert made.match_id in set(parts.store.all_ids())
+    assert sweep_all(parts.client, parts.keys, parts.queue, snapshot_every=5) == 1
+    work_until_empty(parts)
+    assert parts.cache.checkpoint(made.match_id) == parts.store.version(made.match_id)
+    assert made.match_id in parts.store.match_ids()
