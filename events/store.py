@@ -14,16 +14,15 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from functools import cache
 from importlib.resources import files
-from typing import cast
 
 import redis
-from redis import exceptions
 from redis.commands.core import Script
 
 from events.codec import as_text, decode, encode, entry_id
 from events.envelope import AppendResult, NewEvent, StoredEvent
 from events.errors import IdempotencyMismatch, MatchExists, NotReplicated, UnknownMatch, VersionConflict
 from events.keys import Keys
+from events.servers import on_servers
 from events.upcasting import Upcasters
 
 _WRITTEN, _DUPLICATE = 0, 1
@@ -115,11 +114,12 @@ class EventStore:
         That write was on another connection, which WAIT cannot see: writing its idempotency
         entry again (the same value) here puts a write after it in the replication stream.
         """
-        server = self._server_of(self.keys.idem(match_id))
-        with server.pipeline(transaction=False) as pipe:
-            pipe.hset(self.keys.idem(match_id), key, value)
-            pipe.execute_command("WAIT", self.replicas, self.replica_timeout_ms)
-            _, acknowledged = pipe.execute()
+        idem = self.keys.idem(match_id)
+        wait = ("WAIT", self.replicas, self.replica_timeout_ms)
+        [[written, acknowledged]] = on_servers(self.client, [(idem, [("HSET", idem, key, value), wait])])
+        for answer in (written, acknowledged):
+            if isinstance(answer, Exception):
+                raise answer
         if int(acknowledged) < self.replicas:
             raise NotReplicated(match_id, self.replicas, int(acknowledged))
 
@@ -129,30 +129,14 @@ class EventStore:
         WAIT counts the replicas that hold every write sent on its own connection, so it follows
         the script in one pipeline to the server that holds the match (on a cluster, its master).
         """
-        for _ in range(3):
-            server = self._server_of(keys[0])
-            with server.pipeline(transaction=False) as pipe:
-                pipe.evalsha(self._script.sha, len(keys), *keys, *args)
-                pipe.execute_command("WAIT", self.replicas, self.replica_timeout_ms)
-                reply, acknowledged = pipe.execute(raise_on_error=False)
-            if isinstance(reply, exceptions.NoScriptError):
-                # A restarted (or newly promoted) server has not seen the script; it did not run.
-                server.script_load(self._script.script)
-            elif isinstance(reply, exceptions.MovedError) and hasattr(self.client, "nodes_manager"):
-                # The slot has another master since the client last asked (a failover): ask again.
-                self.client.nodes_manager.initialize()
-            else:
-                break
+        wait = ("WAIT", self.replicas, self.replica_timeout_ms)
+        call = ("EVALSHA", self._script.sha, len(keys), *keys, *args)
+        source = _script_source()  # what a server that does not know the script yet is given
+        [[reply, acknowledged]] = on_servers(self.client, [(keys[0], [call, wait])], [source])
         for answer in (reply, acknowledged):
             if isinstance(answer, Exception):
                 raise answer
         return [int(x) for x in reply], int(acknowledged)
-
-    def _server_of(self, key: str) -> redis.Redis:
-        """The one server that holds ``key``: the client's, or on a cluster the key's master."""
-        if hasattr(self.client, "get_node_from_key"):
-            return cast(redis.Redis, self.client.get_node_from_key(key).redis_connection)
-        return self.client
 
     # -- reads -----------------------------------------------------------------------------------
 
