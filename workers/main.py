@@ -9,6 +9,7 @@ import uuid
 from collections.abc import Callable
 
 import redis
+from redis.exceptions import RedisClusterException
 from rq import Worker
 from rq.serializers import JSONSerializer
 
@@ -32,16 +33,18 @@ def sweep_forever(
 ) -> None:
     """Sweep at start (every match) and then every ``every`` seconds (the dirty set)."""
     queue = projection_queue(connect(), keys)
-    client = connect_store()
+    client: redis.Redis | None = None
     first = True
     while not stop.is_set():
         try:
+            # Made here, so a store not answering yet (a cluster client asks at once) is retried.
+            client = client or connect_store()
             if first:
                 log.info("sweep: %d matches behind their log", sweep_all(client, keys, queue, snapshot_every))
                 first = False
             else:
                 sweep_dirty(client, keys, queue, snapshot_every)
-        except redis.RedisError as exc:
+        except (redis.RedisError, RedisClusterException) as exc:
             log.warning("sweep: Redis unavailable (%s); trying again", exc)
             # A write whose dirty mark was lost with Redis is found by comparing every match.
             first = True
@@ -93,7 +96,7 @@ def run_worker(
                 if burst or asked or getattr(worker, "_stop_requested", False):
                     return
                 log.warning("worker: the RQ loop stopped without being asked; starting it again in 1 s")
-            except (redis.ConnectionError, redis.TimeoutError) as exc:
+            except (redis.ConnectionError, redis.TimeoutError, RedisClusterException) as exc:
                 log.warning("worker: Redis unavailable (%s); reconnecting in 1 s", exc)
             time.sleep(1)
     finally:
