@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from collections.abc import Callable
 from typing import Any
 
+from bench import http, lag, sizes, writes
 from bench.harness import OTHER_HAT_TRICK, bench_parts, long_other_hat_trick
 from games.registry import get_game
 from service.bootstrap import Services
@@ -20,47 +22,27 @@ def per_call(fn: Callable[[], Any], calls: int) -> float:
     return (time.perf_counter() - start) / calls
 
 
-def record_vs_xadd(parts: Services, actions: int = 400) -> None:
-    """Recording one action (validate + fold tail + decide + atomic append) against a raw XADD."""
-    game = get_game("wizard")
-    script = next(s for s in map(game.example, range(100)) if len(s["players"]) == 3)
-    made = parts.recorder.create("wizard", script["players"], script["setup"], script["options"])
-    projector = parts.projector
-    spent = 0.0
-    todo = script["actions"][:actions]
-    for action in todo:
-        start = time.perf_counter()
-        parts.recorder.act(made.match_id, made.token, action)
-        spent += time.perf_counter() - start
-        projector.project(made.match_id)  # a worker keeping up, outside the timed write
-    recorded = spent / len(todo)
-    payload = parts.store.read(made.match_id, 2, 2)[0]
-    stream = f"{parts.keys.prefix}:raw-xadd"
-    raw = per_call(
-        lambda: parts.client.xadd(
-            stream, {"type": payload.type, "data": str(payload.data), "meta": str(payload.meta)}
-        ),
-        2000,
-    )
-    print(
-        f"record one action: {recorded * 1e3:.3f} ms; raw XADD: {raw * 1e3:.3f} ms; "
-        f"ratio {recorded / raw:.1f}x"
-    )
-
-
 def rewind_vs_naive(parts: Services, steps: tuple[int, ...] = (1_000, 10_000)) -> None:
     """Rewinding to step N from the nearest snapshot against folding from step 1."""
     game = get_game("other-hat-trick")
     made = parts.recorder.create(*OTHER_HAT_TRICK)
     projector = parts.projector
     target = max(steps)
+    timed: list[float] = []
     for i, action in enumerate(long_other_hat_trick(10 * target)):
+        start = time.perf_counter()
         answer = parts.recorder.act(made.match_id, made.token, action)
+        timed.append(time.perf_counter() - start)
         if answer.version >= target + 10:
             break
         if i % 50 == 0:
             projector.project(made.match_id)
     projector.project(made.match_id)
+    early, late = sum(timed[:1000]) / 1000, sum(timed[-1000:]) / 1000
+    print(
+        f"recording in a long match: {late * 1e3:.2f} ms per action at step {target:,} against "
+        f"{early * 1e3:.2f} ms in the first 1,000 steps; ratio {late / early:.2f}x (goal: flat)"
+    )
     for n in steps:
         snap = per_call(lambda n=n: parts.reader.position(game, made.match_id, n), 20)
         naive = per_call(lambda n=n: parts.reader.naive_at(game, made.match_id, n), 3)
@@ -82,17 +64,30 @@ def memory(parts: Services, match_id: str) -> None:
             ("projection", parts.keys.proj(match_id)),
         )
     }
+    as_json = sum(
+        len(e.type)
+        + len(json.dumps(e.data, separators=(",", ":")))
+        + len(json.dumps(e.meta, separators=(",", ":")))
+        for e in parts.store.iter_events(match_id)
+    )
     print(
-        f"memory for {version} steps: log {sizes['log'] / version:.0f} B/step; snapshots "
-        f"{sizes['snapshots'] / sizes['log']:.2f}x the log; projection {sizes['projection']} B"
+        f"memory for {version} steps: log {sizes['log'] / version:.0f} B/step, "
+        f"{sizes['log'] / as_json:.2f}x the events' JSON (goal <= 2x); snapshots "
+        f"{sizes['snapshots'] / sizes['log']:.2f}x the log (goal <= 0.5x); projection {sizes['projection']} B"
     )
 
 
 def main() -> int:
-    """Run the benchmarks."""
+    """Run every benchmark: each prints its figures as ratios against an anchor of the same run."""
     with bench_parts() as parts:
-        record_vs_xadd(parts)
+        writes.record_vs_evalsha(parts)
+        writes.correction_cost(parts)
+        writes.projection_with_corrections(parts)
         rewind_vs_naive(parts)
+    sizes.main()
+    lag.main()
+    if "--no-http" not in sys.argv:
+        http.main()
     return 0
 
 

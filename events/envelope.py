@@ -7,7 +7,7 @@ and, once stored, the event's step number ``seq`` (1, 2, 3 … per match, with n
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -45,6 +45,8 @@ class AppendResult:
     first: int
     last: int
     duplicate: bool = False
+    # The write raised the wake flag: no projection pass was queued, so the writer enqueues one.
+    woke: bool = field(default=False, compare=False)
 
     @property
     def version(self) -> int:

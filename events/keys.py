@@ -55,8 +55,16 @@ class Keys:
         return f"{self.prefix}:matches"
 
     def dirty(self) -> str:
-        """Set of match ids whose projection may lag their log."""
+        """Set of match ids whose projection may lag their log (marked by every write)."""
         return f"{self.prefix}:dirty"
+
+    def wake(self) -> str:
+        """String present while a projection pass is queued and has not started yet."""
+        return f"{self.prefix}:wake"
+
+    def lease(self, match_id: str) -> str:
+        """String held by the worker projecting the match, so two workers do not fold it twice."""
+        return self._match(match_id, "lease")
 
     def index(self, kind: str, value: str) -> str:
         """Sorted set of match ids for one index entry (game, player, status), by creation time.

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from functools import cache
 from importlib.resources import files
+from typing import Any
 
 import redis
 from redis.commands.core import Script
@@ -26,6 +27,9 @@ from events.servers import on_servers
 from events.upcasting import Upcasters
 
 _WRITTEN, _DUPLICATE = 0, 1
+# The wake flag outlives a lost enqueue by this long; the workers' sweep covers that gap.
+WAKE_SECONDS = 5
+_HEADERS = 4096
 _NO_MATCH, _EXISTS, _CONFLICT, _OTHER_REQUEST = -1, -2, -3, -4
 
 
@@ -44,6 +48,7 @@ class EventStore:
         upcasters: Upcasters | None = None,
         replicas: int = 0,
         replica_timeout_ms: int = 1000,
+        announce: bool = False,
     ) -> None:
         self.client = client
         self.keys = keys
@@ -51,7 +56,11 @@ class EventStore:
         # Each write waits (Redis WAIT) until this many replicas hold it, else NotReplicated.
         self.replicas = replicas
         self.replica_timeout_ms = replica_timeout_ms
+        # Each write is published on the match's shard channel (live follow on a Redis Cluster).
+        self.announce = announce
         self._script: Script = client.register_script(_script_source())
+        # A header never changes once written, so each process reads it once per match.
+        self._headers: dict[str, dict[str, str]] = {}
 
     # -- writes ----------------------------------------------------------------------------------
 
@@ -71,7 +80,7 @@ class EventStore:
         args: list[str] = ["create", str(len(header))]
         for name, value in header.items():
             args += [name, str(value)]
-        return _result(match_id, self._run(match_id, args + _event_args(events)))
+        return _result(match_id, *self._run(match_id, args + _event_args(events)))
 
     def append(
         self,
@@ -90,23 +99,51 @@ class EventStore:
         """
         expected = "" if expected_version is None else str(expected_version)
         args = ["append", expected, idempotency_key or "", fingerprint]
-        reply = self._run(match_id, args + _event_args(events))
+        reply, woke = self._run(match_id, args + _event_args(events))
         if reply[0] == _CONFLICT:
             raise VersionConflict(expected_version or 0, reply[1], match_id)
         if reply[0] == _OTHER_REQUEST:
             raise IdempotencyMismatch(idempotency_key or "", match_id)
-        return _result(match_id, reply)
+        return _result(match_id, reply, woke)
 
-    def _run(self, match_id: str, args: list[str]) -> list[int]:
+    def _run(self, match_id: str, args: list[str]) -> tuple[list[int], bool]:
+        """Run the script and, in the same round trip, mark the match dirty and raise the wake flag.
+
+        The marks are cross-match keys (another slot on a cluster), so they are not part of the
+        script: a process that dies after the script leaves a log ahead of its projection's
+        checkpoint, which the workers' periodic full sweep finds.
+        """
         keys = [self.keys.meta(match_id), self.keys.log(match_id), self.keys.idem(match_id)]
-        if not self.replicas:
-            return [int(x) for x in self._script(keys=keys, args=args)]
-        reply, acknowledged = self._run_replicated(keys, args)
+        script: list[tuple[Any, ...]] = [("EVALSHA", self._script.sha, len(keys), *keys, *args)]
+        if self.announce:
+            # Wakes the live readers of the match's master, in the same round trip.
+            script.append(("SPUBLISH", self.keys.live_channel(match_id), "1"))
+        if self.replicas:
+            # WAIT counts the replicas that hold the writes of its own connection: it follows the
+            # script on the connection to the match's server.
+            script.append(("WAIT", self.replicas, self.replica_timeout_ms))
+        dirty, wake = self.keys.dirty(), self.keys.wake()
+        groups = [
+            (keys[0], script),
+            (dirty, [("SADD", dirty, match_id)]),
+            (wake, [("SET", wake, 1, "NX", "EX", WAKE_SECONDS)]),
+        ]
+        # One round trip on one Redis; one per server on a cluster, whose client pipelines no scripts.
+        ran, marked, (woke,) = on_servers(self.client, groups, [_script_source()])
+        for answer in (*ran, *marked, woke):
+            if isinstance(answer, Exception):
+                raise answer
+        reply = [int(x) for x in ran[0]]
+        if self.replicas:
+            self._replicated(match_id, args, reply, int(ran[-1]))
+        return reply, bool(woke)
+
+    def _replicated(self, match_id: str, args: list[str], reply: list[int], acknowledged: int) -> None:
+        """NotReplicated unless enough replicas hold what this write (or the one it repeats) wrote."""
         if reply[0] == _DUPLICATE:
             self._confirm(match_id, args[2], f"{reply[1]} {reply[2]} {args[3]}")
         elif reply[0] == _WRITTEN and acknowledged < self.replicas:
             raise NotReplicated(match_id, self.replicas, acknowledged)
-        return reply
 
     def _confirm(self, match_id: str, key: str, value: str) -> None:
         """NotReplicated unless enough replicas hold what an earlier write under ``key`` wrote.
@@ -122,21 +159,6 @@ class EventStore:
                 raise answer
         if int(acknowledged) < self.replicas:
             raise NotReplicated(match_id, self.replicas, int(acknowledged))
-
-    def _run_replicated(self, keys: list[str], args: list[str]) -> tuple[list[int], int]:
-        """Run the script, then WAIT on the same connection: (its reply, the replicas that have it).
-
-        WAIT counts the replicas that hold every write sent on its own connection, so it follows
-        the script in one pipeline to the server that holds the match (on a cluster, its master).
-        """
-        wait = ("WAIT", self.replicas, self.replica_timeout_ms)
-        call = ("EVALSHA", self._script.sha, len(keys), *keys, *args)
-        source = _script_source()  # what a server that does not know the script yet is given
-        [[reply, acknowledged]] = on_servers(self.client, [(keys[0], [call, wait])], [source])
-        for answer in (reply, acknowledged):
-            if isinstance(answer, Exception):
-                raise answer
-        return [int(x) for x in reply], int(acknowledged)
 
     # -- reads -----------------------------------------------------------------------------------
 
@@ -161,6 +183,25 @@ class EventStore:
             return events
         name = as_text(game)
         return [self.upcasters.upcast(name, event) for event in events]
+
+    def read_tails(self, starts: Mapping[str, int], count: int) -> dict[str, list[StoredEvent]]:
+        """For each match, at most ``count`` steps from its start on, in one round trip.
+
+        Matches must exist (their headers are read first, once per process, for upcasting).
+        """
+        games = {match_id: self.header(match_id).get("game") for match_id in starts}
+        with self.client.pipeline(transaction=False) as pipe:
+            for match_id, start in starts.items():
+                pipe.xrange(self.keys.log(match_id), entry_id(max(start, 1)), "+", count=count)
+            replies = pipe.execute()
+        found = {}
+        for (match_id, _), entries in zip(starts.items(), replies, strict=True):
+            events = [decode(entry, fields) for entry, fields in entries]
+            game = games[match_id]
+            if self.upcasters is not None and game is not None:
+                events = [self.upcasters.upcast(game, event) for event in events]
+            found[match_id] = events
+        return found
 
     def iter_events(
         self, match_id: str, start: int = 1, end: int | None = None, batch: int = 1000
@@ -205,12 +246,33 @@ class EventStore:
 
     def header(self, match_id: str) -> dict[str, str]:
         """The header the match was created with (its version is read with ``version``)."""
+        known = self._headers.get(match_id)
+        if known is not None:
+            return dict(known)
         fields = self.client.hgetall(self.keys.meta(match_id))
         if not fields:
             raise UnknownMatch(match_id)
+        return dict(self._keep_header(match_id, fields))
+
+    def _keep_header(self, match_id: str, fields: Mapping[Any, Any]) -> dict[str, str]:
         named = {as_text(k): as_text(v) for k, v in fields.items()}
         named.pop("version", None)
+        if len(self._headers) >= _HEADERS:
+            self._headers.pop(next(iter(self._headers)))
+        self._headers[match_id] = named
         return named
+
+    def headers(self, match_ids: Sequence[str]) -> dict[str, dict[str, str]]:
+        """The headers of those of ``match_ids`` that exist, read in one round trip at most."""
+        missing = [m for m in match_ids if m not in self._headers]
+        if missing:
+            with self.client.pipeline(transaction=False) as pipe:
+                for match_id in missing:
+                    pipe.hgetall(self.keys.meta(match_id))
+                for match_id, fields in zip(missing, pipe.execute(), strict=True):
+                    if fields:
+                        self._keep_header(match_id, fields)
+        return {m: dict(self._headers[m]) for m in match_ids if m in self._headers}
 
     def exists(self, match_id: str) -> bool:
         """Whether a match with this id has been created."""
@@ -245,9 +307,9 @@ def created_ids(client: redis.Redis, keys: Keys, batch: int = 1000) -> Iterator[
             yield match_id
 
 
-def _result(match_id: str, reply: list[int]) -> AppendResult:
+def _result(match_id: str, reply: list[int], woke: bool) -> AppendResult:
     if reply[0] in (_WRITTEN, _DUPLICATE):
-        return AppendResult(first=reply[1], last=reply[2], duplicate=reply[0] == _DUPLICATE)
+        return AppendResult(first=reply[1], last=reply[2], duplicate=reply[0] == _DUPLICATE, woke=woke)
     if reply[0] == _NO_MATCH:
         raise UnknownMatch(match_id)
     if reply[0] == _EXISTS:

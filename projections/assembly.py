@@ -39,13 +39,19 @@ class Projections:
 
 
 def assemble(
-    client: redis.Redis, keys: Keys, snapshot_every: int, replicas: int = 0, replica_timeout_ms: int = 1000
+    client: redis.Redis,
+    keys: Keys,
+    snapshot_every: int,
+    replicas: int = 0,
+    replica_timeout_ms: int = 1000,
+    announce: bool = False,
 ) -> Projections:
     """Every projection part over ``client`` under ``keys``; nothing connects until used.
 
-    ``replicas``: each append waits up to ``replica_timeout_ms`` until that many replicas hold it.
+    ``replicas``: each append waits up to ``replica_timeout_ms`` until that many replicas hold it;
+    ``announce``: each append is published on its match's shard channel (live follow on a cluster).
     """
-    store = EventStore(client, keys, game_upcasters(), replicas, replica_timeout_ms)
+    store = EventStore(client, keys, game_upcasters(), replicas, replica_timeout_ms, announce)
     cache = ProjectionCache(client, keys)
     reader = MatchReader(store, cache)
     models = ReadModels(client, keys)

@@ -48,6 +48,19 @@ class ProjectionCache:
             return None
         return int(checkpoint), json.loads(raw)
 
+    def bases(self, match_id: str, at: int) -> list[Position]:
+        """The projected position and the latest snapshot that are at or before step ``at``."""
+        with self.client.pipeline(transaction=False) as pipe:
+            pipe.hget(self.keys.proj(match_id), "env")
+            pipe.zrevrangebyscore(self.keys.snap(match_id), at, "-inf", start=0, num=1)
+            projected, snapshot = pipe.execute()
+        found = [json.loads(as_text(s).split("|", 1)[1]) for s in snapshot]
+        if projected is not None:
+            pos = json.loads(projected)
+            if pos["version"] <= at:
+                found.append(pos)
+        return found
+
     def nearest_snapshot(self, match_id: str, at: int) -> Position | None:
         """The latest snapshot at or before step ``at``."""
         found = self.client.zrevrangebyscore(self.keys.snap(match_id), at, "-inf", start=0, num=1)

@@ -16,6 +16,7 @@ from events.keys import Keys
 
 JOB_TIMEOUT = 300
 PROJECT_MATCH = "workers.jobs.project_match"
+PROJECT_DIRTY = "workers.jobs.project_dirty"
 
 
 def projection_queue(client: redis.Redis, keys: Keys, is_async: bool = True) -> Queue:
@@ -40,4 +41,16 @@ def enqueue_projection(queue: Queue, keys: Keys, match_id: str, snapshot_every: 
         result_ttl=60,
         failure_ttl=3600,
         description=f"project {match_id}",
+    )
+
+
+def enqueue_pass(queue: Queue, keys: Keys, snapshot_every: int) -> None:
+    """Ask a worker for a pass over every dirty match."""
+    queue.enqueue(
+        PROJECT_DIRTY,
+        args=(keys.prefix, snapshot_every),
+        job_id=keys.job_id(uuid.uuid4().hex),
+        result_ttl=10,
+        failure_ttl=3600,
+        description="project dirty matches",
     )

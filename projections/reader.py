@@ -9,11 +9,12 @@ ones in memory is safe with any number of API processes.
 from __future__ import annotations
 
 import copy
-import json
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from typing import Any
+
+import orjson
 
 from events.envelope import StoredEvent
 from events.store import EventStore
@@ -22,12 +23,17 @@ from games.registry import get_game
 from projections import tape
 from projections.cache import ProjectionCache
 from projections.disclosure import disclosed
-from projections.tape import Position, Rewind, Tape
+from projections.tape import Position, Tape
+
+# How many batch ends a process remembers per match: the positions an undo or redo lands on.
+RING = 24
+# A remembered position this close to the step needed is folded from without asking Redis.
+NEAR_ENOUGH = 32
 
 
 def frozen(value: Any) -> Any:
     """A deep copy of a JSON value, safe to keep while the state it came from moves on."""
-    return json.loads(json.dumps(value))
+    return orjson.loads(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS))
 
 
 class MatchReader:
@@ -36,7 +42,7 @@ class MatchReader:
     def __init__(self, store: EventStore, cache: ProjectionCache, memo_size: int = 256) -> None:
         self.store = store
         self.cache = cache
-        self._memo: OrderedDict[str, Position] = OrderedDict()
+        self._memo: OrderedDict[str, OrderedDict[int, bytes]] = OrderedDict()
         self._memo_size = memo_size
         self._lock = threading.Lock()
 
@@ -47,15 +53,38 @@ class MatchReader:
     def head(self, match_id: str) -> tuple[Game, Position]:
         """The match's rules and its position at the newest step."""
         game = self.game_of(match_id)
-        version = self.store.version(match_id)
-        pos = self.position(game, match_id, version)
-        self._remember(match_id, pos)
-        return game, pos
+        return game, self.current(game, match_id)
+
+    def current(self, game: Game, match_id: str, version: int | None = None) -> Position:
+        """The position at the newest step (``version``, when the caller has just learnt it).
+
+        It starts from the position remembered here when that is close, else from the nearest
+        of the projection, a snapshot or a remembered one, and folds the events after it.
+        """
+        if version is None:
+            version = self.store.version(match_id)
+        base = self._newest(match_id)
+        if base is None or version - base["version"] > NEAR_ENOUGH:
+            base = self._base(match_id, version, base if base and base["version"] <= version else None)
+        return self.advance(
+            game, match_id, base, self.store.iter_events(match_id, base["version"] + 1, version)
+        )
 
     def at(self, match_id: str, step: int) -> tuple[Game, Position]:
         """The match's rules and its position right after ``step``."""
         game = self.game_of(match_id)
         return game, self.position(game, match_id, step)
+
+    def latest(self, game: Game, match_id: str) -> tuple[Position, bool]:
+        """The newest position this process knows, and whether it was just read from the log.
+
+        A remembered position may be behind the log (another process wrote since): a writer
+        decides on it and lets the conditional append tell, which spares a read per write.
+        """
+        remembered = self._newest(match_id)
+        if remembered is not None:
+            return remembered, False
+        return self.current(game, match_id), True
 
     def describe(self, match_id: str) -> dict[str, Any]:
         """A match's players, setup, options, version, status, winners and disputes, now."""
@@ -90,7 +119,7 @@ class MatchReader:
 
     def tape_at(self, game: Game, match_id: str, step: int, keep: bool = True) -> Tape:
         """A tape at the position right after ``step``, that rewinds through the stored positions."""
-        return Tape(game, self.position(game, match_id, step), self._rewinder(game, match_id), keep)
+        return self.tape_from(game, match_id, self.position(game, match_id, step), keep)
 
     def frames(self, match_id: str, first: int, last: int, raw: bool = False) -> Iterator[dict[str, Any]]:
         """Frames first..last (each event with the game's view after it), in one pass."""
@@ -118,53 +147,83 @@ class MatchReader:
         }
 
     def advance(self, game: Game, match_id: str, pos: Position, events: Iterable[StoredEvent]) -> Position:
-        """Fold events onto a position the caller owns."""
+        """Fold events onto a position the caller owns, remembering the batch ends on the way."""
         events = list(events)
+        # Batch ends are kept when the fold crosses several (another process's writes): an undo
+        # may land on any of them. One's own single batch ends where the previous write's did.
         corrected = any(event.type in tape.CORRECTIONS for event in events)
-        pos = Tape(game, pos, self._rewinder(game, match_id), keep=corrected).fold(events)
-        self._remember(match_id, pos)
+        several = len({event.meta.get("action_id") for event in events}) > 1
+        playing = self.tape_from(game, match_id, pos, keep=corrected or several)
+        pos = playing.fold(events)
+        with self._lock:
+            ring = self._ring(match_id)
+            for step, text in playing.kept():
+                ring[step] = text
+                ring.move_to_end(step)
+            ring[pos["version"]] = tape.dump(pos)
+            ring.move_to_end(pos["version"])
+            self._trim(ring)
         return pos
 
-    def position(self, game: Game, match_id: str, step: int) -> Position:
-        """The position right after ``step``, as a fresh value the caller owns."""
-        base = self._base(match_id, step)
+    def position(self, game: Game, match_id: str, step: int, near: Position | None = None) -> Position:
+        """The position right after ``step``, as a fresh value the caller owns.
+
+        ``near``, a position at or before ``step`` the caller holds, is started from when no
+        remembered, projected or snapshot position is nearer.
+        """
+        base = self._base(match_id, step, near)
         if base["version"] >= step:
             return base
         events = list(self.store.iter_events(match_id, base["version"] + 1, step))
         # Without a correction in the fold nothing can jump back, so nothing need be kept.
         corrected = any(event.type in tape.CORRECTIONS for event in events)
-        return Tape(game, base, self._rewinder(game, match_id), keep=corrected).fold(events)
+        return self.tape_from(game, match_id, base, keep=corrected).fold(events)
 
-    def _rewinder(self, game: Game, match_id: str) -> Rewind:
-        return lambda n: self.position(game, match_id, n)
+    def tape_from(self, game: Game, match_id: str, start: Position, keep: bool) -> Tape:
+        """A tape folding on from ``start`` whose jumps it cannot look up are found from the log."""
+        playing = Tape(game, start, keep=keep)
+        # A jump the tape cannot look up starts from the nearest position it kept, if no stored one
+        # is nearer, so a rewind folds at most a tape's mark interval, however long the match.
+        playing.fallback = lambda n: self.position(game, match_id, n, near=playing.nearest(n))
+        return playing
 
-    def _base(self, match_id: str, step: int) -> Position:
-        remembered = self._recall(match_id, step)
-        if remembered is not None and remembered["version"] == step:
-            return remembered
-        projected = self.cache.position(match_id)
-        if projected is not None and projected["version"] <= step:
-            if remembered is None or remembered["version"] < projected["version"]:
-                return projected
-        if remembered is not None:
-            return remembered
-        snapshot = self.cache.nearest_snapshot(match_id, step)
-        return snapshot if snapshot is not None else copy.deepcopy(tape.empty())
+    def _base(self, match_id: str, step: int, near: Position | None) -> Position:
+        found = [p for p in (self._recall(match_id, step), near) if p is not None]
+        best = max(found, key=lambda p: p["version"], default=None)
+        if best is not None and step - best["version"] <= NEAR_ENOUGH:
+            return best
+        found += self.cache.bases(match_id, step)
+        best = max(found, key=lambda p: p["version"], default=None)
+        return best if best is not None else copy.deepcopy(tape.empty())
 
-    def _remember(self, match_id: str, pos: Position) -> None:
-        """Keep a copy of the newest position this process computed for the match."""
+    def _ring(self, match_id: str) -> OrderedDict[int, bytes]:
+        ring = self._memo.get(match_id)
+        if ring is None:
+            ring = self._memo[match_id] = OrderedDict()
+        self._memo.move_to_end(match_id)
+        while len(self._memo) > self._memo_size:
+            self._memo.popitem(last=False)
+        return ring
+
+    def _trim(self, ring: OrderedDict[int, bytes]) -> None:
+        # The least recently used go first: an undo and a redo of one action keep both its ends.
+        while len(ring) > RING:
+            ring.popitem(last=False)
+
+    def _newest(self, match_id: str) -> Position | None:
+        """A fresh copy of the newest position remembered for the match, if any."""
         with self._lock:
-            known = self._memo.get(match_id)
-            if known is None or known["version"] <= pos["version"]:
-                self._memo[match_id] = frozen(pos)
-                self._memo.move_to_end(match_id)
-                while len(self._memo) > self._memo_size:
-                    self._memo.popitem(last=False)
+            ring = self._memo.get(match_id)
+            if not ring:
+                return None
+            return tape.thaw(ring[max(ring)])
 
     def _recall(self, match_id: str, step: int) -> Position | None:
-        """A fresh copy of the remembered position, if it is at or before ``step``."""
+        """A fresh copy of the latest remembered position at or before ``step``, if any."""
         with self._lock:
-            known = self._memo.get(match_id)
-            if known is None or known["version"] > step:
+            ring = self._memo.get(match_id)
+            steps = [s for s in ring if s <= step] if ring else []
+            if not ring or not steps:
                 return None
-            return frozen(known)
+            ring.move_to_end(max(steps))
+            return tape.thaw(ring[max(steps)])

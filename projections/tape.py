@@ -18,9 +18,11 @@ remembering the positions such a jump may land on.
 
 from __future__ import annotations
 
-import json
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import Any
+
+import orjson
 
 from events.envelope import StoredEvent
 from games.contract import Game
@@ -34,6 +36,17 @@ REDONE = "ActionRedone"
 CORRECTIONS = (UNDONE, REDONE)
 # The batch that created the match cannot be undone: it is the match.
 CREATION = "create"
+
+
+def dump(pos: Position) -> bytes:
+    """A position frozen as JSON bytes (orjson: copies are made on every write, so they are fast)."""
+    return orjson.dumps(pos, option=orjson.OPT_NON_STR_KEYS)
+
+
+def thaw(frozen: bytes | str) -> Position:
+    """A fresh position from ``dump``'s bytes (or any JSON text)."""
+    found: Position = orjson.loads(frozen)
+    return found
 
 
 def empty() -> Position:
@@ -72,28 +85,40 @@ class Tape:
     """A fold from a position that remembers the positions a correction may jump back to.
 
     Every correction lands on the end of a batch (an undo on the step before its action, a redo
-    on its action's last step), so the tape keeps, as JSON, the position at the end of each batch
-    it has folded: a jump to one of them is a lookup, not a new fold. A jump to any other step goes
-    to ``fallback`` (which must then know the match's stored positions). With ``keep`` off, when the
-    caller knows no correction follows, nothing is kept.
+    on its action's last step), so the tape keeps, as JSON, the position at the end of the batches
+    it folds. Without a ``fallback`` it keeps every one, so any jump is a lookup (a fold from step
+    1 with nothing stored: verify, import). With one, it keeps the last ``window`` batch ends and
+    one batch end every ``every`` steps, so memory stays bounded however long the fold, and a jump
+    to any other step goes to ``fallback``, which may start from ``nearest(step)`` and fold at most
+    ``every`` steps from there. With ``keep`` off, when the caller knows no correction follows,
+    nothing is kept.
     """
 
     def __init__(
-        self, game: Game, start: Position, fallback: Rewind | None = None, keep: bool = True
+        self,
+        game: Game,
+        start: Position,
+        fallback: Rewind | None = None,
+        keep: bool = True,
+        window: int = 32,
+        every: int = 64,
     ) -> None:
         self.game = game
         self.position = start
         self.fallback = fallback
         self.keep = keep
-        self._kept: dict[int, str] = {}
+        self.window = window
+        self.every = every
+        self._recent: OrderedDict[int, bytes] = OrderedDict()
+        self._marks: dict[int, bytes] = {}
         self._action: Any = None
 
     def advance(self, event: StoredEvent) -> Position:
         """The position after ``event``, folded onto the tape's own."""
         action = event.meta.get("action_id")
-        if self.keep and (action != self._action or not self._kept):
+        if self.keep and (action != self._action or not self._recent):
             # A new batch begins, so the position now is the end of one (or the tape's start).
-            self._kept[self.position["version"]] = json.dumps(self.position)
+            self._keep(self.position)
         self._action = action
         self.position = step(self.game, self.position, event, self.rewind)
         return self.position
@@ -104,15 +129,40 @@ class Tape:
             self.advance(event)
         return self.position
 
+    def kept(self) -> list[tuple[int, bytes]]:
+        """The recent batch ends this tape keeps, oldest first, as (step, position JSON)."""
+        return list(self._recent.items())
+
+    def nearest(self, seq: int) -> Position | None:
+        """The latest position this tape keeps at or before step ``seq`` (a fresh value), if any."""
+        steps = [s for s in self._recent if s <= seq] + [s for s in self._marks if s <= seq]
+        if not steps:
+            return None
+        best = max(steps)
+        return thaw(self._recent.get(best) or self._marks[best])
+
     def rewind(self, seq: int) -> Position:
         """The position right after step ``seq``, as a fresh value the caller owns."""
-        kept = self._kept.get(seq)
+        kept = self._recent.get(seq) or self._marks.get(seq)
+        if seq in self._recent:
+            # Used again, so kept longer: a table that undoes and redoes one action keeps both ends.
+            self._recent.move_to_end(seq)
         if kept is not None:
-            found: Position = json.loads(kept)
-            return found
+            return thaw(kept)
         if self.fallback is None:
             raise LookupError(f"the tape holds no position at step {seq} and has nowhere to look")
         return self.fallback(seq)
+
+    def _keep(self, pos: Position) -> None:
+        version = pos["version"]
+        text = dump(pos)
+        self._recent[version] = text
+        if self.fallback is None:
+            return
+        if version // self.every > max(self._marks, default=-self.every) // self.every:
+            self._marks[version] = text
+        while len(self._recent) > self.window:
+            self._recent.popitem(last=False)
 
 
 def is_effective(pos: Position, seq: int) -> bool:

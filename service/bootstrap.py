@@ -27,7 +27,7 @@ from events.keys import Keys
 from projections.assembly import Projections, assemble
 from projections.live import BLOCK_MS, LiveHub
 from projections.live_nodes import ClusterLiveHub
-from projections.queueing import enqueue_projection, projection_queue
+from projections.queueing import enqueue_pass, projection_queue
 from service.config import Settings
 from service.recorder import Recorder
 
@@ -108,10 +108,16 @@ def build(settings: Settings, notify: Callable[[str], None] | None = None) -> Se
     client = connect_store(settings, timeout)
     rq_client = connect_queue(settings, timeout, timeout) if settings.rq_redis_url else client
     keys = Keys(settings.prefix)
-    parts = assemble(client, keys, settings.snapshot_every, settings.wait_replicas, settings.wait_timeout_ms)
+    parts = assemble(
+        client,
+        keys,
+        settings.snapshot_every,
+        settings.wait_replicas,
+        settings.wait_timeout_ms,
+        announce=settings.redis_cluster,  # on one Redis the live readers block on the logs
+    )
     queue = projection_queue(rq_client, keys, is_async=not settings.sync_projections)
-    project = notify or _enqueuer(settings, client, keys, queue)
-    recorder = Recorder(parts.store, parts.reader, _told_live(settings, client, keys, project))
+    recorder = Recorder(parts.store, parts.reader, notify or _enqueuer(settings, keys, queue))
     # The hub's one connection blocks in XREAD for BLOCK_MS at a time, so it waits longer.
     wait = BLOCK_MS / 1000 + 10
     hub_class = ClusterLiveHub if settings.redis_cluster else LiveHub
@@ -133,27 +139,10 @@ def worker_wiring(settings: Settings) -> WorkerWiring:
     )
 
 
-def _enqueuer(settings: Settings, client: redis.Redis, keys: Keys, queue: Queue) -> Callable[[str], None]:
+def _enqueuer(settings: Settings, keys: Keys, queue: Queue) -> Callable[[str], None]:
     def notify(match_id: str) -> None:
-        # A match already dirty has a projection job pending or running, and that job keeps
-        # projecting until the match is clean, so one job per burst of writes is enough.
-        if client.sadd(keys.dirty(), match_id) or settings.sync_projections:
-            enqueue_projection(queue, keys, match_id, settings.snapshot_every)
+        # Called by the write that raised the wake flag: one pass finds every dirty match, so
+        # one job per pass that starts is enough however many writes there are.
+        enqueue_pass(queue, keys, settings.snapshot_every)
 
     return notify
-
-
-def _told_live(
-    settings: Settings, client: redis.Redis, keys: Keys, notify: Callable[[str], None]
-) -> Callable[[str], None]:
-    """After each write: on a cluster, wake the live readers of the match's master; then notify."""
-    if not settings.redis_cluster:
-        return notify  # on one Redis the live readers block on the logs themselves
-
-    def told(match_id: str) -> None:
-        try:
-            client.spublish(keys.live_channel(match_id), "1")
-        finally:
-            notify(match_id)  # a lost notice costs spectators a recheck; a lost job, the sweep
-
-    return told

@@ -21,7 +21,7 @@ from typing import Any
 
 import redis
 
-from events.envelope import NewEvent, StoredEvent
+from events.envelope import AppendResult, NewEvent, StoredEvent
 from events.errors import VersionConflict
 from events.store import EventStore
 from games.contract import Game, RuleViolation
@@ -165,7 +165,8 @@ class Recorder:
             header["created_at"] = now.isoformat(timespec="milliseconds")
             header["created_ms"] = str(int(now.timestamp() * 1000))
         result = self.store.create(match_id, header, events, int(header["created_ms"]))
-        self._notify(match_id)
+        if result.woke:
+            self._notify(match_id)
         return match_id, token, result.first
 
     def act(
@@ -231,31 +232,39 @@ class Recorder:
         idempotency_key: str | None,
         body: Any,
     ) -> Recorded:
+        # The common write is one round trip: it decides on the newest position this process
+        # knows and lets the conditional append (which checks the idempotency key first) tell
+        # whether the match moved on. Only a refusal or a conflict reads the log again.
         digest = fingerprint(body)
-        if idempotency_key:
-            earlier = self.store.recall(match_id, idempotency_key, digest)
-            if earlier is not None:
-                return self._replayed(game, match_id, earlier.first, earlier.last)
+        pos, fresh = self.reader.latest(game, match_id)
         for _ in range(ATTEMPTS):
-            version = self.store.version(match_id)
-            if if_match is not None and if_match != version:
-                # Refused before folding: under contention most conditional writes end here.
-                raise PreconditionFailed(if_match, version)
-            pos = self.reader.position(game, match_id, version)
-            if if_match is not None and if_match != pos["version"]:
-                raise PreconditionFailed(if_match, pos["version"])
-            new = decide(pos)
             try:
+                if if_match is not None and if_match != pos["version"]:
+                    raise PreconditionFailed(if_match, pos["version"])
+                new = decide(pos)
                 result = self.store.append(match_id, new, pos["version"], idempotency_key, digest)
-            except VersionConflict as conflict:
-                if if_match is not None:
-                    raise PreconditionFailed(if_match, conflict.actual) from conflict
-                continue
+            except (RuleViolation, PreconditionFailed, VersionConflict) as refusal:
+                if not fresh or (isinstance(refusal, VersionConflict) and if_match is None):
+                    actual = refusal.actual if isinstance(refusal, VersionConflict) else None
+                    pos, fresh = self.reader.current(game, match_id, actual), True
+                    continue
+                # A concurrent send of the same key may have been recorded just before this one
+                # read the log: then its answer is this request's answer too.
+                earlier = self._earlier(match_id, idempotency_key, digest)
+                if earlier is not None:
+                    return self._replayed(game, match_id, earlier.first, earlier.last)
+                if isinstance(refusal, VersionConflict):
+                    raise PreconditionFailed(if_match or 0, refusal.actual) from refusal
+                raise
             if result.duplicate:
                 return self._replayed(game, match_id, result.first, result.last)
-            self._notify(match_id)
+            if result.woke:
+                self._notify(match_id)
             return self._answer(game, match_id, pos, result.first, new)
         raise Busy(f"the match changed {ATTEMPTS} times while this write was decided; send it again")
+
+    def _earlier(self, match_id: str, key: str | None, digest: str) -> AppendResult | None:
+        return self.store.recall(match_id, key, digest) if key else None
 
     def _answer(self, game: Game, match_id: str, pos: Position, first: int, new: list[NewEvent]) -> Recorded:
         # Built from what was appended, not read back: once the append is done the answer needs
@@ -263,7 +272,8 @@ class Recorder:
         # an error that invites a second one.
         events = [StoredEvent(first + i, e.type, e.data, e.meta) for i, e in enumerate(new)]
         pos = self.reader.advance(game, match_id, pos, events)
-        return Recorded(match_id, first + len(events) - 1, events, frozen(game.view(pos["game"])))
+        # pos is this answer's own (the reader keeps positions as JSON), so its view needs no copy.
+        return Recorded(match_id, first + len(events) - 1, events, game.view(pos["game"]))
 
     def _notify(self, match_id: str) -> None:
         """Ask for a projection; if Redis fails now, the write stands and the sweep projects it."""

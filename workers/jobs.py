@@ -8,6 +8,7 @@ named no store, such as a test's in-process worker, projects on the queue's own 
 from __future__ import annotations
 
 import os
+import threading
 import time
 from typing import Any
 
@@ -15,36 +16,49 @@ import redis
 from rq import get_current_job
 
 from events.keys import Keys
-from projections.assembly import assemble
+from projections.assembly import Projections, assemble
+from workers.drain import drain
 
-# A job projects again while writes keep coming, at most this many times; the sweep does the rest.
-ROUNDS = 100
+# A worker process runs jobs one after another without forking, so it keeps its projection
+# parts (and the headers they have read) from one job to the next.
+_PARTS: dict[tuple[int, str, int], Projections] = {}
+_LOCK = threading.Lock()
 # The worker process's client of the store, set once at its start (never at import).
 _STORE: dict[str, redis.Redis] = {}
 
 
 def use_store(client: redis.Redis | None) -> None:
     """Make this process's jobs read and write the matches through ``client`` (None: RQ's Redis)."""
-    _STORE.clear()
-    if client is not None:
-        _STORE["client"] = client
+    with _LOCK:
+        _STORE.clear()
+        _PARTS.clear()
+        if client is not None:
+            _STORE["client"] = client
+
+
+def project_dirty(prefix: str, snapshot_every: int) -> dict[str, Any]:
+    """Project every dirty match this worker can lease, for a few seconds at most."""
+    parts = _parts(prefix, snapshot_every)
+    return {"projected": drain(parts.projector, Keys(prefix))}
 
 
 def project_match(match_id: str, prefix: str, snapshot_every: int) -> dict[str, Any]:
     """Bring one match's projection up to its log (idempotent; safe to run twice or at once)."""
+    done = _parts(prefix, snapshot_every).projector.project(match_id)
+    return {"match_id": match_id, "checkpoint": done.checkpoint, "folded": done.folded}
+
+
+def _parts(prefix: str, snapshot_every: int) -> Projections:
     job = get_current_job()
-    assert job is not None, "project_match runs inside an RQ job"
+    assert job is not None, "projection jobs run inside an RQ job"
     delay = float(os.environ.get("TABLETAPE_SLOW_PROJECTION", "0") or 0)
     if delay:
         # Fault-injection aid: makes a projection slow enough to kill a worker in the middle.
         time.sleep(delay)
-    client = _STORE.get("client", job.connection)
-    projector = assemble(client, Keys(prefix), snapshot_every).projector
-    folded = 0
-    for _ in range(ROUNDS):
-        done = projector.project(match_id)
-        folded += done.folded
-        # Writes that found the match still dirty enqueued no job of their own: catch them up.
-        if done.caught_up:
-            break
-    return {"match_id": match_id, "checkpoint": done.checkpoint, "folded": folded}
+    with _LOCK:
+        connection: redis.Redis = _STORE.get("client", job.connection)
+        key = (id(connection), prefix, snapshot_every)
+        if key not in _PARTS:
+            _PARTS.clear()
+            _PARTS[key] = assemble(connection, Keys(prefix), snapshot_every)
+        return _PARTS[key]

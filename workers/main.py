@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import logging
+import signal
 import threading
 import time
 import uuid
 from collections.abc import Callable
+from typing import Any
 
 import redis
 from redis.exceptions import RedisClusterException
-from rq import Worker
+from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
 from events.keys import Keys
@@ -20,6 +22,8 @@ from workers.sweep import sweep_all, sweep_dirty
 
 log = logging.getLogger("tabletape.worker")
 MAX_RECONNECT_WAIT = 4.0
+# The full sweep finds a log whose writer died between its append and its dirty mark.
+FULL_SWEEP_EVERY = 30.0
 Connect = Callable[[], redis.Redis]
 
 
@@ -30,24 +34,25 @@ def sweep_forever(
     every: float,
     snapshot_every: int,
     stop: threading.Event,
+    full_every: float = FULL_SWEEP_EVERY,
 ) -> None:
-    """Sweep at start (every match) and then every ``every`` seconds (the dirty set)."""
+    """Sweep every match at start and every ``full_every`` seconds, the dirty set every ``every``."""
     queue = projection_queue(connect(), keys)
     client: redis.Redis | None = None
-    first = True
+    full_at = time.monotonic()
     while not stop.is_set():
         try:
             # Made here, so a store not answering yet (a cluster client asks at once) is retried.
             client = client or connect_store()
-            if first:
+            if time.monotonic() >= full_at:
                 log.info("sweep: %d matches behind their log", sweep_all(client, keys, queue, snapshot_every))
-                first = False
+                full_at = time.monotonic() + full_every
             else:
                 sweep_dirty(client, keys, queue, snapshot_every)
         except (redis.RedisError, RedisClusterException) as exc:
-            log.warning("sweep: Redis unavailable (%s); trying again", exc)
+            log.warning("sweep: Redis unavailable or refusing (%s); trying again", exc)
             # A write whose dirty mark was lost with Redis is found by comparing every match.
-            first = True
+            full_at = time.monotonic()
         stop.wait(every)
 
 
@@ -64,7 +69,7 @@ def run_worker(
 
     ``connect`` and ``connect_sweep`` make the connections to the queue's Redis of the RQ loop and
     of the sweep, ``connect_store`` those to the matches' store (the service's composition root
-    says how); the RQ loop's is made again after Redis went away.
+    says how); each is called again after Redis went away.
     """
     stop = threading.Event()
     sweeper = threading.Thread(
@@ -73,31 +78,62 @@ def run_worker(
         daemon=True,
     )
     sweeper.start()
+    asked = _stop_on_signals(stop)
     try:
-        while True:
+        while not stop.is_set():
+            worker: SimpleWorker | None = None
             try:
-                client = connect()
+                worker = _worker(connect(), keys)
                 use_store(connect_store())
-                queue = projection_queue(client, keys)
-                worker = Worker(
-                    [queue],
-                    connection=client,
-                    serializer=JSONSerializer,
-                    name=keys.worker_name(uuid.uuid4().hex),
-                )
-                # Back off at most this long while Redis is away, so a restart is noticed quickly.
-                worker.max_connection_wait_time = MAX_RECONNECT_WAIT
                 worker.work(burst=burst, logging_level="WARNING")
                 # RQ's loop also returns when an error it does not handle (a Redis restart seen
                 # outside its dequeue) stops it: only a requested stop or a burst ends the process.
-                # RQ marks a stop asked by a signal with its date (an idle worker stops at once,
-                # without setting _stop_requested).
-                asked = getattr(worker, "_shutdown_requested_date", None) is not None
-                if burst or asked or getattr(worker, "_stop_requested", False):
+                if burst:
                     return
-                log.warning("worker: the RQ loop stopped without being asked; starting it again in 1 s")
-            except (redis.ConnectionError, redis.TimeoutError, RedisClusterException) as exc:
-                log.warning("worker: Redis unavailable (%s); reconnecting in 1 s", exc)
-            time.sleep(1)
+                if not _was_asked(worker):
+                    log.warning("worker: the RQ loop stopped without being asked; starting it again in 1 s")
+            except (redis.RedisError, RedisClusterException) as exc:
+                # Every Redis error, a refusal too (OOM under maxmemory), ends only this attempt.
+                log.warning("worker: Redis unavailable or refusing (%s); reconnecting in 1 s", exc)
+            finally:
+                # A signal RQ took while Redis was failing (its teardown then raises) still stops
+                # the process; and ours are back before any wait, since RQ's went with its loop.
+                if worker is not None and _was_asked(worker):
+                    stop.set()
+                asked()
+            stop.wait(1)
     finally:
         stop.set()
+
+
+def _worker(client: redis.Redis, keys: Keys) -> SimpleWorker:
+    # A SimpleWorker runs each job in the worker's own process: a projection job costs no fork.
+    worker = SimpleWorker(
+        [projection_queue(client, keys)],
+        connection=client,
+        serializer=JSONSerializer,
+        name=keys.worker_name(uuid.uuid4().hex),
+    )
+    # Back off at most this long while Redis is away, so a restart is noticed quickly.
+    worker.max_connection_wait_time = MAX_RECONNECT_WAIT
+    return worker
+
+
+def _was_asked(worker: SimpleWorker) -> bool:
+    asked = getattr(worker, "_shutdown_requested_date", None) is not None
+    return asked or bool(getattr(worker, "_stop_requested", False))
+
+
+def _stop_on_signals(stop: threading.Event) -> Callable[[], None]:
+    """Make SIGTERM and SIGINT set ``stop``; the function returned installs that again."""
+
+    def handle(signum: int, frame: Any) -> None:
+        stop.set()
+
+    def install() -> None:
+        if threading.current_thread() is threading.main_thread():
+            for signum in (signal.SIGTERM, signal.SIGINT):
+                signal.signal(signum, handle)
+
+    install()
+    return install

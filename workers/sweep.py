@@ -1,8 +1,10 @@
-"""The sweep: re-enqueue every match whose projection may lag its log.
+"""The sweep: make sure every match whose projection may lag its log gets a projection pass.
 
-A match goes on the dirty set when a step is appended and leaves it only when a projection run
-has caught up with the log, so a job lost with a killed worker is redone at the next sweep, within
-seconds, not after RQ's cleanup of abandoned jobs.
+Every write marks its match dirty in the round trip of its append, and a match leaves the dirty
+set only when a pass has brought its projection up to its log; so a pass lost with a killed
+worker is redone at the next sweep of the dirty set, within seconds. A process that died between
+its append and its mark left a log ahead of its projection's checkpoint, both in the match's own
+slot: the full sweep, at start and every so often, compares the two for every match.
 """
 
 from __future__ import annotations
@@ -12,34 +14,24 @@ from collections.abc import Iterator
 import redis
 from rq import Queue
 
-from events.codec import as_text
 from events.keys import Keys
 from events.store import created_ids
-from projections.queueing import enqueue_projection
+from projections.queueing import enqueue_pass
 
 
 def sweep_dirty(client: redis.Redis, keys: Keys, queue: Queue, snapshot_every: int) -> int:
-    """Enqueue a projection for each match on the dirty set, unless enough jobs wait; return how many.
-
-    ``client`` is the store's (the dirty set lives with the matches); ``queue`` may be on another Redis.
-    """
-    if queue.count >= client.scard(keys.dirty()):
-        # As many jobs wait as there are dirty matches: enqueueing more each sweep would grow the
-        # queue faster than workers drain it. A match whose job was lost is enqueued as soon as
-        # the queue is shorter than the dirty set, so the queue stays under twice its size.
-        return 0
-    count = 0
-    for raw in client.sscan_iter(keys.dirty(), count=500):
-        enqueue_projection(queue, keys, as_text(raw), snapshot_every)
-        count += 1
-    return count
+    """Enqueue a pass when matches are dirty and no job waits; return how many are dirty."""
+    dirty = int(client.scard(keys.dirty()))
+    if dirty and queue.count == 0:
+        enqueue_pass(queue, keys, snapshot_every)
+    return dirty
 
 
 def sweep_all(client: redis.Redis, keys: Keys, queue: Queue, snapshot_every: int) -> int:
-    """Compare every match's log version with its checkpoint; enqueue those behind.
+    """Compare every match's log version with its checkpoint; mark those behind and enqueue a pass.
 
     The matches are found from their headers (a SCAN of every master), not from the registry, so
-    a match whose registration was lost is projected, and its projection lists it again.
+    a match whose registration was lost is projected, and registered again here.
     """
     count = 0
     for batch in _batches(client, keys, 500):
@@ -50,12 +42,16 @@ def sweep_all(client: redis.Redis, keys: Keys, queue: Queue, snapshot_every: int
             pipe.zmscore(keys.matches(), batch)
             *answers, listed = pipe.execute()
         _register(client, keys, batch, [answers[2 * i][1] for i in range(len(batch))], listed)
-        for i, match_id in enumerate(batch):
-            (version, _), checkpoint = answers[2 * i], answers[2 * i + 1]
-            if version is not None and int(version) != int(checkpoint or 0):
-                client.sadd(keys.dirty(), match_id)
-                enqueue_projection(queue, keys, match_id, snapshot_every)
-                count += 1
+        behind = [
+            match_id
+            for i, match_id in enumerate(batch)
+            if answers[2 * i][0] is not None and int(answers[2 * i][0]) != int(answers[2 * i + 1] or 0)
+        ]
+        if behind:
+            client.sadd(keys.dirty(), *behind)
+            count += len(behind)
+    if count:
+        enqueue_pass(queue, keys, snapshot_every)
     return count
 
 

@@ -8,7 +8,9 @@ it there, and a sleight of hand replaces each arrangement by all orders of its t
 Each place's possibilities are read off the arrangements, so they are exact, counts included.
 
 ``state["shown"]`` holds, per place, how its face-up prop came to be known (the step it was seen,
-where, and the swaps that moved it since), so that a contradiction can be refused with its reason.
+where, how many swaps moved it since and the steps of the last few), so that a contradiction can
+be refused with its reason. Only the last few steps are kept, so the state stays the size of the
+table however long the match.
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ from games.other_hat_trick.constants import (
 from games.words import and_words, or_words
 
 Claim = tuple[int, str]  # (place, prop)
+# The steps of the swaps that moved a face-up prop are kept for the last few only.
+MOVES_KEPT = 3
 
 # --- the arrangements ------------------------------------------------------------------------
 
@@ -73,8 +77,10 @@ def swap_places(state: State, a: int, b: int, step: int) -> None:
     shown = state["shown"]
     shown[a], shown[b] = shown[b], shown[a]
     for place in (a, b):
-        if shown[place] is not None:
-            shown[place]["moves"].append(step)
+        note = shown[place]
+        if note is not None:
+            note["swaps"] = note.get("swaps", len(note["moves"])) + 1
+            note["moves"] = [*note["moves"], step][-MOVES_KEPT:]
 
 
 def see(state: State, claims: list[Claim], step: int) -> None:
@@ -82,7 +88,7 @@ def see(state: State, claims: list[Claim], step: int) -> None:
     state["worlds"] = fits(state["worlds"], claims)
     for place, prop in claims:
         label = place_label(state["players"], place)
-        state["shown"][place] = {"prop": prop, "step": step, "seen_at": label, "moves": []}
+        state["shown"][place] = {"prop": prop, "step": step, "seen_at": label, "moves": [], "swaps": 0}
 
 
 def sleight_of_hand(state: State, places: list[int]) -> None:
@@ -196,7 +202,12 @@ def _story(players: list[str], place: int, note: dict[str, object]) -> str:
     if not moves:
         return f"{label} was seen to be {name} at step {note['step']} and has not moved since"
     steps = and_words([str(s) for s in moves])
-    swaps = "the swap at step" if len(moves) == 1 else "the swaps at steps"
+    count = note.get("swaps", len(moves))
+    assert isinstance(count, int)
+    if count > len(moves):
+        swaps = f"{count} swaps, the last at steps"
+    else:
+        swaps = "the swap at step" if len(moves) == 1 else "the swaps at steps"
     return (
         f"{label} is {name}, seen at {note['seen_at']} at step {note['step']} "
         f"and moved there by {swaps} {steps}"

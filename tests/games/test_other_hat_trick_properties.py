@@ -220,3 +220,23 @@ def test_scores_are_trick_points_less_three_for_the_hat_and_other_rabbit_after_t
     assert board["totals"] == totals and board["points"] == points
     assert board["ended_by"] == ("three_failures" if by_three_failures else "performed")
     assert board["winners"] == [p for p in players if totals[p] == max(totals.values())]
+
+
+def test_the_state_of_a_long_match_stays_the_size_of_the_table() -> None:
+    from bench.harness import OTHER_HAT_TRICK, long_other_hat_trick
+
+    _, players, setup, options = OTHER_HAT_TRICK
+    names, setup, options = validate_match(GAME, players, setup, options)
+    state: dict[str, Any] = {}
+    for ev in GAME.setup(names, setup, options):
+        state = GAME.evolve(state, ev)
+    sizes = {}
+    for turn, action in enumerate(long_other_hat_trick(3000), start=1):
+        for ev in GAME.decide(state, validate_action(GAME, action)):
+            state = GAME.evolve(state, ev)
+        if turn in (300, 6000):
+            sizes[turn] = len(json.dumps(state))
+    assert sizes[6000] <= 1.1 * sizes[300]
+    notes = [note for note in state["shown"] if note is not None]
+    assert notes and all(len(note["moves"]) <= 3 for note in notes)
+    assert max(note["swaps"] for note in notes) > 3

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import threading
+import time
+
 from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
-from service.bootstrap import Services
+from games.registry import get_game
+from projections.assembly import assemble
+from service.bootstrap import Services, connect_store
 from tests.recording import record_example
+from workers.drain import drain
 from workers.jobs import use_store
+from workers.main import sweep_forever
 from workers.sweep import sweep_all, sweep_dirty
 
 
@@ -58,3 +65,73 @@ def test_the_full_sweep_finds_and_registers_a_match_the_registry_lost(parts: Ser
     work_until_empty(parts)
     assert parts.cache.checkpoint(made.match_id) == parts.store.version(made.match_id)
     assert made.match_id in parts.store.match_ids()
+
+
+def test_every_write_marks_its_match_dirty_in_the_round_trip_of_its_append(parts: Services) -> None:
+    made = record_example(parts.recorder, "hats", 0, upto=3)  # no projection job is asked for
+    parts.projector.project(made.match_id)
+    assert not parts.client.sismember(parts.keys.dirty(), made.match_id)
+    action = get_game("hats").example(0)["actions"][3]
+    parts.recorder.act(made.match_id, made.token, action)
+    assert parts.client.sismember(parts.keys.dirty(), made.match_id)
+
+
+def test_a_running_worker_finds_a_log_whose_dirty_mark_was_lost_without_a_restart(parts: Services) -> None:
+    stop = threading.Event()
+    connect = lambda: parts.queue.connection  # noqa: E731
+    store = lambda: connect_store(parts.settings, 10)  # noqa: E731
+    sweeper = threading.Thread(
+        target=sweep_forever, args=(connect, store, parts.keys, 0.05, 5, stop), kwargs={"full_every": 0.3}
+    )
+    sweeper.start()
+    try:
+        time.sleep(0.2)  # the sweep at start has run
+        made = record_example(parts.recorder, "wizard", 4, upto=6)
+        # As if the writer died between its append and its mark.
+        parts.client.srem(parts.keys.dirty(), made.match_id)
+        deadline = time.monotonic() + 10
+        while not parts.client.sismember(parts.keys.dirty(), made.match_id):
+            assert time.monotonic() < deadline, "the full sweep never found the lagging log"
+            time.sleep(0.05)
+    finally:
+        stop.set()
+        sweeper.join()
+    work_until_empty(parts)
+    assert parts.cache.checkpoint(made.match_id) == parts.store.version(made.match_id)
+
+
+def test_a_run_killed_between_the_match_and_its_indexes_is_mended_by_the_next_pass(parts: Services) -> None:
+    made = record_example(parts.recorder, "wizard", 5, upto=9)
+    parts.projector.project(made.match_id)
+    player = get_game("wizard").example(5)["players"][0]
+    index = parts.keys.index("player", player)
+    # The per-match write happened; the cross-match writes after it did not.
+    parts.client.zrem(index, made.match_id)
+    parts.client.zrem(parts.keys.index("status", "in_progress"), made.match_id)
+    parts.client.sadd(parts.keys.dirty(), made.match_id)
+    assert parts.verifier.check(made.match_id) != []
+    sweep_dirty(parts.client, parts.keys, parts.queue, snapshot_every=7)
+    work_until_empty(parts)
+    assert parts.verifier.check(made.match_id) == []
+    assert not parts.client.sismember(parts.keys.dirty(), made.match_id)
+
+
+def test_two_workers_passing_at_once_project_every_dirty_match_once_each(
+    parts: Services,
+) -> None:
+    made = [record_example(parts.recorder, "hats", seed, upto=10) for seed in range(4)]
+    # Each worker process has its own connection and parts; the passes are RQ's jobs' bodies.
+    projectors = [assemble(connect_store(parts.settings, 10), parts.keys, 7).projector for _ in range(2)]
+    counts: list[int] = []
+    passes = [threading.Thread(target=lambda p=p: counts.append(drain(p, parts.keys))) for p in projectors]
+    for one in passes:
+        one.start()
+    for one in passes:
+        one.join()
+    assert sum(counts) >= len(made)
+    for match in made:
+        assert parts.cache.checkpoint(match.match_id) == parts.store.version(match.match_id)
+        assert parts.verifier.check(match.match_id) == []
+    assert parts.client.scard(parts.keys.dirty()) == 0
+    for projector in projectors:
+        projector.client.close()

@@ -1,0 +1,35 @@
+"""The HTTP anchor: a minimal Flask app whose POST runs one EVALSHA of the append script.
+
+Served by the same gunicorn as tabletape in bench/http.py, it is the floor an HTTP write can reach
+on this machine: parse a JSON body, one round trip to Redis, a small JSON answer.
+"""
+
+from __future__ import annotations
+
+import os
+
+import redis
+from flask import Flask, jsonify, request
+
+from events.keys import Keys
+from events.store import EventStore
+
+
+def create_app() -> Flask:
+    """The anchor app over REDIS_URL and TABLETAPE_PREFIX."""
+    app = Flask(__name__)
+    client = redis.Redis.from_url(os.environ["REDIS_URL"])
+    store = EventStore(client, Keys(os.environ["TABLETAPE_PREFIX"]))
+    script = store._script
+
+    @app.post("/v1/matches/<match_id>/actions")
+    def append(match_id: str):  # type: ignore[no-untyped-def]
+        body = request.get_data(as_text=True)
+        scratch = f"anchor-{match_id}"
+        keys = [store.keys.meta(scratch), store.keys.log(scratch), store.keys.idem(scratch)]
+        reply = client.evalsha(script.sha, 3, *keys, "append", "", "", "", "Noted", body, "{}")
+        if reply[0] == -1:  # the first write to this scratch log creates it
+            reply = client.evalsha(script.sha, 3, *keys, "create", "1", "game", "anchor", "Noted", body, "{}")
+        return jsonify({"version": int(reply[2])}), 201
+
+    return app

@@ -1,0 +1,153 @@
+"""HTTP recording under gunicorn against a minimal Flask + one EVALSHA app: `python -m bench.http`.
+
+Both run under the same gunicorn (2 gthread workers x 4 threads; tabletape with one projection
+worker) and the same load: wrk (Debian's package) with 8 threads of one connection each, every
+connection sending the legal action sequences of its own 24 of 192 Wizard matches, in order.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import requests
+
+from bench.harness import bench_parts
+from bench.lag import workers
+from games.registry import get_game
+from service.bootstrap import Services
+
+ROOT = Path(__file__).resolve().parents[1]
+MATCHES, CONNECTIONS, SECONDS = 192, 8, 8
+
+# Each connection sends its matches' actions in turn, and moves a match on to its next action
+# only when the last one was recorded (201): a request wrk generated but never sent is sent again.
+WRK_SCRIPT = """
+local data = dofile(os.getenv("TT_BENCH_DATA"))
+local counter = 0
+function setup(thread) thread:set("tid", counter); counter = counter + 1 end
+function init(args)
+  mine, next_step, turn, last = {}, {}, 0, nil
+  for i, m in ipairs(data) do
+    if (i - 1) % CONNECTIONS == tid then table.insert(mine, m); next_step[#mine] = 1 end
+  end
+end
+function request()
+  turn = turn % #mine + 1
+  last = turn
+  local m = mine[turn]
+  local body = m.actions[math.min(next_step[turn], #m.actions)]
+  return wrk.format("POST", m.path,
+    {["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. m.token}, body)
+end
+function response(status, headers, body)
+  if status == 201 then
+    next_step[last] = next_step[last] + 1
+  elseif refused < 3 then
+    refused = refused + 1
+    io.stderr:write("answered ", status, ": ", body:sub(1, 300), string.char(10))
+  end
+end
+refused = 0
+"""
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def matches_file(parts: Services, folder: Path) -> Path:
+    """Create the matches; write them, their tokens and their actions as a Lua table for wrk."""
+    game = get_game("wizard")
+    # The longest examples, so that no match runs out of actions within the run.
+    scripts = sorted(map(game.example, range(40)), key=lambda s: len(s["actions"]))[-4:]
+    rows = []
+    for i in range(MATCHES):
+        script = scripts[i % len(scripts)]
+        made = parts.recorder.create("wizard", script["players"], script["setup"], script["options"])
+        actions = ", ".join(f"[==[{json.dumps(a)}]==]" for a in script["actions"])
+        path = f"/v1/matches/{made.match_id}/actions"
+        rows.append(f'{{path = "{path}", token = "{made.token}", actions = {{{actions}}}}}')
+    target = folder / "matches.lua"
+    target.write_text("return {\n" + ",\n".join(rows) + "\n}\n", encoding="utf-8")
+    return target
+
+
+def serve(app: str, env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
+    """gunicorn with the benchmark's settings; returns once it answers."""
+    argv = [sys.executable, "-m", "gunicorn", "--workers", "2", "--worker-class", "gthread"]
+    argv += ["--threads", "4", "--bind", f"127.0.0.1:{port}", "--no-control-socket", app]
+    proc = subprocess.Popen(argv, env=env, cwd=ROOT, stderr=subprocess.DEVNULL)
+    for _ in range(200):
+        try:
+            requests.get(f"http://127.0.0.1:{port}/healthz", timeout=1)
+            return proc
+        except requests.RequestException:
+            time.sleep(0.1)
+    raise RuntimeError(f"{app} did not start")
+
+
+def load(port: int, data: Path, folder: Path) -> tuple[float, int]:
+    """(requests/s, non-2xx answers) of wrk against the server on ``port``."""
+    lua = folder / "load.lua"
+    lua.write_text(WRK_SCRIPT.replace("CONNECTIONS", str(CONNECTIONS)))
+    argv = ["wrk", "-t", str(CONNECTIONS), "-c", str(CONNECTIONS), "-d", f"{SECONDS}s", "-s", str(lua)]
+    done = subprocess.run(
+        [*argv, f"http://127.0.0.1:{port}"],
+        env={**os.environ, "TT_BENCH_DATA": str(data)},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    if done.stderr.strip():
+        print(f"http: some answers were not 2xx, for example:\n{done.stderr.strip()[:1500]}")
+    out = done.stdout
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+    bad = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)
+    return rate, int(bad.group(1)) if bad else 0
+
+
+def main() -> None:
+    """Print tabletape's HTTP recording rate against the anchor's."""
+    if shutil.which("wrk") is None:
+        print("http: skipped, wrk is not installed (apt-get install wrk)")
+        return
+    with bench_parts() as parts, tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        data = matches_file(parts, folder)
+        env = {k: v for k, v in os.environ.items() if not k.startswith("TABLETAPE_")}
+        env.update(REDIS_URL=parts.settings.redis_url, TABLETAPE_PREFIX=parts.keys.prefix)
+        figures: dict[str, Any] = {}
+        for name, app in (("anchor", "bench.anchor:create_app()"), ("tabletape", "service.app:create_app()")):
+            port = free_port()
+            running = workers(parts.settings.redis_url, parts.keys.prefix, 1) if name == "tabletape" else []
+            server = serve(app, env, port)
+            try:
+                figures[name] = load(port, data, folder)
+            finally:
+                server.terminate()
+                server.wait(timeout=30)
+                for worker in running:
+                    worker.terminate()
+                    worker.wait(timeout=30)
+        (ours, refused), (anchor, _) = figures["tabletape"], figures["anchor"]
+        print(
+            f"http: tabletape under gunicorn {ours:.0f} requests/s ({refused} not 2xx); minimal Flask + one "
+            f"EVALSHA {anchor:.0f} requests/s; ratio {ours / anchor:.2f}x (goal >= 0.6x)"
+        )
+
+
+if __name__ == "__main__":
+    main()

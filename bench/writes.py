@@ -1,0 +1,136 @@
+"""The write path against its floor: `python -m bench.writes`.
+
+Recording one Wizard action in process (token, validation, rules, the atomic append, the answer)
+against a raw conditional EVALSHA of the same append script with the same payload, measured in
+the same run; and the cost of a correction (undo, redo) against an action's as corrections grow.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from bench.harness import bench_parts
+from events.codec import encode
+from games.registry import get_game
+from projections.assembly import assemble
+from service.bootstrap import Services
+
+
+def wizard_script(actions: int = 400) -> dict[str, Any]:
+    """A three-player Wizard example with at least ``actions`` actions (or the longest)."""
+    game = get_game("wizard")
+    scripts = [s for s in map(game.example, range(40)) if len(s["players"]) == 3]
+    return max(scripts, key=lambda s: len(s["actions"]))
+
+
+def record_vs_evalsha(parts: Services, actions: int = 300) -> float:
+    """Seconds per recorded action over seconds per raw conditional EVALSHA; prints both.
+
+    The two are measured in turn, one of each per action, so that whatever else the server and
+    the machine do at the time weighs on both alike.
+    """
+    script = wizard_script()
+    made = parts.recorder.create("wizard", script["players"], script["setup"], script["options"])
+    todo = script["actions"][:actions]
+    parts.recorder.act(made.match_id, made.token, todo[0])
+    raw = RawAppend(parts, made.match_id)
+    recorded, anchor = [], []
+    for action in todo[1:]:
+        anchor.append(raw.once())
+        start = time.perf_counter()
+        parts.recorder.act(made.match_id, made.token, action)
+        recorded.append(time.perf_counter() - start)
+    mean, raw_mean = sum(recorded) / len(recorded), sum(anchor) / len(anchor)
+    median, raw_median = sorted(recorded)[len(recorded) // 2], sorted(anchor)[len(anchor) // 2]
+    print(
+        f"write: record one Wizard action in process {mean * 1e6:.0f} us (median {median * 1e6:.0f}); "
+        f"raw conditional EVALSHA of the same payload {raw_mean * 1e6:.0f} us (median "
+        f"{raw_median * 1e6:.0f}); ratio {mean / raw_mean:.2f}x, of medians {median / raw_median:.2f}x "
+        "(goal <= 1.5x)"
+    )
+    return mean / raw_mean
+
+
+class RawAppend:
+    """The append script run bare (EVALSHA, conditional on the version) on a scratch match."""
+
+    def __init__(self, parts: Services, match_id: str) -> None:
+        payload = parts.store.read(match_id, 2, 2)[0]
+        self.fields = encode(payload)  # type: ignore[arg-type]
+        scratch = f"raw-{match_id}"
+        store = parts.store
+        store.create(scratch, {"game": "wizard"}, [], created_ms=0)
+        self.keys = [store.keys.meta(scratch), store.keys.log(scratch), store.keys.idem(scratch)]
+        self.sha = store._script.sha
+        self.client = store.client
+        self.version = 0
+
+    def once(self) -> float:
+        """Seconds one conditional append took."""
+        fields = self.fields
+        args = ["append", str(self.version), "", "", fields["type"], fields["data"], fields["meta"]]
+        start = time.perf_counter()
+        self.client.evalsha(self.sha, 3, *self.keys, *args)
+        took = time.perf_counter() - start
+        self.version += 1
+        return took
+
+
+def correction_cost(parts: Services, lengths: tuple[int, ...] = (20, 80, 160)) -> None:
+    """An undo or a redo against an action, after N actions each followed by three undo/redo pairs."""
+    script = wizard_script()
+    made = parts.recorder.create("wizard", script["players"], script["setup"], script["options"])
+    rec, acted, corrected = parts.recorder, 0.0, 0.0
+    report = []
+    for n, action in enumerate(script["actions"][: max(lengths)], start=1):
+        start = time.perf_counter()
+        rec.act(made.match_id, made.token, action)
+        acted += time.perf_counter() - start
+        start = time.perf_counter()
+        for _ in range(3):
+            rec.undo(made.match_id, made.token, None, None)
+            rec.redo(made.match_id, made.token, None, None)
+        corrected += (time.perf_counter() - start) / 6
+        if n in lengths:
+            report.append((n, corrected / acted))
+            acted = corrected = 0.0
+    print(
+        "correction: an undo or redo against an action, after N actions with 3 undo/redo pairs each: "
+        + "; ".join(f"N={n}: {r:.2f}x" for n, r in report)
+    )
+
+
+def projection_with_corrections(parts: Services, lengths: tuple[int, ...] = (40, 160)) -> None:
+    """Projecting a never-projected match from step 1, per step, as its corrections grow."""
+    script = wizard_script()
+    rec, report = parts.recorder, []
+    for n in lengths:
+        made = rec.create("wizard", script["players"], script["setup"], script["options"])
+        for action in script["actions"][:n]:
+            rec.act(made.match_id, made.token, action)
+            for _ in range(3):
+                rec.undo(made.match_id, made.token, None, None)
+                rec.redo(made.match_id, made.token, None, None)
+        # A worker of its own: nothing remembered from the writes above.
+        projector = assemble(parts.client, parts.keys, parts.settings.snapshot_every).projector
+        start = time.perf_counter()
+        done = projector.project(made.match_id)
+        report.append((n, done.checkpoint, (time.perf_counter() - start) / done.checkpoint))
+    (_, s0, t0), (_, s1, t1) = report[0], report[-1]
+    print(
+        f"projection from step 1 with 3 undo/redo pairs per action: {t0 * 1e6:.0f} us/step over {s0} "
+        f"steps, {t1 * 1e6:.0f} us/step over {s1} steps; ratio {t1 / t0:.2f}x (goal: flat)"
+    )
+
+
+def main() -> None:
+    """Run the write benchmarks."""
+    with bench_parts() as parts:
+        record_vs_evalsha(parts)
+        correction_cost(parts)
+        projection_with_corrections(parts)
+
+
+if __name__ == "__main__":
+    main()
