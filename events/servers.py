@@ -35,7 +35,13 @@ def on_servers(client: redis.Redis, groups: Sequence[Group], scripts: Sequence[s
     for _ in range(ATTEMPTS):
         again: list[int] = []
         for server, indexes in _by_server(client, groups, todo):
-            answered = _send(server, [groups[i] for i in indexes])
+            try:
+                answered = _send(server, [groups[i] for i in indexes])
+            except (exceptions.ConnectionError, exceptions.TimeoutError):
+                # The master may be gone (a failover): the next call must ask where slots are now,
+                # as the cluster client does for its own commands.
+                _refresh(client)
+                raise
             for i, found in zip(indexes, answered, strict=True):
                 replies[i] = found
                 if any(isinstance(r, exceptions.NoScriptError) for r in found):
@@ -46,10 +52,18 @@ def on_servers(client: redis.Redis, groups: Sequence[Group], scripts: Sequence[s
                     again.append(i)
         if not again:
             break
-        if hasattr(client, "nodes_manager"):
-            client.nodes_manager.initialize()
+        _refresh(client)
         todo = again
     return replies
+
+
+def _refresh(client: redis.Redis) -> None:
+    """Ask a cluster for its slot map again (nothing on one Redis); a cluster mid-failover may not answer."""
+    if hasattr(client, "nodes_manager"):
+        try:
+            client.nodes_manager.initialize()
+        except (exceptions.RedisError, exceptions.RedisClusterException):
+            pass  # the next call asks again
 
 
 def _by_server(
