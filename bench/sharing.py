@@ -38,11 +38,11 @@ def export_import_fork(parts: Services, match_id: str) -> None:
     text = "".join(export_lines(parts.store, match_id))
     exported = time.perf_counter() - start
     start = time.perf_counter()
-    checked = check_log(*parse_lines(text.splitlines()))
+    checked = check_log(*parse_lines(text.splitlines()), now_ms=int(time.time() * 1000))
     imported = time.perf_counter() - start
     version = parts.store.version(match_id)
     start = time.perf_counter()
-    check_log(*fork_log(parts.reader, match_id, version))
+    check_log(*fork_log(parts.reader, match_id, version), now_ms=int(time.time() * 1000))
     forked = time.perf_counter() - start
     print(
         f"export: {len(checked.events)} events, {len(text.encode()) / 1024:.0f} KiB NDJSON "
@@ -70,7 +70,7 @@ def fan_out(parts: Services, watchers: int = 200, appends: int = 20) -> None:
     """Watchers of one match through one hub: connections opened, append-to-last-watcher time."""
     opened: list[Any] = []
 
-    def connect() -> redis.Redis:
+    def connect(group: str) -> redis.Redis:
         pool = parts.client.connection_pool
         opened.append(
             redis.Redis(

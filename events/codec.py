@@ -7,6 +7,8 @@ id ``<seq>-0``, so that reading steps a..b is one ``XRANGE a-0 b-0``.
 from __future__ import annotations
 
 import json
+import math
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -32,6 +34,60 @@ def seq_of(entry: Raw) -> int:
 def dumps(value: Any) -> str:
     """Compact, strict JSON (no NaN, non-ASCII kept as is)."""
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+class UnsafeNumber(ValueError):
+    """A JSON text holds a number no store or rule may be handed: NaN, an infinity, or too many digits."""
+
+    def __init__(self, path: str, text: str) -> None:
+        shown = text if len(text) <= 24 else f"a number of {len(text)} characters"
+        super().__init__(
+            f"{path or 'the value'}: {shown} is not a number tabletape takes "
+            f"(finite numbers only, integers of at most {sys.get_int_max_str_digits()} digits)"
+        )
+        self.path = path
+        self.text = text
+
+
+class _Odd:
+    """Where a number that cannot be taken stood, so that the path to it can be named."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def loads(text: str | bytes) -> Any:
+    """JSON as ``json.loads`` reads it, but UnsafeNumber (naming the field) for NaN, infinities and
+    integers longer than Python converts, which ``json.loads`` would take or fail on unnamed."""
+    odd: list[_Odd] = []
+
+    def mark(raw: str) -> _Odd:
+        odd.append(_Odd(raw))
+        return odd[-1]
+
+    def number(raw: str) -> Any:
+        value = float(raw)
+        return value if math.isfinite(value) else mark(raw)
+
+    def integer(raw: str) -> Any:
+        return int(raw) if len(raw.lstrip("-")) <= sys.get_int_max_str_digits() else mark(raw)
+
+    value = json.loads(text, parse_int=integer, parse_float=number, parse_constant=mark)
+    if odd:
+        path, found = _first_odd(value, "")
+        raise UnsafeNumber(path, found.text if found else odd[0].text)
+    return value
+
+
+def _first_odd(value: Any, path: str) -> tuple[str, _Odd | None]:
+    if isinstance(value, _Odd):
+        return path, value
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, inner in items:
+        found = _first_odd(inner, f"{path}.{key}" if path else str(key))
+        if found[1] is not None:
+            return found
+    return path, None
 
 
 def encode(event: NewEvent) -> dict[str, str]:

@@ -93,3 +93,13 @@ def unavailable(error: BaseException) -> bool:
         # The cluster client's own refusals of a command are bugs; failing to reach any node is not.
         return not isinstance(error, _BUGS) and "connect" in str(error).lower()
     return isinstance(error, exceptions.RedisError) and not isinstance(error, _BUGS)
+
+
+class StoreFull(StoreError):
+    """Redis is at its memory limit and refuses writes (maxmemory with noeviction)."""
+
+    def __init__(self, detail: str = "") -> None:
+        super().__init__(
+            "the event store is full and records nothing new until its operator makes room; "
+            "reads still work" + (f" ({detail})" if detail else "")
+        )

@@ -77,13 +77,17 @@ class Keys:
         """Hash of one player's statistics, by match; one hash whatever the case of the name."""
         return f"{self.prefix}:stats:{name.casefold()}"
 
-    def live_channel(self, match_id: str) -> str:
-        """Shard channel in the match's slot, told of each write (live follow on a Redis Cluster)."""
-        return self._match(match_id, "live")
+    def live_wake(self, hub_id: str, match_id: str) -> str:
+        """Stream that wakes one API process's live-feed reader when the logs it follows change.
 
-    def live_wake(self, hub_id: str) -> str:
-        """Stream that wakes one API process's live-feed reader when its set of matches changes."""
-        return f"{self.prefix}:live:{hub_id}"
+        Tagged like ``match_id``'s keys, so that one XREAD may name it with that match's log (on a
+        Redis Cluster: the same slot).
+        """
+        return f"{self.prefix}:{{{match_id}}}:live:{hub_id}"
+
+    def rate_limits(self) -> str:
+        """The prefix of the rate limiter's counters (flask-limiter adds the rest of each key)."""
+        return f"{self.prefix}:limits"
 
     def queue_name(self) -> str:
         """The RQ queue the projection jobs go to."""

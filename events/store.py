@@ -48,7 +48,6 @@ class EventStore:
         upcasters: Upcasters | None = None,
         replicas: int = 0,
         replica_timeout_ms: int = 1000,
-        announce: bool = False,
     ) -> None:
         self.client = client
         self.keys = keys
@@ -56,8 +55,6 @@ class EventStore:
         # Each write waits (Redis WAIT) until this many replicas hold it, else NotReplicated.
         self.replicas = replicas
         self.replica_timeout_ms = replica_timeout_ms
-        # Each write is published on the match's shard channel (live follow on a Redis Cluster).
-        self.announce = announce
         self._script: Script = client.register_script(_script_source())
         # A header never changes once written, so each process reads it once per match.
         self._headers: dict[str, dict[str, str]] = {}
@@ -74,13 +71,33 @@ class EventStore:
         """Start a match: its header and its first events, as steps 1..n; MatchExists if taken."""
         if "version" in header:
             raise ValueError("the header may not set 'version': the store keeps it")
-        # Registered first so a match is never missing from the registry; an entry whose
-        # create then fails has no log and is harmless.
-        self.client.zadd(self.keys.matches(), {match_id: created_ms}, nx=True)
         args: list[str] = ["create", str(len(header))]
         for name, value in header.items():
             args += [name, str(value)]
-        return _result(match_id, *self._run(match_id, args + _event_args(events)))
+        result = _result(match_id, *self._run(match_id, args + _event_args(events)))
+        # Registered only once the match exists, never before (nor in the script's pipeline,
+        # which would run whatever the script answered): a create that fails lists nothing. The
+        # registry is a cross-match key (another slot on a Cluster), so it cannot join the
+        # script; a process lost between the two leaves a match the registry misses, which
+        # ``unregistered`` finds and ``register`` mends.
+        self.register(match_id, created_ms)
+        return result
+
+    def register(self, match_id: str, created_ms: int) -> None:
+        """List a created match in the registry, by creation time (idempotent)."""
+        self.client.zadd(self.keys.matches(), {match_id: created_ms}, nx=True)
+
+    def unregistered(self, batch: int = 500) -> Iterator[str]:
+        """Every match whose header exists but whose registry entry does not (a scan of all keys)."""
+        for raw in self.client.scan_iter(match=self.keys.meta_pattern(), count=batch):
+            match_id = self.keys.match_of_meta(as_text(raw))
+            if match_id is not None and self.client.zscore(self.keys.matches(), match_id) is None:
+                yield match_id
+
+    def unregister(self, match_id: str) -> None:
+        """Drop a registry entry whose match has neither a header nor a log."""
+        if not self.exists(match_id) and not self.client.exists(self.keys.log(match_id)):
+            self.client.zrem(self.keys.matches(), match_id)
 
     def append(
         self,
@@ -115,9 +132,6 @@ class EventStore:
         """
         keys = [self.keys.meta(match_id), self.keys.log(match_id), self.keys.idem(match_id)]
         script: list[tuple[Any, ...]] = [("EVALSHA", self._script.sha, len(keys), *keys, *args)]
-        if self.announce:
-            # Wakes the live readers of the match's master, in the same round trip.
-            script.append(("SPUBLISH", self.keys.live_channel(match_id), "1"))
         if self.replicas:
             # WAIT counts the replicas that hold the writes of its own connection: it follows the
             # script on the connection to the match's server.
@@ -286,9 +300,10 @@ class EventStore:
         return [as_text(i) for i in ids]
 
     def all_ids(self) -> Iterator[str]:
-        """Every match id, in no particular order: a scan of every match's header, on every master
-        of a cluster, so a match the registry missed (its process lost between the two) is found."""
-        return created_ids(self.client, self.keys)
+        """Every match id of the registry, in no particular order (``unregistered`` finds the
+        others; ``created_ids`` every match by its header, on every master)."""
+        for raw, _score in self.client.zscan_iter(self.keys.matches(), count=500):
+            yield as_text(raw)
 
     def count(self) -> int:
         """How many matches there are."""

@@ -42,21 +42,21 @@ def assemble(
     client: redis.Redis,
     keys: Keys,
     snapshot_every: int,
+    credited_only: bool = False,
     replicas: int = 0,
     replica_timeout_ms: int = 1000,
-    announce: bool = False,
 ) -> Projections:
     """Every projection part over ``client`` under ``keys``; nothing connects until used.
 
-    ``replicas``: each append waits up to ``replica_timeout_ms`` until that many replicas hold it;
-    ``announce``: each append is published on its match's shard channel (live follow on a cluster).
+    ``credited_only``: statistics count only matches a deployment credential created;
+    ``replicas``: each append waits up to ``replica_timeout_ms`` until that many replicas hold it.
     """
-    store = EventStore(client, keys, game_upcasters(), replicas, replica_timeout_ms, announce)
+    store = EventStore(client, keys, game_upcasters(), replicas, replica_timeout_ms)
     cache = ProjectionCache(client, keys)
     reader = MatchReader(store, cache)
     models = ReadModels(client, keys)
     matches = MatchList(client, keys, store)
-    statistics = Statistics(client, keys)
+    statistics = Statistics(client, keys, credited_only)
     return Projections(
         store=store,
         cache=cache,

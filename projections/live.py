@@ -1,12 +1,14 @@
-"""Live follow: one blocking stream read per API process feeds every spectator of every match.
+"""Live follow: one blocking stream read per Redis node and API process feeds every spectator.
 
-``LiveHub`` owns one Redis connection and one thread. The thread blocks in a single ``XREAD``
-over the logs of every match someone watches (plus the process's wake stream, written when a new
-match is first watched), and hands each batch of new events to the watchers' in-process queues. A
-watcher therefore costs no Redis connection of its own: a process holds one, however many
-spectators it serves. ``Feed`` turns one watcher into Server-Sent Events: the state first, then a
-replay frame for every step, resumable after any step (``Last-Event-ID``), and an ``end`` message
-with the final state once the match is finished. See docs/live.md.
+``LiveHub`` keeps one reader per group of keys one ``XREAD`` may name (one group on a single
+server; a slot on a Redis Cluster): a thread and a connection that block in a single ``XREAD``
+over the logs of every watched match of the group (plus the reader's wake stream, written when a
+new match is first watched), and hand each batch of new events to the watchers' in-process
+queues. A watcher therefore costs no Redis connection of its own: a process holds one per group,
+however many spectators it serves. ``Feed`` turns one
+watcher into Server-Sent Events: the state first, then a replay frame for every step, resumable
+after any step (``Last-Event-ID``), and an ``end`` message with the final state once the match is
+finished. See docs/live.md.
 """
 
 from __future__ import annotations
@@ -37,33 +39,54 @@ KEEPALIVE_SECONDS = 15.0
 WAKE_TTL_SECONDS = 3600
 
 
-# --- the hub: one blocking read per process -----------------------------------------------------
+# --- the hub: one blocking read per group of keys (one server: one), per process ------------------
+
+ONE_SERVER = "redis"
+
+
+def one_server(key: str) -> str:
+    """On a single Redis server (or a Sentinel-managed primary) one XREAD may name every key."""
+    return ONE_SERVER
 
 
 class LiveHub:
-    """Reads the logs of every watched match with one blocking XREAD and fans the events out."""
+    """Reads the logs of every watched match, one blocking XREAD per group, and fans the events out.
 
-    def __init__(self, connect: Callable[[], redis.Redis], store: EventStore, keys: Keys) -> None:
+    ``group_of(key)`` names the group of keys one XREAD may name together, and ``connect(group)``
+    opens a connection that reaches them. On one server there is one group (one connection). On a
+    Redis Cluster a multi-key command may only name keys of one slot, so a group is a slot (its
+    node is where ``connect`` connects): the hub keeps a reader per watched slot, each blocking
+    over the logs of that slot and a wake stream tagged like the first of them, so in it too.
+    """
+
+    def __init__(
+        self,
+        connect: Callable[[str], redis.Redis],
+        store: EventStore,
+        keys: Keys,
+        group_of: Callable[[str], str] = one_server,
+    ) -> None:
         self.connect = connect
         self.store = store
         self.keys = keys
-        self.wake_key = keys.live_wake(uuid.uuid4().hex)
+        self.group_of = group_of
+        self.hub_id = uuid.uuid4().hex
         self._lock = threading.Lock()
         self._watchers: dict[str, set[Watch]] = {}
-        self._cursors: dict[str, int] = {}
+        self._readers: dict[str, GroupReader] = {}
         self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
 
     def watch(self, match_id: str, game_id: str, after: int) -> Watch:
         """Follow a match from the step after ``after``; close the watch when done."""
         watch = Watch(self, match_id, game_id, after)
+        group = self.group_of(self.keys.log(match_id))
         with self._lock:
             self._watchers.setdefault(match_id, set()).add(watch)
-            self._cursors.setdefault(match_id, after)
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="live-hub", daemon=True)
-                self._thread.start()
-        self._wake()
+            reader = self._readers.get(group)
+            if reader is None:
+                reader = self._readers[group] = GroupReader(self, group, match_id)
+            reader.follow(match_id, after)
+        reader.wake()
         watch.catch_up()
         return watch
 
@@ -74,7 +97,8 @@ class LiveHub:
             found.discard(watch)
             if not found:
                 self._watchers.pop(watch.match_id, None)
-                self._cursors.pop(watch.match_id, None)
+                for reader in self._readers.values():
+                    reader.unfollow(watch.match_id)
 
     def watching(self) -> int:
         """How many watches the hub serves now."""
@@ -82,30 +106,65 @@ class LiveHub:
             return sum(len(found) for found in self._watchers.values())
 
     def close(self) -> None:
-        """Stop the reader thread (watchers still open see no more events)."""
+        """Stop the reader threads (watchers still open see no more events)."""
         self._stop.set()
-        if self._thread is None:
-            return  # never started: nothing blocks, nothing to wake
-        try:
-            self._wake()
-        except redis.RedisError:
-            pass  # Redis is away: the reader's own read fails too, and it then sees the stop
-        self._thread.join(timeout=5)
+        with self._lock:
+            readers = list(self._readers.values())
+        for reader in readers:
+            reader.close()
 
-    def _wake(self) -> None:
-        with self.store.client.pipeline(transaction=False) as pipe:
+    def deliver(self, match_id: str, events: list[StoredEvent]) -> None:
+        """Hand a batch of a match's new events to its watchers."""
+        with self._lock:
+            watchers = list(self._watchers.get(match_id, ()))
+        for watch in watchers:
+            watch.inbox.put(events)
+
+
+class GroupReader:
+    """One thread and one connection that block in XREAD over the watched logs of one group."""
+
+    def __init__(self, hub: LiveHub, group: str, first_match: str) -> None:
+        self.hub = hub
+        self.group = group
+        # Tagged like the group's first match, so that it hashes where that match's log does.
+        self.wake_key = hub.keys.live_wake(hub.hub_id, first_match)
+        self._cursors: dict[str, int] = {}
+        self._thread = threading.Thread(target=self._run, name=f"live-{group}", daemon=True)
+        self._thread.start()
+
+    def follow(self, match_id: str, after: int) -> None:
+        """Read the match's log from after step ``after`` (called under the hub's lock)."""
+        self._cursors.setdefault(match_id, after)
+
+    def unfollow(self, match_id: str) -> None:
+        """Read the match's log no more (called under the hub's lock)."""
+        self._cursors.pop(match_id, None)
+
+    def wake(self) -> None:
+        """Cut the reader's blocking read short, so that it reads the logs it follows now."""
+        with self.hub.store.client.pipeline(transaction=False) as pipe:
             pipe.xadd(self.wake_key, {"w": "1"}, maxlen=10, approximate=True)
             pipe.expire(self.wake_key, WAKE_TTL_SECONDS)
             pipe.execute()
 
+    def close(self) -> None:
+        """Stop the thread, waking it if Redis answers."""
+        try:
+            self.wake()
+        except redis.RedisError:
+            pass  # Redis is away: the reader's own read fails too, and it then sees the stop
+        self._thread.join(timeout=5)
+
     def _run(self) -> None:
+        hub, keys = self.hub, self.hub.keys
         client: redis.Redis | None = None
         woken = "0-0"
-        while not self._stop.is_set():
+        while not hub._stop.is_set():
             try:
-                client = client or self.connect()
-                with self._lock:
-                    matches = {self.keys.log(m): m for m in self._cursors}
+                client = client or hub.connect(self.group)
+                with hub._lock:
+                    matches = {keys.log(m): m for m in self._cursors}
                     streams: dict[Any, Any] = {k: entry_id(self._cursors[m]) for k, m in matches.items()}
                 streams[self.wake_key] = woken
                 replies: Any = client.xread(streams, count=BATCH, block=BLOCK_MS)
@@ -116,18 +175,16 @@ class LiveHub:
                     elif name in matches:
                         self._deliver(matches[name], entries)
             except redis.RedisError as exc:
-                log.warning("live: Redis unavailable (%s); reconnecting", exc)
+                log.warning("live: Redis (%s) unavailable (%s); reconnecting", self.group, exc)
                 client = None
-                self._stop.wait(1.0)
+                hub._stop.wait(1.0)
 
     def _deliver(self, match_id: str, entries: list[Any]) -> None:
         events = [decode(entry, fields) for entry, fields in entries]
-        with self._lock:
-            watchers = list(self._watchers.get(match_id, ()))
+        with self.hub._lock:
             if match_id in self._cursors:
                 self._cursors[match_id] = max(self._cursors[match_id], seq_of(entries[-1][0]))
-        for watch in watchers:
-            watch.inbox.put(events)
+        self.hub.deliver(match_id, events)
 
 
 # --- one watcher --------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from typing import Any
 
 import redis
 
+from events.codec import as_text
 from events.keys import Keys
 from projections.listing import in_every
 from projections.summary import FINISHED, IN_PROGRESS
@@ -74,17 +75,22 @@ def leaderboard(game_id: str, summaries: Iterable[Summary]) -> list[dict[str, An
 class Statistics:
     """Reads of the per-player statistics hashes and the match indexes."""
 
-    def __init__(self, client: redis.Redis, keys: Keys) -> None:
+    def __init__(self, client: redis.Redis, keys: Keys, credited_only: bool = False) -> None:
         self.client = client
         self.keys = keys
+        # A deployment with credentials counts only the matches one created: an anonymous
+        # import cannot move a player's figures or a leaderboard.
+        self.credited_only = credited_only
 
     def player(self, name: str) -> dict[str, Any] | None:
         """A player's statistics, or None when no match names them."""
-        raw = self.client.hvals(self.keys.stats(name))
-        summaries = [json.loads(value) for value in raw]
-        in_progress = in_every(
+        raw = self.client.hgetall(self.keys.stats(name))
+        counted = self._counted([as_text(m) for m in raw])
+        summaries = [json.loads(value) for m, value in raw.items() if as_text(m) in counted]
+        playing = in_every(
             self.client, [self.keys.index("player", name), self.keys.index("status", IN_PROGRESS)]
         )
+        in_progress = self._counted([m for m, _ in playing])
         if not summaries and not in_progress:
             return None
         return aggregate(name, summaries) | {"in_progress": len(in_progress)}
@@ -92,11 +98,22 @@ class Statistics:
     def leaderboard(self, game_id: str) -> list[dict[str, Any]]:
         """The game's leaderboard over its finished matches."""
         found = in_every(self.client, [self.keys.index("game", game_id), self.keys.index("status", FINISHED)])
+        ids = sorted(self._counted([m for m, _ in found]))
         with self.client.pipeline(transaction=False) as pipe:
-            for match_id, _ in found:
+            for match_id in ids:
                 pipe.hget(self.keys.proj(match_id), "summary")
             summaries = pipe.execute()
         return leaderboard(game_id, [json.loads(raw) for raw in summaries if raw is not None])
+
+    def _counted(self, match_ids: list[str]) -> set[str]:
+        """The matches statistics count: all, or those a deployment credential created."""
+        if not self.credited_only or not match_ids:
+            return set(match_ids)
+        with self.client.pipeline(transaction=False) as pipe:
+            for match_id in match_ids:
+                pipe.hexists(self.keys.meta(match_id), "credential")
+            made = pipe.execute()
+        return {m for m, credited in zip(match_ids, made, strict=True) if credited}
 
 
 # --- private helpers ----------------------------------------------------------------------------

@@ -6,12 +6,14 @@ from typing import Any
 
 from flask import Flask, Response
 from flask_smorest import Api
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from service import errors, http_conventions, metrics, openapi_shape, request_log
 from service.api import games, health, matches, players, reads, sharing
 from service.bootstrap import build
 from service.config import Settings
 from service.limits import check_request
+from service.ratelimits import limit_rates
 from service.schemas.answers import Problem
 from service.web import blp as web_pages
 
@@ -67,6 +69,15 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.register_blueprint(web_pages)
     errors.register(app)
     _cors(app, settings.cors_origins)
+    parts = app.extensions["tabletape"]
+    limit_rates(
+        app, parts.client, parts.keys, parts.recorder.credentials, settings.create_rate, settings.write_rate
+    )
+    if settings.trusted_proxies:
+        # The caller's address (rate limits, logs) is the one the trusted proxies forward.
+        app.wsgi_app = ProxyFix(
+            app.wsgi_app, x_for=settings.trusted_proxies, x_proto=settings.trusted_proxies
+        )  # type: ignore[method-assign]
     if settings.json_logs:
         request_log.configure(json_logs=True)
 

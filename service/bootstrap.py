@@ -21,17 +21,21 @@ from urllib.parse import urlsplit
 
 import redis
 from redis.cluster import ClusterNode, RedisCluster
+from redis.crc import key_slot
 from rq import Queue
 
+from events.errors import StoreFull
 from events.keys import Keys
 from projections.assembly import Projections, assemble
 from projections.live import BLOCK_MS, LiveHub
-from projections.live_nodes import ClusterLiveHub
 from projections.queueing import enqueue_pass, projection_queue
 from service.config import Settings
+from service.credentials import Credentials
 from service.recorder import Recorder
 
 Connect = Callable[[], redis.Redis]
+# Connections to Redis per API process, shared by all its requests.
+MAX_CONNECTIONS = 64
 
 
 @dataclass
@@ -46,12 +50,16 @@ class Services(Projections):
     hub: LiveHub
 
     def ping(self) -> None:
-        """Raise a Redis error unless the store answers (on a cluster: every master)."""
+        """Raise a Redis error unless the store answers, StoreFull when it takes no more writes."""
         if isinstance(self.client, RedisCluster):
             # A replica that is down does not stop the store; a master that is down does.
             self.client.ping(target_nodes=RedisCluster.PRIMARIES)
-        else:
-            self.client.ping()
+            return
+        self.client.ping()
+        memory: Any = self.client.info("memory")
+        limit = int(memory.get("maxmemory", 0))
+        if limit and int(memory.get("used_memory", 0)) >= limit:
+            raise StoreFull(f"{memory.get('used_memory_human')} used of {memory.get('maxmemory_human')}")
 
     def close(self) -> None:
         """Stop the live hub and close the Redis connections."""
@@ -105,23 +113,31 @@ def connect_queue(
 def build(settings: Settings, notify: Callable[[str], None] | None = None) -> Services:
     """Wire every part from the settings; ``notify`` replaces enqueueing a projection job."""
     timeout = settings.redis_timeout
-    client = connect_store(settings, timeout)
-    rq_client = connect_queue(settings, timeout, timeout) if settings.rq_redis_url else client
+    client = (
+        connect_store(settings, timeout) if settings.redis_cluster else _pooled(settings.redis_url, timeout)
+    )
+    rq_client = _pooled(settings.rq_redis_url, timeout) if settings.rq_redis_url else client
     keys = Keys(settings.prefix)
+    credentials = Credentials(settings.api_keys)
     parts = assemble(
         client,
         keys,
         settings.snapshot_every,
-        settings.wait_replicas,
-        settings.wait_timeout_ms,
-        announce=settings.redis_cluster,  # on one Redis the live readers block on the logs
+        credited_only=credentials.required,
+        replicas=settings.wait_replicas,
+        replica_timeout_ms=settings.wait_timeout_ms,
     )
     queue = projection_queue(rq_client, keys, is_async=not settings.sync_projections)
-    recorder = Recorder(parts.store, parts.reader, notify or _enqueuer(settings, keys, queue))
+    enqueue = notify or _enqueuer(settings, keys, queue)
+    recorder = Recorder(parts.store, parts.reader, enqueue, credentials=credentials)
     # The hub's one connection blocks in XREAD for BLOCK_MS at a time, so it waits longer.
     wait = BLOCK_MS / 1000 + 10
-    hub_class = ClusterLiveHub if settings.redis_cluster else LiveHub
-    hub = hub_class(lambda: connect_store(settings, wait, 3), parts.store, keys)
+    if settings.redis_cluster:
+        # One XREAD per slot (a cluster refuses one that names two), each routed to its master.
+        hub = LiveHub(lambda group: connect_store(settings, wait, 3), parts.store, keys, group_of=_slot_of)
+    else:
+        read_live = _connector(settings.redis_url, wait, 3)
+        hub = LiveHub(lambda group: read_live(), parts.store, keys)
     shared = {field.name: getattr(parts, field.name) for field in fields(parts)}
     return Services(
         **shared, settings=settings, client=client, keys=keys, queue=queue, recorder=recorder, hub=hub
@@ -137,6 +153,32 @@ def worker_wiring(settings: Settings) -> WorkerWiring:
         keys=Keys(settings.prefix),
         snapshot_every=settings.snapshot_every,
     )
+
+
+def _pooled(url: str, timeout: float) -> redis.Redis:
+    """A client whose requests share at most MAX_CONNECTIONS connections, waiting for a free one.
+
+    Under gevent a process serves thousands of requests at once; each waits its turn for one of
+    a bounded set of connections (at most ``timeout`` seconds, then a 503) instead of opening one
+    of its own until Redis or the pool refuses.
+    """
+    pool = redis.BlockingConnectionPool.from_url(
+        url,
+        max_connections=MAX_CONNECTIONS,
+        timeout=timeout,
+        socket_timeout=timeout,
+        socket_connect_timeout=timeout,
+    )
+    return redis.Redis(connection_pool=pool)
+
+
+def _connector(url: str, timeout: float, connect_timeout: float) -> Connect:
+    return lambda: redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=connect_timeout)
+
+
+def _slot_of(key: str) -> str:
+    """The cluster slot a key hashes to: the keys one command may name together."""
+    return str(key_slot(key.encode()))
 
 
 def _enqueuer(settings: Settings, keys: Keys, queue: Queue) -> Callable[[str], None]:

@@ -152,7 +152,7 @@ def import_chunk(recorder: Recorder, chunk: Chunk) -> Copied:
     """Create the match of one chunk; ImportRefused (with the file's own line number) if refused."""
     try:
         _check_length(chunk)
-        return recorder.import_lines(chunk.lines)
+        return recorder.import_lines(chunk.lines, operator=True)
     except ImportRefused as refused:
         raise ImportRefused(chunk.first_line + refused.line - 1, refused.reason) from refused
 

@@ -6,9 +6,23 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+DEFAULT_CREATE_RATE = "30/minute;300/hour"
+DEFAULT_WRITE_RATE = "600/minute"
+
 
 def _flag(value: str | None) -> bool:
     return (value or "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+def _list(value: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in value.split(",") if part.strip())
+
+
+def _rate(value: str | None, default: str) -> str | None:
+    """A rate limit setting: unset means the default, "off" (or empty) means none."""
+    if value is None:
+        return default
+    return None if value.strip().lower() in {"", "off", "0", "none"} else value.strip()
 
 
 @dataclass(frozen=True)
@@ -31,6 +45,13 @@ class Settings:
     max_json_depth: int = 32
     cors_origins: tuple[str, ...] = field(default_factory=tuple)
     redis_timeout: float = 3.0
+    # Deployment credentials for the writes that create matches; none: creating is open.
+    api_keys: tuple[str, ...] = field(default_factory=tuple)
+    # Rate limits per caller (its API key, else its address), as "N/period;M/period"; None: off.
+    create_rate: str | None = None
+    write_rate: str | None = None
+    # How many proxies in front set X-Forwarded-For (the caller's address is theirs to tell).
+    trusted_proxies: int = 0
     # One JSON object a log line, with the request id (TABLETAPE_LOG_FORMAT=json).
     json_logs: bool = False
 
@@ -49,9 +70,11 @@ class Settings:
             "sync_projections": _flag(env.get("TABLETAPE_SYNC_PROJECTIONS")),
             "max_body_bytes": int(env.get("TABLETAPE_MAX_BODY_BYTES", cls.max_body_bytes)),
             "json_logs": env.get("TABLETAPE_LOG_FORMAT", "").strip().lower() == "json",
-            "cors_origins": tuple(
-                o.strip() for o in env.get("TABLETAPE_CORS_ORIGINS", "").split(",") if o.strip()
-            ),
+            "cors_origins": _list(env.get("TABLETAPE_CORS_ORIGINS", "")),
+            "api_keys": _list(env.get("TABLETAPE_API_KEYS", "")),
+            "create_rate": _rate(env.get("TABLETAPE_RATE_LIMIT_CREATE"), DEFAULT_CREATE_RATE),
+            "write_rate": _rate(env.get("TABLETAPE_RATE_LIMIT_WRITE"), DEFAULT_WRITE_RATE),
+            "trusted_proxies": int(env.get("TABLETAPE_TRUSTED_PROXIES", "0")),
         }
         values.update(overrides)
         return cls(**values)

@@ -10,10 +10,12 @@ from flask import Flask, Response, json, request
 from redis.exceptions import AskError, RedisClusterException
 from werkzeug.exceptions import HTTPException
 
+from events.codec import UnsafeNumber
 from events.errors import (
     IdempotencyMismatch,
     MatchExists,
     NotReplicated,
+    StoreFull,
     UnknownMatch,
     VersionConflict,
     unavailable,
@@ -23,6 +25,7 @@ from projections.access import Forbidden
 from projections.fork import HiddenFact, MidAction
 from projections.importing import ImportRefused
 from projections.reads import NoSuchStep, NotFinished, UnknownGame, UnknownPlayer
+from service.credentials import CredentialRefused, CredentialRequired
 from service.recorder import Busy, PreconditionFailed, Unauthorized
 
 PROBLEM = "application/problem+json"
@@ -54,7 +57,7 @@ def problem(status: int, code: str, detail: str, title: str | None = None, **ext
     if status == 401:
         response.headers["WWW-Authenticate"] = 'Bearer realm="tabletape"'
     if status == 503:
-        response.headers["Retry-After"] = "1"
+        response.headers["Retry-After"] = "30" if code == "store_full" else "1"
     return response
 
 
@@ -67,7 +70,14 @@ def http_problem(error: HTTPException) -> Response:
         detail = "the request does not match what this operation takes: " + _flatten(messages)
         return problem(status, "invalid_request", detail, errors=messages)
     detail = data.get("message") or error.description or error.name
-    return problem(status, _CODES.get(status, error.name.lower().replace(" ", "_")), detail)
+    if status == 429:
+        detail = f"over this caller's rate limit of {detail}; retry after Retry-After seconds"
+    answer = problem(status, _CODES.get(status, error.name.lower().replace(" ", "_")), detail)
+    # A 405 says which methods the resource takes (RFC 9110), as werkzeug's own answer does.
+    allow = dict(error.get_headers()).get("Allow")
+    if allow:
+        answer.headers["Allow"] = allow
+    return answer
 
 
 def register(app: Flask) -> None:
@@ -84,6 +94,9 @@ def register(app: Flask) -> None:
         (UnknownGame, 404, "unknown_game"),
         (UnknownPlayer, 404, "unknown_player"),
         (NotFinished, 409, "not_finished"),
+        (UnsafeNumber, 400, "unsafe_number"),
+        (CredentialRequired, 401, "missing_api_key"),
+        (CredentialRefused, 403, "wrong_api_key"),
         (HiddenFact, 403, "hidden_fact"),
     ]
     for cls, status, code in simple:
@@ -93,6 +106,7 @@ def register(app: Flask) -> None:
     app.register_error_handler(ImportRefused, _import_refused)
     app.register_error_handler(MidAction, _handler(422, "not_an_action_boundary"))
     app.register_error_handler(BadRequest, lambda e: problem(e.status, e.code, e.detail))
+    app.register_error_handler(StoreFull, _full)
     app.register_error_handler(redis.RedisError, _redis_down)
     app.register_error_handler(RedisClusterException, _redis_down)
     app.register_error_handler(NotReplicated, _not_replicated)
@@ -116,9 +130,18 @@ def _import_refused(error: ImportRefused) -> Response:
     return problem(422, "import_refused", str(error), line=error.line, reason=error.reason)
 
 
+def _full(error: StoreFull) -> Response:
+    log.warning("Redis is full: %s", error)
+    return problem(503, "store_full", str(error))
+
+
 def _redis_down(error: Exception) -> Response:
     if isinstance(error, AskError):
         log.error("REDIS_URL names a node of a Redis Cluster: set TABLETAPE_REDIS_CLUSTER=1 (%s)", error)
+    if isinstance(error, redis.exceptions.OutOfMemoryError) or str(error).startswith("OOM"):
+        # maxmemory reached with noeviction: Redis refused the command before it wrote (a
+        # script is refused at its first write, and one that has written is let finish).
+        return _full(StoreFull())
     if not unavailable(error):
         return _unexpected(error)
     log.warning("Redis unavailable: %s", error)
@@ -163,11 +186,13 @@ _TITLES = {
     404: "Not found",
     405: "Method not allowed",
     406: "Not acceptable",
+    408: "Request timeout",
     409: "Conflict",
     411: "Length required",
     412: "Version mismatch",
     413: "Request too large",
     415: "Unsupported media type",
+    429: "Too many requests",
     422: "Refused by the rules",
     428: "Precondition required",
     500: "Internal error",

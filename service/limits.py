@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import socket
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from flask import request
 
 from service.errors import BadRequest
 
 JSON_TYPES = ("application/json", "application/x-ndjson")
+# A body must have arrived this long after its headers: a client trickling it in holds a
+# connection (a greenlet under service.server), never longer than this.
+BODY_SECONDS = 15.0
 
 
 def check_request(max_body: int, max_depth: int) -> None:
@@ -16,7 +24,8 @@ def check_request(max_body: int, max_depth: int) -> None:
     length = request.content_length
     if length is not None and length > max_body:
         raise BadRequest(413, "body_too_large", f"the body is {length} bytes; the limit is {max_body}")
-    data = request.get_data(cache=True)
+    with _deadline(BODY_SECONDS):
+        data = request.get_data(cache=True)
     if length is None and not data and "chunked" in request.headers.get("Transfer-Encoding", "").lower():
         # Servers that do not terminate a chunked body hand the app none: refuse it, never read it
         # as empty.
@@ -60,3 +69,40 @@ def nesting_depth(data: bytes) -> int:
         elif byte in (0x5D, 0x7D):  # ] }
             depth -= 1
     return deepest
+
+
+@contextmanager
+def _deadline(seconds: float) -> Iterator[None]:
+    """Refuse with 408 a body not read within ``seconds``, where a read can be cut short (gevent).
+
+    Under gevent's patched sockets a read waits in a greenlet that a timeout interrupts; without
+    them (the development server, tests) there is nothing to interrupt and no deadline.
+    """
+    gevent = sys.modules.get("gevent")
+    monkey = sys.modules.get("gevent.monkey")
+    if gevent is None or monkey is None or not monkey.is_module_patched("socket"):
+        yield
+        return
+    timer = gevent.Timeout(seconds)
+    timer.start()
+    try:
+        yield
+    except gevent.Timeout as expired:
+        if expired is not timer:
+            raise
+        _stop_reading()
+        raise BadRequest(
+            408, "request_timeout", f"the body did not arrive within {seconds:g} s of the headers"
+        ) from None
+    finally:
+        timer.close()
+
+
+def _stop_reading() -> None:
+    """Read no more of this connection, so the server neither waits for the rest nor reuses it."""
+    sock = request.environ.get("gunicorn.socket")
+    if sock is not None:
+        try:
+            sock.shutdown(socket.SHUT_RD)
+        except OSError:
+            pass  # already gone

@@ -17,6 +17,9 @@ from games.registry import all_games
 
 PROBLEM_TYPE = "application/problem+json"
 BEARER = "bearerAuth"
+# The deployment credential of the writes that create matches (TABLETAPE_API_KEYS; optional).
+API_KEY = "apiKey"
+CREATING = {"createMatch", "forkMatch", "importMatch"}
 OPERATION_IDS: dict[tuple[str, str], str] = {
     ("get", "/healthz"): "getHealth",
     ("get", "/metrics"): "getMetrics",
@@ -46,13 +49,21 @@ TOKEN_WRITES = {"recordAction", "undoAction", "redoAction"}
 TOKEN_OPTIONAL = {"forkMatch", "exportMatch"}
 ERRORS: dict[int, tuple[str, str]] = {
     400: ("BadRequest", "The request's parameters or body do not have the shape this operation takes."),
-    401: ("Unauthorized", "No write token: send Authorization: Bearer <token>."),
-    403: ("Forbidden", "The token is not this match's (or a copy without it would need a hidden fact)."),
+    401: (
+        "Unauthorized",
+        "No write token (Authorization: Bearer <token>), or no API key where the deployment needs one.",
+    ),
+    403: (
+        "Forbidden",
+        "The token is not this match's, the API key not the deployment's (or a copy without the token "
+        "would need a hidden fact).",
+    ),
     404: ("NotFound", "There is no such match, game or player."),
     409: ("Conflict", "The write raced another (or the match is not in a state that allows it)."),
     412: ("PreconditionFailed", "If-Match named a version the match has moved on from."),
     413: ("PayloadTooLarge", "The body is over the size limit."),
     415: ("UnsupportedMediaType", "The body is not of a media type this operation takes."),
+    429: ("TooManyRequests", "Over the caller's rate limit: retry after Retry-After seconds."),
     422: ("RefusedByTheRules", "The rules (or the history) refuse the request; the problem says which rule."),
     503: ("StoreUnavailable", "The event store is not answering; retry (with the same Idempotency-Key)."),
 }
@@ -71,6 +82,7 @@ class ShapePlugin(BasePlugin):
 def register_components(spec: APISpec) -> None:
     """The bearer scheme, the error answers and every game's schemas, as components."""
     spec.components.security_scheme(BEARER, {"type": "http", "scheme": "bearer"})
+    spec.components.security_scheme(API_KEY, {"type": "apiKey", "in": "header", "name": "X-API-Key"})
     for name, description in ERRORS.values():
         content = {PROBLEM_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}}
         spec.components.response(name, {"description": description, "content": content})
@@ -88,7 +100,11 @@ def action_body() -> dict[str, Any]:
 def _complete(path: str, method: str, operation: dict[str, Any]) -> None:
     op_id = OPERATION_IDS.get((method, path)) or _camel(method, path)
     operation["operationId"] = op_id
-    if op_id in TOKEN_OPTIONAL:
+    if op_id == "forkMatch":
+        operation["security"] = [{}, {BEARER: []}, {API_KEY: []}, {BEARER: [], API_KEY: []}]
+    elif op_id in CREATING:
+        operation["security"] = [{}, {API_KEY: []}]
+    elif op_id in TOKEN_OPTIONAL:
         operation["security"] = [{}, {BEARER: []}]
     elif method == "post":
         operation["security"] = [{BEARER: []}] if op_id in TOKEN_WRITES else []
@@ -108,7 +124,9 @@ def _errors(path: str, method: str, op_id: str, has_body: bool) -> list[int]:
     if method == "post":
         found.append(422)
     if op_id in TOKEN_WRITES:
-        found += [401, 403, 409, 412]
+        found += [401, 403, 409, 412, 429]
+    if op_id in CREATING:
+        found += [401, 403, 429]
     if op_id == "exportMatch":
         found.append(409)
     if op_id in TOKEN_OPTIONAL:

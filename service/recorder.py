@@ -33,6 +33,7 @@ from projections.fork import fork_log
 from projections.importing import Checked, check_log, parse_lines
 from projections.reader import MatchReader, frozen
 from projections.tape import Position
+from service.credentials import OPERATOR, Credentials
 
 ATTEMPTS = 8
 log = logging.getLogger("tabletape.recorder")
@@ -108,44 +109,67 @@ class Recorder:
         reader: MatchReader,
         notify: Callable[[str], None],
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+        credentials: Credentials | None = None,
     ) -> None:
         self.store = store
         self.reader = reader
         self.notify = notify
         self.clock = clock
+        self.credentials = credentials or Credentials(())
 
     def create(
-        self, game_id: str, players: Any, setup: Any, options: Any, where: dict[str, str] | None = None
+        self,
+        game_id: str,
+        players: Any,
+        setup: Any,
+        options: Any,
+        where: dict[str, str] | None = None,
+        api_key: str | None = None,
     ) -> Created:
         """Create a match from its players, starting facts, rule options and where it is played."""
+        made_by = self._made_by(self.credentials.identify(api_key))
         game = get_game(game_id)
         names, setup, options = validate_match(game, players, setup, options)
         events = game.setup(names, setup, options)
         body = {"game": game.id, "players": names, "setup": setup, "options": options}
         new = self._new_events(game, events, tape.CREATION, "table", body)
-        match_id, token, first = self._open(game, new, {k: v for k, v in (where or {}).items() if v})
+        placed = {k: v for k, v in (where or {}).items() if v}
+        match_id, token, first = self._open(game, new, placed | made_by)
         recorded = self._answer(game, match_id, tape.empty(), first, new)
         return Created(match_id, token, game, names, setup, options, recorded)
 
-    def fork(self, match_id: str, at: int, token: str | None = None) -> Copied:
+    def fork(self, match_id: str, at: int, token: str | None = None, api_key: str | None = None) -> Copied:
         """A new match whose log is the effective history of ``match_id`` up to step ``at``:
         everything with the match's write token, the public history without it."""
+        made_by = self._made_by(self.credentials.identify(api_key))
         everything = holds_token(self.store.header(match_id), token, "fork everything of")
-        return self._copy(check_log(*fork_log(self.reader, match_id, at, everything)))
+        logged = fork_log(self.reader, match_id, at, everything)
+        return self._copy(check_log(*logged, now_ms=self._now_ms()), made_by)
 
-    def import_lines(self, lines: Iterable[str]) -> Copied:
-        """A new match from an NDJSON export, every action checked by the rules."""
+    def import_lines(
+        self, lines: Iterable[str], api_key: str | None = None, operator: bool = False
+    ) -> Copied:
+        """A new match from an NDJSON export, every action checked by the rules.
+
+        ``operator``: the import comes from an operator's command, which needs no API key.
+        """
+        made_by = self._made_by(OPERATOR if operator else self.credentials.identify(api_key))
         header, events = parse_lines(lines)
-        checked = check_log(header, events)
+        checked = check_log(header, events, now_ms=self._now_ms())
         if header.get("id"):
             checked.origin["imported_from"] = str(header["id"])
-        return self._copy(checked)
+        return self._copy(checked, made_by)
 
-    def _copy(self, checked: Checked) -> Copied:
-        # A copy keeps the date it was first recorded on only when it brings both of its forms.
+    @staticmethod
+    def _made_by(credential: str | None) -> dict[str, str]:
+        """The header field that says which credential created a match (none: made anonymously)."""
+        return {"credential": credential} if credential else {}
+
+    def _copy(self, checked: Checked, made_by: dict[str, str]) -> Copied:
+        # A copy keeps the date it was first recorded on when the file's date was valid.
         origin = dict(checked.origin)
-        dated = origin.get("created_ms", "").isdigit() and bool(origin.get("created_at"))
-        match_id, token, first = self._open(checked.game, checked.events, origin, dated)
+        dated = "created_ms" in origin
+        match_id, token, first = self._open(checked.game, checked.events, origin | made_by, dated)
         # Where and when it is played are the match's own facts, not where the copy came from.
         kept = {
             k: v for k, v in origin.items() if k not in ("created_at", "created_ms", "timezone", "location")
@@ -168,6 +192,9 @@ class Recorder:
         if result.woke:
             self._notify(match_id)
         return match_id, token, result.first
+
+    def _now_ms(self) -> int:
+        return int(self.clock().timestamp() * 1000)
 
     def act(
         self,

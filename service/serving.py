@@ -1,8 +1,12 @@
 """`tabletape serve`: the API, its RQ workers and (without REDIS_URL) an embedded Redis, as one unit.
 
 It starts everything or nothing: the data dir is claimed first (a second serve on it refuses and
-leaves the first untouched), the port is bound before any worker starts, and whatever did start
+leaves the first untouched), the port is checked before any worker starts, and whatever did start
 is stopped again, in reverse order, when a later step fails or the serve is asked to stop.
+
+The API runs under gunicorn exactly as in production (service.gunicorn_conf: gevent workers, so
+that live spectators and slow clients cost no thread a write needs), as a child process this
+command supervises: its workers start from a clean interpreter, not a fork of this one.
 """
 
 from __future__ import annotations
@@ -15,12 +19,10 @@ import sys
 import threading
 from contextlib import ExitStack
 from types import FrameType
-from typing import Any
 
 import click
 
 from service.cli_support import CANNOT_SERVE, Failed, redacted
-from service.config import Settings
 from service.datadir import DataDir
 
 
@@ -34,14 +36,15 @@ def serve(host: str, port: int, data_dir: str, worker_count: int) -> None:
         else:
             click.echo(f"store: {redacted(url)} (REDIS_URL)", err=True)
         env = dict(os.environ, REDIS_URL=url)
-        server = _bind(host, port, Settings.from_env(env))
-        running.callback(server.server_close)
+        _check_free(host, port)
         running.callback(_stop_workers, _start_workers(env, worker_count))
-        address = f"http://{host}:{server.port}"
+        api = _start_api(host, port, env)
+        running.callback(_stop_api, api)
+        address = f"http://{host}:{port}"
         if not os.environ.get("REDIS_URL"):
             folder.publish(url, address)
         click.echo(f"tabletape listening on {address} ({worker_count} worker(s))")
-        _serve_until_stopped(server)
+        _serve_until_stopped(api)
     click.echo("tabletape stopped")
 
 
@@ -57,22 +60,30 @@ def _embedded(running: ExitStack, folder: DataDir) -> str:
     return url
 
 
-def _bind(host: str, port: int, settings: Settings) -> Any:
-    from werkzeug.serving import make_server
-
-    from service.app import create_app
-
-    taken = Failed(
-        CANNOT_SERVE, f"cannot listen on {host}:{port}: another program uses it; choose another with --port"
-    )
+def _check_free(host: str, port: int) -> None:
     try:
         _try_bind(host, port)
-        return make_server(host, port, create_app(settings), threaded=True)
     except OSError as error:
-        raise taken from error
-    except SystemExit as error:
-        # werkzeug answers a taken port with its own message and sys.exit(1); ours says the same.
-        raise taken from error
+        raise Failed(
+            CANNOT_SERVE,
+            f"cannot listen on {host}:{port}: another program uses it; choose another with --port",
+        ) from error
+
+
+def _start_api(host: str, port: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
+    argv = [sys.executable, "-m", "gunicorn", "--config", "python:service.gunicorn_conf"]
+    return subprocess.Popen([*argv, "--bind", f"{host}:{port}", "service.app:create_app()"], env=env)
+
+
+def _stop_api(api: subprocess.Popen[bytes]) -> None:
+    """SIGTERM gunicorn (a graceful stop) and wait; SIGKILL it if it takes over 15 s."""
+    if api.poll() is None:
+        api.send_signal(signal.SIGTERM)
+    try:
+        api.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        api.kill()
+        api.wait()
 
 
 def _try_bind(host: str, port: int) -> None:
@@ -97,14 +108,14 @@ def _stop_workers(workers: list[subprocess.Popen[bytes]]) -> None:
             proc.kill()
 
 
-def _serve_until_stopped(server: Any) -> None:
+def _serve_until_stopped(api: subprocess.Popen[bytes]) -> None:
     stopping = threading.Event()
 
     def stop(signum: int, frame: FrameType | None) -> None:
-        if not stopping.is_set():
-            stopping.set()
-            threading.Thread(target=server.shutdown, daemon=True).start()
+        stopping.set()
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    server.serve_forever()
+    while not stopping.wait(0.2):
+        if api.poll() is not None:
+            raise Failed(CANNOT_SERVE, f"the API (gunicorn) stopped by itself, exit status {api.returncode}")

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any, cast
 
 from flask import current_app, request
 from flask_smorest import Blueprint as SmorestBlueprint
-from webargs.flaskparser import FlaskParser
+from webargs import core
+from webargs.flaskparser import FlaskParser, is_json_request
 
+from events.codec import loads
 from service.bootstrap import Services
 from service.errors import BadRequest
 from service.schemas.answers import NDJSON
@@ -18,6 +21,16 @@ class Parser(FlaskParser):
     """webargs parser whose validation errors are 400s (the rules' refusals are the 422s)."""
 
     DEFAULT_VALIDATION_STATUS = 400
+
+    def _raw_load_json(self, req: Any) -> Any:
+        """The body as strict JSON: a number no rule may be handed is a 400 naming its field."""
+        if not is_json_request(req):
+            return core.missing
+        data = req.get_data(cache=True)
+        try:
+            return loads(data.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            raise core.json.JSONDecodeError(f"the body is not UTF-8 ({exc.reason})", "", exc.start) from exc
 
 
 class Blueprint(SmorestBlueprint):
@@ -40,23 +53,42 @@ def bearer_token() -> str | None:
     return token.strip()
 
 
-def if_match() -> int | None:
-    """The version named by ``If-Match``: a number (``5``, ``"5"``), or the ETag a read sent.
+# A step number as a header may carry it: ASCII digits only (``"²".isdigit()`` is true), and no
+# more of them than a stream entry id holds. If-Match also takes a read's ETag,
+# ``"<version>.<digest>"`` (service.http_conventions), which names the version that read saw.
+STEP_NUMBER = re.compile(r"[0-9]{1,15}")
+IF_MATCH = r'^\s*(W/)?"?[0-9]{1,15}(\.[^"\s]*)?"?\s*$'
+IDEMPOTENCY_KEY_MAX = 200
 
-    A read's ETag is ``"<version>.<digest>"`` (service.http_conventions), so sending it back, as
-    RFC 9110 has it, names the version that read saw.
-    """
-    raw = request.headers.get("If-Match")
-    if raw is None:
+
+def step_header(name: str, code: str) -> int | None:
+    """The step number a header names (``If-Match``: also ``"5"``, ``W/"5"`` or an ETag), if sent."""
+    raw = request.headers.get(name)
+    if raw is None or (name != "If-Match" and not raw.strip()):
         return None
-    value = raw.strip().removeprefix("W/").strip('"').split(".", 1)[0]
-    if not value.isdigit():
-        raise BadRequest(
-            400,
-            "bad_if_match",
-            f"If-Match must be a version number or the ETag of a read of this match, not {raw!r}",
+    value = raw.strip()
+    if name == "If-Match":
+        value = value.removeprefix("W/").strip('"').split(".", 1)[0]
+    if not STEP_NUMBER.fullmatch(value):
+        what = (
+            "a version number or the ETag of a read of this match" if name == "If-Match" else "a step number"
         )
+        raise BadRequest(400, code, f"{name} must be {what} (at most 15 digits), not {raw!r}")
     return int(value)
+
+
+API_KEY_HEADER = "X-API-Key"
+
+
+def api_key() -> str | None:
+    """The deployment credential a creating write sends (``X-API-Key``), if any."""
+    raw = request.headers.get(API_KEY_HEADER, "").strip()
+    return raw or None
+
+
+def if_match() -> int | None:
+    """The version named by ``If-Match`` (``5``, ``"5"`` or ``W/"5"``), if any."""
+    return step_header("If-Match", "bad_if_match")
 
 
 def idempotency_key() -> str | None:
@@ -65,8 +97,10 @@ def idempotency_key() -> str | None:
     if raw is None:
         return None
     key = raw.strip().strip('"')
-    if not key or len(key) > 200:
-        raise BadRequest(400, "bad_idempotency_key", "Idempotency-Key must be 1 to 200 characters")
+    if not key or len(key) > IDEMPOTENCY_KEY_MAX:
+        raise BadRequest(
+            400, "bad_idempotency_key", f"Idempotency-Key must be 1 to {IDEMPOTENCY_KEY_MAX} characters"
+        )
     return key
 
 
@@ -101,14 +135,14 @@ WRITE_HEADERS: list[dict[str, Any]] = [
         "in": "header",
         "name": "If-Match",
         "required": False,
-        "schema": {"type": "string"},
+        "schema": {"type": "string", "pattern": IF_MATCH},
         "description": "Write only if the match is at this version (else 412).",
     },
     {
         "in": "header",
         "name": "Idempotency-Key",
         "required": False,
-        "schema": {"type": "string"},
+        "schema": {"type": "string", "minLength": 1, "maxLength": IDEMPOTENCY_KEY_MAX, "pattern": r'[^\s"]'},
         "description": "A retry with the same key returns the first answer and appends nothing.",
     },
 ]

@@ -13,6 +13,6 @@ blp = Blueprint("health", __name__, description="Liveness.")
 @blp.route("/healthz", methods=["GET"])
 @blp.response(200, Health)
 def health() -> dict[str, Any]:
-    """Answers 200 when Redis answers, 503 problem otherwise."""
+    """Answers 200 when Redis answers and takes writes, 503 problem otherwise (down, or full)."""
     services().ping()
     return {"status": "ok", "redis": "ok"}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from flask import url_for
@@ -10,6 +10,7 @@ from flask import url_for
 from service.api import (
     WRITE_HEADERS,
     Blueprint,
+    api_key,
     bearer_token,
     idempotency_key,
     if_match,
@@ -21,6 +22,7 @@ from service.schemas.answers import Created, MatchOut, MatchPage
 from service.schemas.answers import Recorded as RecordedOut
 from service.schemas.requests import Action, CreateMatch, MatchesQuery
 
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 blp = Blueprint("matches", __name__, url_prefix="/v1/matches", description="Record matches and correct them.")
 
 
@@ -71,7 +73,9 @@ def _links_from_created() -> dict[str, Any]:
 def create_match(body: dict[str, Any]) -> dict[str, Any]:
     """Create a match; the answer carries its write token, shown only this once."""
     where = {"timezone": body["timezone"], "location": body.get("location", "")}
-    made = services().recorder.create(body["game"], body["players"], body["setup"], body["options"], where)
+    made = services().recorder.create(
+        body["game"], body["players"], body["setup"], body["options"], where, api_key()
+    )
     return recorded(made.recorded) | {
         "token": made.token,
         "game": made.game.id,
@@ -161,4 +165,10 @@ def _stamped(summary: dict[str, Any]) -> dict[str, Any]:
 
 
 def _ms(moment: datetime | None) -> int | None:
-    return None if moment is None else int(moment.timestamp() * 1000)
+    """Milliseconds since 1970 (a moment without a zone is UTC); any year 1 to 9999 counts."""
+    if moment is None:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    # Subtracting, not .timestamp(): the latter fails for moments before 1970 on some platforms.
+    return (moment - EPOCH) // timedelta(milliseconds=1)

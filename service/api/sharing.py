@@ -7,8 +7,7 @@ from typing import Any
 from flask import Response, jsonify, request, url_for
 
 from projections import live
-from service.api import Blueprint, bearer_token, ndjson_alternative, services
-from service.errors import BadRequest
+from service.api import Blueprint, api_key, bearer_token, ndjson_alternative, services, step_header
 from service.recorder import Copied
 from service.schemas.answers import EVENT_STREAM, NDJSON, BgStatsFile, BgStatsLink, CopiedOut
 from service.schemas.requests import ExportQuery, ForkIn, LiveQuery
@@ -48,12 +47,21 @@ def copied(made: Copied) -> dict[str, Any]:
         "`end` with the final state once the match is finished. Resume with Last-Event-ID."
     ),
 )
+@blp.doc(
+    parameters=[
+        {
+            "in": "header",
+            "name": "Last-Event-ID",
+            "required": False,
+            "schema": {"type": "string", "pattern": r"^\s*[0-9]{0,15}\s*$"},
+            "description": "Resume after this step (what a browser's EventSource sends on reconnecting).",
+        }
+    ]
+)
 def follow(query: dict[str, Any], match_id: str) -> Response:
     """Follow a match live: its state, then every step as it is recorded, until it finishes."""
-    header = request.headers.get("Last-Event-ID", "").strip()
-    if header and not header.isdigit():
-        raise BadRequest(400, "bad_last_event_id", f"Last-Event-ID must be a step number, not {header!r}")
-    after = int(header) if header else query.get("last_event_id")
+    header = step_header("Last-Event-ID", "bad_last_event_id")
+    after = header if header is not None else query.get("last_event_id")
     feed = live.Feed(services().reader, services().hub, match_id, after)
     return Response(
         feed.lines(),
@@ -70,7 +78,7 @@ def fork(body: dict[str, Any], match_id: str) -> dict[str, Any]:
 
     Without the match's write token only the public history is copied: a fork whose history holds a
     hidden fact (a secret bid not yet shown) is refused with 403. With the token, everything is."""
-    return copied(services().recorder.fork(match_id, body["at"], bearer_token()))
+    return copied(services().recorder.fork(match_id, body["at"], bearer_token(), api_key()))
 
 
 @blp.route("/<match_id>/export", methods=["GET"])
@@ -112,4 +120,5 @@ def export(query: dict[str, Any], match_id: str) -> Any:
 )
 def import_match() -> dict[str, Any]:
     """Create a match from an NDJSON export, replaying every action through the rules."""
-    return copied(services().recorder.import_lines(request.get_data(as_text=True).splitlines()))
+    lines = request.get_data(as_text=True).splitlines()
+    return copied(services().recorder.import_lines(lines, api_key()))

@@ -10,6 +10,10 @@ from marshmallow import INCLUDE, Schema, ValidationError, fields, pre_load, vali
 
 MAX_PLAYERS_PER_REQUEST = 16
 NAME = validate.Length(min=1, max=64)
+# The largest step or offset a query may name: beyond it no log or list reaches, and Redis takes
+# only 64-bit numbers (an offset past it would be a store error, not an empty page).
+MAX_NUMBER = 2**53 - 1
+STEP = validate.Range(min=1, max=MAX_NUMBER)
 
 
 def validate_zone(name: str) -> None:
@@ -83,21 +87,21 @@ class MatchesQuery(Schema):
     status = fields.String(validate=validate.OneOf(["in_progress", "finished"]))
     since = fields.DateTime(metadata={"description": "Created at or after (ISO 8601)."})
     until = fields.DateTime(metadata={"description": "Created at or before (ISO 8601)."})
-    offset = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_NUMBER))
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
 
 
 class StateQuery(Schema):
     """GET /v1/matches/{id}/state."""
 
-    at = fields.Integer(validate=validate.Range(min=1), metadata={"description": "A step number."})
+    at = fields.Integer(validate=STEP, metadata={"description": "A step number."})
 
 
 class RangeQuery(Schema):
     """Step ranges of the events and replay reads."""
 
-    from_ = fields.Integer(data_key="from", load_default=1, validate=validate.Range(min=1))
-    to = fields.Integer(validate=validate.Range(min=1))
+    from_ = fields.Integer(data_key="from", load_default=1, validate=STEP)
+    to = fields.Integer(validate=STEP)
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
 
 
@@ -114,7 +118,7 @@ class LiveQuery(Schema):
     """GET /v1/matches/{id}/live."""
 
     last_event_id = fields.Integer(
-        validate=validate.Range(min=0),
+        validate=validate.Range(min=0, max=MAX_NUMBER),
         metadata={"description": "Resume after this step (the Last-Event-ID header does the same)."},
     )
 
@@ -124,7 +128,7 @@ class ForkIn(Schema):
 
     at = fields.Integer(
         required=True,
-        validate=validate.Range(min=1),
+        validate=STEP,
         metadata={"description": "The step to fork at: the last step of an action (or a correction)."},
     )
 

@@ -29,12 +29,12 @@ def hubs(app: Flask, settings: Settings) -> Iterator[Callable[[], tuple[LiveHub,
     def make() -> tuple[LiveHub, list[redis.Redis]]:
         opened: list[redis.Redis] = []
 
-        def connect() -> redis.Redis:
+        def connect(group: str) -> redis.Redis:
             opened.append(connect_store(settings, 60, client_name=name))
             return opened[-1]
 
         name = f"tt-live-test-{uuid.uuid4().hex[:8]}"
-        made.append(type(parts.hub)(connect, parts.store, parts.keys))
+        made.append(LiveHub(connect, parts.store, parts.keys, parts.hub.group_of))
         names[id(made[-1])] = name
         return made[-1], opened
 
@@ -105,6 +105,47 @@ def test_many_watchers_of_several_matches_share_one_connection_and_see_every_ste
     for _, watch in watches:
         watch.close()
     assert hub.watching() == 0
+
+
+def test_a_hub_over_several_groups_of_keys_reads_each_groups_logs_on_a_connection_of_its_own(
+    app: Flask, redis_url: str, recorded: Callable[..., Table]
+) -> None:
+    # Two groups of keys on one real server, as a Cluster's slots split them: each reader blocks
+    # only over the logs (and the wake stream) of its group.
+    parts = app.extensions["tabletape"]
+    opened: dict[str, int] = {}
+    plays = [("hats", 0), ("hat-trick", 1), ("hats", 3), ("hat-trick", 11)]
+    matches = [recorded(game_id, seed, upto=1) for game_id, seed in plays]
+    first_group = {matches[0].id, matches[2].id}
+
+    def group_of(key: str) -> str:
+        # As a Cluster places a key: by its hash tag, the part between { and }.
+        tag = key[key.index("{") + 1 : key.index("}")]
+        return "one" if tag in first_group else "other"
+
+    def connect(group: str) -> redis.Redis:
+        opened[group] = opened.get(group, 0) + 1
+        return redis.Redis.from_url(redis_url, socket_timeout=60)
+
+    hub = LiveHub(connect, parts.store, parts.keys, group_of)
+    try:
+        starts = [m.log_length() for m in matches]
+        watches = [hub.watch(m.id, m.created["game"], starts[i]) for i, m in enumerate(matches)]
+        for match, (game_id, seed) in zip(matches, plays, strict=True):
+            for action in all_games()[game_id].example(seed)["actions"][1:3]:
+                match.ok(action)
+        for match, start, watch in zip(matches, starts, watches, strict=True):
+            seen: list[int] = []
+            while not seen or seen[-1] < match.log_length():
+                events = watch.next_events(timeout=10)
+                assert events, "the hub delivered nothing for 10 s"
+                seen += [e.seq for e in events]
+            assert seen == list(range(start + 1, match.log_length() + 1))
+        assert opened == {"one": 1, "other": 1}
+        readers = hub._readers
+        assert all(group_of(reader.wake_key) == group for group, reader in readers.items())
+    finally:
+        hub.close()
 
 
 def test_two_hubs_as_two_api_processes_both_follow_the_same_match(

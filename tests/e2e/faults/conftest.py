@@ -95,9 +95,9 @@ class Stack:
         self.redis.stop()
 
 
-def start_stack(folder: Path, workers: int = 2, **extra: str) -> Stack:
+def start_stack(folder: Path, workers: int = 2, redis_options: tuple[str, ...] = (), **extra: str) -> Stack:
     """Start Redis, gunicorn with 2 workers and ``workers`` RQ workers."""
-    server = RedisServer(folder / "redis")
+    server = RedisServer(folder / "redis", *redis_options)
     server.start()
     prefix = f"tt-faults-{uuid.uuid4().hex[:8]}"
     env = service_env(server.url, prefix, TABLETAPE_SNAPSHOT_EVERY=str(SNAPSHOT_EVERY), **extra)

@@ -109,7 +109,7 @@ class Process:
 class RedisServer(Process):
     """A redis-server in a folder of its own, AOF on with appendfsync always, on a fixed port."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, *options: str) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         self.port = free_port()
         self.folder = folder
@@ -131,6 +131,7 @@ class RedisServer(Process):
             "no",
             "--protected-mode",
             "no",
+            *options,
         ]
         super().__init__("redis", argv, dict(os.environ), folder / "redis.log")
 
@@ -160,16 +161,24 @@ class RedisServer(Process):
 def service_env(redis_url: str, prefix: str, **extra: str) -> dict[str, str]:
     """The environment the API and the workers are configured by."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("TABLETAPE_")}
-    env.update(REDIS_URL=redis_url, TABLETAPE_PREFIX=prefix, PYTHONUNBUFFERED="1")
+    # Rate limits are off unless a test turns them on: the suite's clients all share one address.
+    env.update(
+        REDIS_URL=redis_url,
+        TABLETAPE_PREFIX=prefix,
+        PYTHONUNBUFFERED="1",
+        TABLETAPE_RATE_LIMIT_CREATE="off",
+        TABLETAPE_RATE_LIMIT_WRITE="off",
+    )
     env.update(extra)
     return env
 
 
 class Api(Process):
-    """The API under gunicorn as in production: two worker processes of 8 threads, access log on."""
+    """The API under gunicorn as in production (service.gunicorn_conf), two processes, access log on."""
 
-    def __init__(self, folder: Path, env: dict[str, str]) -> None:
+    def __init__(self, folder: Path, env: dict[str, str], processes: int = 2) -> None:
         self.port = 0
+        self.processes = processes
         self.access_log = folder / "access.log"
         super().__init__("gunicorn", [], env, folder / "gunicorn.log")
 
@@ -186,12 +195,10 @@ class Api(Process):
                 sys.executable,
                 "-m",
                 "gunicorn",
+                "--config",
+                "python:service.gunicorn_conf",
                 "--workers",
-                "2",
-                "--worker-class",
-                "gthread",
-                "--threads",
-                "8",
+                str(self.processes),
                 "--bind",
                 f"127.0.0.1:{self.port}",
                 "--timeout",
