@@ -116,7 +116,9 @@ def build(settings: Settings, notify: Callable[[str], None] | None = None) -> Se
     client = (
         connect_store(settings, timeout) if settings.redis_cluster else _pooled(settings.redis_url, timeout)
     )
-    rq_client = _pooled(settings.rq_redis_url, timeout) if settings.rq_redis_url else client
+    # Inline projections (TABLETAPE_SYNC_PROJECTIONS) run the job in the request, on the store.
+    separate = settings.rq_redis_url and not settings.sync_projections
+    rq_client = _pooled(settings.rq_redis_url, timeout) if separate else client
     keys = Keys(settings.prefix)
     credentials = Credentials(settings.api_keys)
     parts = assemble(

@@ -46,6 +46,11 @@ def hubs(app: Flask, settings: Settings) -> Iterator[Callable[[], tuple[LiveHub,
 names: dict[int, str] = {}
 
 
+def parts_hub_group(hub: LiveHub, match_id: str) -> str:
+    """The group (one Redis, or a cluster slot) whose reader follows the match."""
+    return hub.group_of(hub.keys.log(match_id))
+
+
 def hub_name(hub: LiveHub) -> str:
     """The client name the connections of a hub made by ``hubs`` carry."""
     return names[id(hub)]
@@ -101,12 +106,19 @@ def test_many_watchers_of_several_matches_share_one_connection_and_see_every_ste
             assert events, "the hub delivered nothing for 10 s"
             seen += [e.seq for e in events]
         assert seen == list(range(starts[i] + 1, matches[i].log_length() + 1))
-    assert hub.watching() == 10 and len(opened) == 1
+    # One connection on one Redis; on a cluster one per slot the watched matches hash to.
+    groups = {parts_hub_group(hub, m.id) for m in matches}
+    assert hub.watching() == 10 and len(opened) == len(groups)
     for _, watch in watches:
         watch.close()
     assert hub.watching() == 0
 
 
+@pytest.mark.skipif(
+    "config.getoption('--redis-cluster')",
+    reason="it groups matches of different slots in one XREAD, as only one Redis takes; the cluster "
+    "run checks the real grouping (by slot) in the tests above",
+)
 def test_a_hub_over_several_groups_of_keys_reads_each_groups_logs_on_a_connection_of_its_own(
     app: Flask, redis_url: str, recorded: Callable[..., Table]
 ) -> None:
@@ -208,7 +220,7 @@ def test_a_hub_whose_connection_is_killed_reconnects_and_loses_no_step(
     killed = connections_named(redis_client, name)
     # One blocking read on one Redis; a subscription per master holding watched matches, and the
     # reads it wakes, on a cluster.
-    assert killed and len({node for node, _ in killed}) == 1
+    assert killed
     for node, number in killed:
         kill(redis_client, node, number)
     for action in actions[2:5]:
