@@ -1,10 +1,13 @@
 """The store's errors, each with a message a person understands.
 
 The service maps them to HTTP answers in one place (UnknownMatch 404, MatchExists 409,
-VersionConflict 409/412, IdempotencyMismatch 422).
+VersionConflict 409/412, IdempotencyMismatch 422, NotReplicated 503), and ``unavailable`` tells a
+Redis error that means "the store is away, try again" from one that is a bug.
 """
 
 from __future__ import annotations
+
+from redis import exceptions
 
 
 class StoreError(Exception):
@@ -51,6 +54,45 @@ class IdempotencyMismatch(StoreError):
         )
         self.key = key
         self.match_id = match_id
+
+
+class NotReplicated(StoreError):
+    """An append reached the primary, but not as many replicas as the deployment asks for, in time."""
+
+    def __init__(self, match_id: str, wanted: int, acknowledged: int) -> None:
+        super().__init__(
+            f"the write to match {match_id!r} was recorded on the primary but confirmed by "
+            f"{acknowledged} of the {wanted} replicas required; retry it with the same "
+            "Idempotency-Key to learn its outcome without recording it twice"
+        )
+        self.match_id = match_id
+        self.wanted = wanted
+        self.acknowledged = acknowledged
+
+
+# Replies that say the store is away or moving (a failover, a reshard, a restart), not that the
+# request was wrong: the request may be sent again. A cluster client raises some outside RedisError.
+_PASSING = (
+    exceptions.ReadOnlyError,
+    exceptions.TryAgainError,
+    exceptions.ClusterError,
+    exceptions.SlotNotCoveredError,
+    exceptions.MaxConnectionsError,
+)
+_BUGS = (exceptions.WatchError, exceptions.DataError, exceptions.CrossSlotTransactionError)
+
+
+def unavailable(error: BaseException) -> bool:
+    """Whether a Redis client's error means the store cannot answer now (retry later)."""
+    if isinstance(error, _PASSING):
+        return True
+    if isinstance(error, exceptions.ResponseError):
+        # A MOVED seen by a client is no outage: a one-server client was pointed at a cluster.
+        return str(error).startswith("BUSY")  # a script or a command running too long
+    if isinstance(error, exceptions.RedisClusterException):
+        # The cluster client's own refusals of a command are bugs; failing to reach any node is not.
+        return not isinstance(error, _BUGS) and "connect" in str(error).lower()
+    return isinstance(error, exceptions.RedisError) and not isinstance(error, _BUGS)
 
 
 class StoreFull(StoreError):

@@ -21,8 +21,9 @@ from redis.commands.core import Script
 
 from events.codec import as_text, decode, encode, entry_id
 from events.envelope import AppendResult, NewEvent, StoredEvent
-from events.errors import IdempotencyMismatch, MatchExists, UnknownMatch, VersionConflict
+from events.errors import IdempotencyMismatch, MatchExists, NotReplicated, UnknownMatch, VersionConflict
 from events.keys import Keys
+from events.servers import on_servers
 from events.upcasting import Upcasters
 
 _WRITTEN, _DUPLICATE = 0, 1
@@ -40,10 +41,20 @@ def _script_source() -> str:
 class EventStore:
     """Create matches, append events atomically and read them back, one stream per match."""
 
-    def __init__(self, client: redis.Redis, keys: Keys, upcasters: Upcasters | None = None) -> None:
+    def __init__(
+        self,
+        client: redis.Redis,
+        keys: Keys,
+        upcasters: Upcasters | None = None,
+        replicas: int = 0,
+        replica_timeout_ms: int = 1000,
+    ) -> None:
         self.client = client
         self.keys = keys
         self.upcasters = upcasters
+        # Each write waits (Redis WAIT) until this many replicas hold it, else NotReplicated.
+        self.replicas = replicas
+        self.replica_timeout_ms = replica_timeout_ms
         self._script: Script = client.register_script(_script_source())
         # A header never changes once written, so each process reads it once per match.
         self._headers: dict[str, dict[str, str]] = {}
@@ -120,20 +131,48 @@ class EventStore:
         checkpoint, which the workers' periodic full sweep finds.
         """
         keys = [self.keys.meta(match_id), self.keys.log(match_id), self.keys.idem(match_id)]
-        for _ in range(2):
-            with self.client.pipeline(transaction=False) as pipe:
-                pipe.evalsha(self._script.sha, len(keys), *keys, *args)
-                pipe.sadd(self.keys.dirty(), match_id)
-                pipe.set(self.keys.wake(), 1, nx=True, ex=WAKE_SECONDS)
-                reply, _, woke = pipe.execute(raise_on_error=False)
-            if not isinstance(reply, redis.exceptions.NoScriptError):
-                break
-            # A restarted server forgot the script; it did not run, so running it again is safe.
-            self.client.script_load(self._script.script)
-        for answer in (reply, woke):
+        script: list[tuple[Any, ...]] = [("EVALSHA", self._script.sha, len(keys), *keys, *args)]
+        if self.replicas:
+            # WAIT counts the replicas that hold the writes of its own connection: it follows the
+            # script on the connection to the match's server.
+            script.append(("WAIT", self.replicas, self.replica_timeout_ms))
+        dirty, wake = self.keys.dirty(), self.keys.wake()
+        groups = [
+            (keys[0], script),
+            (dirty, [("SADD", dirty, match_id)]),
+            (wake, [("SET", wake, 1, "NX", "EX", WAKE_SECONDS)]),
+        ]
+        # One round trip on one Redis; one per server on a cluster, whose client pipelines no scripts.
+        ran, marked, (woke,) = on_servers(self.client, groups, [_script_source()])
+        for answer in (*ran, *marked, woke):
             if isinstance(answer, Exception):
                 raise answer
-        return [int(x) for x in reply], bool(woke)
+        reply = [int(x) for x in ran[0]]
+        if self.replicas:
+            self._replicated(match_id, args, reply, int(ran[-1]))
+        return reply, bool(woke)
+
+    def _replicated(self, match_id: str, args: list[str], reply: list[int], acknowledged: int) -> None:
+        """NotReplicated unless enough replicas hold what this write (or the one it repeats) wrote."""
+        if reply[0] == _DUPLICATE:
+            self._confirm(match_id, args[2], f"{reply[1]} {reply[2]} {args[3]}")
+        elif reply[0] == _WRITTEN and acknowledged < self.replicas:
+            raise NotReplicated(match_id, self.replicas, acknowledged)
+
+    def _confirm(self, match_id: str, key: str, value: str) -> None:
+        """NotReplicated unless enough replicas hold what an earlier write under ``key`` wrote.
+
+        That write was on another connection, which WAIT cannot see: writing its idempotency
+        entry again (the same value) here puts a write after it in the replication stream.
+        """
+        idem = self.keys.idem(match_id)
+        wait = ("WAIT", self.replicas, self.replica_timeout_ms)
+        [[written, acknowledged]] = on_servers(self.client, [(idem, [("HSET", idem, key, value), wait])])
+        for answer in (written, acknowledged):
+            if isinstance(answer, Exception):
+                raise answer
+        if int(acknowledged) < self.replicas:
+            raise NotReplicated(match_id, self.replicas, int(acknowledged))
 
     # -- reads -----------------------------------------------------------------------------------
 
@@ -208,6 +247,8 @@ class EventStore:
         first, last, known = as_text(seen).split(" ", 2)
         if known != fingerprint:
             raise IdempotencyMismatch(idempotency_key, match_id)
+        if self.replicas:
+            self._confirm(match_id, idempotency_key, as_text(seen))
         return AppendResult(first=int(first), last=int(last), duplicate=True)
 
     def version(self, match_id: str) -> int:
@@ -259,8 +300,10 @@ class EventStore:
         return [as_text(i) for i in ids]
 
     def all_ids(self) -> Iterator[str]:
-        """Every match id, in no particular order (a scan: fit for registries of any size)."""
-        return registered_ids(self.client, self.keys)
+        """Every match id of the registry, in no particular order (``unregistered`` finds the
+        others; ``created_ids`` every match by its header, on every master)."""
+        for raw, _score in self.client.zscan_iter(self.keys.matches(), count=500):
+            yield as_text(raw)
 
     def count(self) -> int:
         """How many matches there are."""
@@ -271,10 +314,12 @@ class EventStore:
             raise UnknownMatch(match_id)
 
 
-def registered_ids(client: redis.Redis, keys: Keys, batch: int = 500) -> Iterator[str]:
-    """Every match id of the registry under ``keys``, in no particular order."""
-    for raw, _score in client.zscan_iter(keys.matches(), count=batch):
-        yield as_text(raw)
+def created_ids(client: redis.Redis, keys: Keys, batch: int = 1000) -> Iterator[str]:
+    """Every match id under ``keys`` whose header exists (a SCAN; a cluster client scans every master)."""
+    for raw in client.scan_iter(match=keys.meta_pattern(), count=batch):
+        match_id = keys.match_of_meta(as_text(raw))
+        if match_id is not None:
+            yield match_id
 
 
 def _result(match_id: str, reply: list[int], woke: bool) -> AppendResult:

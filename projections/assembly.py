@@ -39,13 +39,19 @@ class Projections:
 
 
 def assemble(
-    client: redis.Redis, keys: Keys, snapshot_every: int, credited_only: bool = False
+    client: redis.Redis,
+    keys: Keys,
+    snapshot_every: int,
+    credited_only: bool = False,
+    replicas: int = 0,
+    replica_timeout_ms: int = 1000,
 ) -> Projections:
     """Every projection part over ``client`` under ``keys``; nothing connects until used.
 
-    ``credited_only``: statistics count only matches a deployment credential created.
+    ``credited_only``: statistics count only matches a deployment credential created;
+    ``replicas``: each append waits up to ``replica_timeout_ms`` until that many replicas hold it.
     """
-    store = EventStore(client, keys, game_upcasters())
+    store = EventStore(client, keys, game_upcasters(), replicas, replica_timeout_ms)
     cache = ProjectionCache(client, keys)
     reader = MatchReader(store, cache)
     models = ReadModels(client, keys)

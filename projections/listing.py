@@ -1,4 +1,9 @@
-"""The match list: filtered by the indexes the projector keeps, newest first."""
+"""The match list: filtered by the indexes the projector keeps, newest first.
+
+Each index is a key of its own, and on a Redis Cluster two indexes hash to different slots, so
+no command may take several of them: filters on more than one index are intersected here, by
+walking the smallest index a page at a time and asking the others which of its members they hold.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +15,8 @@ import redis
 from events.codec import as_text
 from events.keys import Keys
 from events.store import EventStore
+
+PAGE = 1000
 
 
 class MatchList:
@@ -30,16 +37,13 @@ class MatchList:
     ) -> tuple[list[str], int]:
         """Match ids newest first, and how many match in all."""
         indexes = [self.keys.index(kind, value) for kind, value in sorted(filters.items())]
-        if not indexes:
-            source = self.keys.matches()
-        elif len(indexes) == 1:
-            source = indexes[0]
-        else:
-            found: Any = self.client.zinter(indexes, aggregate="MAX", withscores=True)
-            scored = [(as_text(pair[0]), float(pair[1])) for pair in found]
-            return self._window(scored, since_ms, until_ms, offset, limit)
         lo = since_ms if since_ms is not None else "-inf"
         hi = until_ms if until_ms is not None else "+inf"
+        if len(indexes) > 1:
+            scored = in_every(self.client, indexes, lo, hi)
+            scored.sort(key=lambda pair: (-pair[1], pair[0]))
+            return [m for m, _ in scored[offset : offset + limit]], len(scored)
+        source = indexes[0] if indexes else self.keys.matches()
         total = self.client.zcount(source, lo, hi)
         page = self.client.zrevrangebyscore(source, hi, lo, start=offset, num=limit)
         return [as_text(m) for m in page], int(total)
@@ -73,18 +77,32 @@ class MatchList:
             "projected": False,
         }
 
-    def _window(
-        self,
-        scored: list[tuple[str, float]],
-        since_ms: int | None,
-        until_ms: int | None,
-        offset: int,
-        limit: int,
-    ) -> tuple[list[str], int]:
-        kept = [
-            (m, s)
-            for m, s in scored
-            if (since_ms is None or s >= since_ms) and (until_ms is None or s <= until_ms)
-        ]
-        kept.sort(key=lambda pair: (-pair[1], pair[0]))
-        return [m for m, _ in kept[offset : offset + limit]], len(kept)
+
+def in_every(
+    client: redis.Redis, indexes: list[str], lo: float | str = "-inf", hi: float | str = "+inf"
+) -> list[tuple[str, float]]:
+    """(match id, score) of every match listed in each of ``indexes`` with a score in lo..hi.
+
+    One key per command, so it works when the indexes live on different nodes of a cluster; it
+    costs O(size of the smallest index), read ``PAGE`` members at a time.
+    """
+    with client.pipeline(transaction=False) as pipe:
+        for key in indexes:
+            pipe.zcard(key)
+        sizes = pipe.execute()
+    smallest, *others = [key for _, key in sorted(zip(sizes, indexes, strict=True))]
+    found: list[tuple[str, float]] = []
+    start = 0
+    while True:
+        page: Any = client.zrangebyscore(smallest, lo, hi, start=start, num=PAGE, withscores=True)
+        if not page:
+            return found
+        members = [member for member, _ in page]
+        with client.pipeline(transaction=False) as pipe:
+            for key in others:
+                pipe.zmscore(key, members)
+            held = pipe.execute()
+        for i, (member, score) in enumerate(page):
+            if all(scores[i] is not None for scores in held):
+                found.append((as_text(member), float(score)))
+        start += len(page)

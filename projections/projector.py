@@ -23,6 +23,7 @@ import redis
 
 from events.envelope import StoredEvent
 from events.errors import UnknownMatch
+from events.servers import on_servers
 from events.store import EventStore
 from games.contract import Game
 from games.registry import get_game
@@ -187,19 +188,16 @@ class Projector:
             pipe.execute()
 
     def _compare_and_set(self, writes: list[tuple[_Run, list[str], list[Any]]]) -> list[Any]:
-        for _ in range(2):
-            with self.client.pipeline(transaction=False) as pipe:
-                for _run, keys, args in writes:
-                    pipe.evalsha(self._script.sha, len(keys), *keys, *args)
-                replies = pipe.execute(raise_on_error=False)
-            if not any(isinstance(r, redis.exceptions.NoScriptError) for r in replies):
-                break
-            # A restarted server forgot the script, so none of these ran: load it and run them.
-            self.client.script_load(self._script.script)
+        # Each to its match's server (one round trip on one Redis, one per master on a cluster,
+        # whose client pipelines no scripts); a server that forgot the script is given it again.
+        groups = [
+            (keys[0], [("EVALSHA", self._script.sha, len(keys), *keys, *args)]) for _, keys, args in writes
+        ]
+        replies = [found[0] for found in on_servers(self.client, groups, [_script_source()])]
         for reply in replies:
             if isinstance(reply, Exception):
                 raise reply
-        return list(replies)
+        return replies
 
     def _settle(self, runs: list[_Run]) -> None:
         """Take the matches whose projection reached their log off the dirty set."""

@@ -51,7 +51,9 @@ class ReadModels:
 
     def erase(self, pipe: Any, match_id: str, game_id: str, players: Iterable[str]) -> None:
         """Queue on ``pipe`` the removal of everything derived from the match: projection included."""
-        pipe.delete(self.keys.proj(match_id), self.keys.snap(match_id))
+        # One key per command: a cluster's pipeline sends each to the node that holds it.
+        pipe.delete(self.keys.proj(match_id))
+        pipe.delete(self.keys.snap(match_id))
         pipe.zrem(self.keys.index("game", game_id), match_id)
         for status in STATUSES:
             pipe.zrem(self.keys.index("status", status), match_id)

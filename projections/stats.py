@@ -16,6 +16,7 @@ import redis
 
 from events.codec import as_text
 from events.keys import Keys
+from projections.listing import in_every
 from projections.summary import FINISHED, IN_PROGRESS
 
 Summary = dict[str, Any]
@@ -86,18 +87,18 @@ class Statistics:
         raw = self.client.hgetall(self.keys.stats(name))
         counted = self._counted([as_text(m) for m in raw])
         summaries = [json.loads(value) for m, value in raw.items() if as_text(m) in counted]
-        playing = self.client.zinter(
-            [self.keys.index("player", name), self.keys.index("status", IN_PROGRESS)]
+        playing = in_every(
+            self.client, [self.keys.index("player", name), self.keys.index("status", IN_PROGRESS)]
         )
-        in_progress = self._counted([as_text(m) for m in playing])
+        in_progress = self._counted([m for m, _ in playing])
         if not summaries and not in_progress:
             return None
         return aggregate(name, summaries) | {"in_progress": len(in_progress)}
 
     def leaderboard(self, game_id: str) -> list[dict[str, Any]]:
         """The game's leaderboard over its finished matches."""
-        found = self.client.zinter([self.keys.index("game", game_id), self.keys.index("status", FINISHED)])
-        ids = sorted(self._counted([as_text(m) for m in found]))
+        found = in_every(self.client, [self.keys.index("game", game_id), self.keys.index("status", FINISHED)])
+        ids = sorted(self._counted([m for m, _ in found]))
         with self.client.pipeline(transaction=False) as pipe:
             for match_id in ids:
                 pipe.hget(self.keys.proj(match_id), "summary")

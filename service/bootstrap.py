@@ -3,16 +3,25 @@
 The API (``create_app``), the CLI commands, the worker process, the benchmarks and the tests all
 build their parts with ``build`` (or, for the worker process, ``worker_wiring``); the projection
 parts themselves come from projections.assembly, which a worker's job also uses, since the
-workers may not import the service. Building connects to nothing: clients connect on first use.
+workers may not import the service. Building connects to nothing on one Redis (clients connect on
+first use); a cluster client asks a node for the slot map as it is built.
+
+With ``TABLETAPE_REDIS_CLUSTER=1`` the store is a Redis Cluster (``REDIS_URL`` names any node) and
+the job queue lives on the standalone Redis ``RQ_REDIS_URL`` names, since RQ does not run on a
+cluster: every client of the matches' data is made by ``connect_store``, every client of the queue
+by ``connect_queue``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, cast
+from urllib.parse import urlsplit
 
 import redis
+from redis.cluster import ClusterNode, RedisCluster
+from redis.crc import key_slot
 from rq import Queue
 
 from events.errors import StoreFull
@@ -42,6 +51,10 @@ class Services(Projections):
 
     def ping(self) -> None:
         """Raise a Redis error unless the store answers, StoreFull when it takes no more writes."""
+        if isinstance(self.client, RedisCluster):
+            # A replica that is down does not stop the store; a master that is down does.
+            self.client.ping(target_nodes=RedisCluster.PRIMARIES)
+            return
         self.client.ping()
         memory: Any = self.client.info("memory")
         limit = int(memory.get("maxmemory", 0))
@@ -61,25 +74,72 @@ class WorkerWiring:
 
     connect: Connect
     connect_sweep: Connect
+    connect_store: Connect
     keys: Keys
     snapshot_every: int
+
+
+def connect_store(
+    settings: Settings, timeout: float, connect_timeout: float | None = None, **options: Any
+) -> redis.Redis:
+    """A client of the matches' data: the one Redis of REDIS_URL, or the cluster it is a node of."""
+    options |= {
+        "socket_timeout": timeout,
+        "socket_connect_timeout": timeout if connect_timeout is None else connect_timeout,
+    }
+    if settings.redis_cluster:
+        # The cluster client speaks the same commands; where a caller needs to tell them apart
+        # (a blocking read per node, a WAIT on the node that took a write) it asks the client.
+        # REDIS_URL may name several nodes (comma-separated), so that a process started while
+        # one is down still finds the others.
+        first, *more = [url.strip() for url in settings.redis_url.split(",") if url.strip()]
+        others = [
+            ClusterNode(urlsplit(url).hostname or "127.0.0.1", urlsplit(url).port or 6379) for url in more
+        ]
+        return cast(redis.Redis, RedisCluster.from_url(first, startup_nodes=others, **options))
+    return redis.Redis.from_url(settings.redis_url, **options)
+
+
+def connect_queue(
+    settings: Settings, timeout: float | None, connect_timeout: float = 2.0, **options: Any
+) -> redis.Redis:
+    """A client of the job queue's Redis: RQ_REDIS_URL, else the store's (never a cluster)."""
+    url = settings.rq_redis_url or settings.redis_url
+    return redis.Redis.from_url(
+        url, socket_timeout=timeout, socket_connect_timeout=connect_timeout, **options
+    )
 
 
 def build(settings: Settings, notify: Callable[[str], None] | None = None) -> Services:
     """Wire every part from the settings; ``notify`` replaces enqueueing a projection job."""
     timeout = settings.redis_timeout
-    client = _pooled(settings.redis_url, timeout)
-    rq_client = _pooled(settings.rq_redis_url, timeout) if settings.rq_redis_url else client
+    client = (
+        connect_store(settings, timeout) if settings.redis_cluster else _pooled(settings.redis_url, timeout)
+    )
+    # Inline projections (TABLETAPE_SYNC_PROJECTIONS) run the job in the request, on the store.
+    separate = settings.rq_redis_url and not settings.sync_projections
+    rq_client = _pooled(settings.rq_redis_url, timeout) if separate else client
     keys = Keys(settings.prefix)
     credentials = Credentials(settings.api_keys)
-    parts = assemble(client, keys, settings.snapshot_every, credited_only=credentials.required)
+    parts = assemble(
+        client,
+        keys,
+        settings.snapshot_every,
+        credited_only=credentials.required,
+        replicas=settings.wait_replicas,
+        replica_timeout_ms=settings.wait_timeout_ms,
+    )
     queue = projection_queue(rq_client, keys, is_async=not settings.sync_projections)
     enqueue = notify or _enqueuer(settings, keys, queue)
     recorder = Recorder(parts.store, parts.reader, enqueue, credentials=credentials)
     # The hub's one connection blocks in XREAD for BLOCK_MS at a time, so it waits longer.
     wait = BLOCK_MS / 1000 + 10
-    read_live = _connector(settings.redis_url, wait, 3)
-    hub = LiveHub(lambda group: read_live(), parts.store, keys)
+    if settings.redis_cluster:
+        # One XREAD per slot (a cluster refuses one that names two), each routed to its master.
+        hub = LiveHub(lambda group: connect_store(settings, wait, 3), parts.store, keys, group_of=_slot_of)
+    else:
+        read_live = _connector(settings.redis_url, wait, 3)
+        hub = LiveHub(lambda group: read_live(), parts.store, keys)
     shared = {field.name: getattr(parts, field.name) for field in fields(parts)}
     return Services(
         **shared, settings=settings, client=client, keys=keys, queue=queue, recorder=recorder, hub=hub
@@ -87,11 +147,11 @@ def build(settings: Settings, notify: Callable[[str], None] | None = None) -> Se
 
 
 def worker_wiring(settings: Settings) -> WorkerWiring:
-    """How a worker process connects: RQ's Redis (RQ_REDIS_URL, else REDIS_URL) for both."""
-    url = settings.rq_redis_url or settings.redis_url
+    """How a worker process connects: to the queue's Redis for RQ, to the store for the data."""
     return WorkerWiring(
-        connect=lambda: redis.Redis.from_url(url, socket_connect_timeout=2, health_check_interval=10),
-        connect_sweep=_connector(url, 5, 2),
+        connect=lambda: connect_queue(settings, None, health_check_interval=10),
+        connect_sweep=lambda: connect_queue(settings, 5),
+        connect_store=lambda: connect_store(settings, 10, 2),
         keys=Keys(settings.prefix),
         snapshot_every=settings.snapshot_every,
     )
@@ -116,6 +176,11 @@ def _pooled(url: str, timeout: float) -> redis.Redis:
 
 def _connector(url: str, timeout: float, connect_timeout: float) -> Connect:
     return lambda: redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=connect_timeout)
+
+
+def _slot_of(key: str) -> str:
+    """The cluster slot a key hashes to: the keys one command may name together."""
+    return str(key_slot(key.encode()))
 
 
 def _enqueuer(settings: Settings, keys: Keys, queue: Queue) -> Callable[[str], None]:

@@ -66,7 +66,15 @@ def worker(data_dir: str, burst: bool, sweep_every: float) -> None:
     from workers.main import run_worker
 
     wiring = worker_wiring(settings_for(data_dir))
-    run_worker(wiring.connect, wiring.connect_sweep, wiring.keys, wiring.snapshot_every, sweep_every, burst)
+    run_worker(
+        wiring.connect,
+        wiring.connect_sweep,
+        wiring.connect_store,
+        wiring.keys,
+        wiring.snapshot_every,
+        sweep_every,
+        burst,
+    )
 
 
 @main.command()

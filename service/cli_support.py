@@ -20,9 +20,8 @@ from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import click
-import redis
 
-from events.errors import UnknownMatch
+from events.errors import UnknownMatch, unavailable
 from projections.importing import ImportRefused
 from service.config import Settings
 from service.datadir import DataDirInUse, NoServeRunning, embedded_store
@@ -81,7 +80,7 @@ def explain(error: Exception) -> tuple[int, str]:
         return CANNOT_SERVE, str(error)
     if isinstance(error, NoServeRunning):
         return NO_STORE, str(error)
-    if isinstance(error, (redis.ConnectionError, redis.TimeoutError)):
+    if unavailable(error):
         return NO_STORE, f"the store is not answering ({error}); is it running?"
     if isinstance(error, (FileNotFoundError, IsADirectoryError, PermissionError)):
         return NOT_FOUND, f"cannot open {error.filename}: {error.strerror}"

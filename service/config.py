@@ -30,7 +30,13 @@ class Settings:
     """Everything the API and the workers are configured by."""
 
     redis_url: str = "redis://127.0.0.1:6379/0"
+    # REDIS_URL names any node of a Redis Cluster; the client finds the others.
+    redis_cluster: bool = False
+    # The job queue's own Redis; required on a cluster, where RQ cannot run.
     rq_redis_url: str | None = None
+    # Each append waits until this many replicas have it before it is acknowledged.
+    wait_replicas: int = 0
+    wait_timeout_ms: int = 1000
     prefix: str = "tt"
     snapshot_every: int = 100
     # Run projection jobs inline in the API process instead of on workers (tests, demos).
@@ -55,7 +61,10 @@ class Settings:
         env = dict(os.environ if env is None else env)
         values: dict[str, Any] = {
             "redis_url": env.get("REDIS_URL", cls.redis_url),
+            "redis_cluster": _flag(env.get("TABLETAPE_REDIS_CLUSTER")),
             "rq_redis_url": env.get("RQ_REDIS_URL") or None,
+            "wait_replicas": int(env.get("TABLETAPE_WAIT_REPLICAS", "0") or 0),
+            "wait_timeout_ms": int(env.get("TABLETAPE_WAIT_TIMEOUT_MS", cls.wait_timeout_ms)),
             "prefix": env.get("TABLETAPE_PREFIX", cls.prefix),
             "snapshot_every": int(env.get("TABLETAPE_SNAPSHOT_EVERY", cls.snapshot_every)),
             "sync_projections": _flag(env.get("TABLETAPE_SYNC_PROJECTIONS")),
@@ -69,3 +78,12 @@ class Settings:
         }
         values.update(overrides)
         return cls(**values)
+
+    def __post_init__(self) -> None:
+        if self.redis_cluster and not self.rq_redis_url:
+            raise ValueError(
+                "TABLETAPE_REDIS_CLUSTER=1 needs RQ_REDIS_URL: the job queue cannot live on a "
+                "Redis Cluster, so give it a standalone Redis of its own"
+            )
+        if self.wait_replicas < 0:
+            raise ValueError("TABLETAPE_WAIT_REPLICAS must be 0 or more")

@@ -7,10 +7,19 @@ from typing import Any
 
 import redis
 from flask import Flask, Response, json, request
+from redis.exceptions import AskError, RedisClusterException
 from werkzeug.exceptions import HTTPException
 
 from events.codec import UnsafeNumber
-from events.errors import IdempotencyMismatch, MatchExists, StoreFull, UnknownMatch, VersionConflict
+from events.errors import (
+    IdempotencyMismatch,
+    MatchExists,
+    NotReplicated,
+    StoreFull,
+    UnknownMatch,
+    VersionConflict,
+    unavailable,
+)
 from games.contract import RuleViolation
 from projections.access import Forbidden
 from projections.fork import HiddenFact, MidAction
@@ -99,6 +108,8 @@ def register(app: Flask) -> None:
     app.register_error_handler(BadRequest, lambda e: problem(e.status, e.code, e.detail))
     app.register_error_handler(StoreFull, _full)
     app.register_error_handler(redis.RedisError, _redis_down)
+    app.register_error_handler(RedisClusterException, _redis_down)
+    app.register_error_handler(NotReplicated, _not_replicated)
     app.register_error_handler(HTTPException, http_problem)
     app.register_error_handler(Exception, _unexpected)
 
@@ -124,12 +135,14 @@ def _full(error: StoreFull) -> Response:
     return problem(503, "store_full", str(error))
 
 
-def _redis_down(error: redis.RedisError) -> Response:
+def _redis_down(error: Exception) -> Response:
+    if isinstance(error, AskError):
+        log.error("REDIS_URL names a node of a Redis Cluster: set TABLETAPE_REDIS_CLUSTER=1 (%s)", error)
     if isinstance(error, redis.exceptions.OutOfMemoryError) or str(error).startswith("OOM"):
         # maxmemory reached with noeviction: Redis refused the command before it wrote (a
         # script is refused at its first write, and one that has written is let finish).
         return _full(StoreFull())
-    if isinstance(error, redis.ResponseError) and "BUSY" not in str(error):
+    if not unavailable(error):
         return _unexpected(error)
     log.warning("Redis unavailable: %s", error)
     # A write whose append was sent before Redis stopped answering may still be applied, so the
@@ -141,6 +154,11 @@ def _redis_down(error: redis.RedisError) -> Response:
         "(a write may or may not have been recorded: retry it with the same "
         "Idempotency-Key to record it exactly once)",
     )
+
+
+def _not_replicated(error: NotReplicated) -> Response:
+    log.warning("%s", error)
+    return problem(503, "not_replicated", str(error), wanted=error.wanted, acknowledged=error.acknowledged)
 
 
 def _unexpected(error: Exception) -> Response:

@@ -36,11 +36,20 @@ def limit_rates(
         known = credentials.known(request.headers.get("X-API-Key", "").strip())
         return known or f"addr-{request.remote_addr or 'unknown'}"
 
+    if hasattr(client, "get_primaries"):
+        # On a Redis Cluster the counters are kept by limits' own cluster storage, on its masters.
+        nodes = ",".join(f"{node.host}:{node.port}" for node in client.get_primaries())
+        storage: dict[str, object] = {"storage_uri": f"redis+cluster://{nodes}"}
+        storage["storage_options"] = {"key_prefix": keys.rate_limits()}
+    else:
+        storage = {
+            "storage_uri": "redis://",
+            "storage_options": {"connection_pool": client.connection_pool, "key_prefix": keys.rate_limits()},
+        }
     limiter = Limiter(
         caller,
         app=app,
-        storage_uri="redis://",
-        storage_options={"connection_pool": client.connection_pool, "key_prefix": keys.rate_limits()},
+        **storage,
         strategy="fixed-window",
         headers_enabled=True,
         swallow_errors=True,

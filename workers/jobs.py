@@ -1,4 +1,9 @@
-"""RQ jobs: module-level functions with plain arguments, enqueued by name."""
+"""RQ jobs: module-level functions with plain arguments, enqueued by name.
+
+A job finds the matches on the store its worker process was started with (``use_store``): the
+queue may live on a Redis of its own (RQ_REDIS_URL, always so on a Redis Cluster). A process that
+named no store, such as a test's in-process worker, projects on the queue's own Redis.
+"""
 
 from __future__ import annotations
 
@@ -18,6 +23,17 @@ from workers.drain import drain
 # parts (and the headers they have read) from one job to the next.
 _PARTS: dict[tuple[int, str, int], Projections] = {}
 _LOCK = threading.Lock()
+# The worker process's client of the store, set once at its start (never at import).
+_STORE: dict[str, redis.Redis] = {}
+
+
+def use_store(client: redis.Redis | None) -> None:
+    """Make this process's jobs read and write the matches through ``client`` (None: RQ's Redis)."""
+    with _LOCK:
+        _STORE.clear()
+        _PARTS.clear()
+        if client is not None:
+            _STORE["client"] = client
 
 
 def project_dirty(prefix: str, snapshot_every: int) -> dict[str, Any]:
@@ -39,9 +55,9 @@ def _parts(prefix: str, snapshot_every: int) -> Projections:
     if delay:
         # Fault-injection aid: makes a projection slow enough to kill a worker in the middle.
         time.sleep(delay)
-    connection: redis.Redis = job.connection
-    key = (id(connection), prefix, snapshot_every)
     with _LOCK:
+        connection: redis.Redis = _STORE.get("client", job.connection)
+        key = (id(connection), prefix, snapshot_every)
         if key not in _PARTS:
             _PARTS.clear()
             _PARTS[key] = assemble(connection, Keys(prefix), snapshot_every)

@@ -11,11 +11,13 @@ from collections.abc import Callable
 from typing import Any
 
 import redis
+from redis.exceptions import RedisClusterException
 from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
 from events.keys import Keys
 from projections.queueing import projection_queue
+from workers.jobs import use_store
 from workers.sweep import sweep_all, sweep_dirty
 
 log = logging.getLogger("tabletape.worker")
@@ -27,6 +29,7 @@ Connect = Callable[[], redis.Redis]
 
 def sweep_forever(
     connect: Connect,
+    connect_store: Connect,
     keys: Keys,
     every: float,
     snapshot_every: int,
@@ -34,17 +37,19 @@ def sweep_forever(
     full_every: float = FULL_SWEEP_EVERY,
 ) -> None:
     """Sweep every match at start and every ``full_every`` seconds, the dirty set every ``every``."""
-    client = connect()
-    queue = projection_queue(client, keys)
+    queue = projection_queue(connect(), keys)
+    client: redis.Redis | None = None
     full_at = time.monotonic()
     while not stop.is_set():
         try:
+            # Made here, so a store not answering yet (a cluster client asks at once) is retried.
+            client = client or connect_store()
             if time.monotonic() >= full_at:
                 log.info("sweep: %d matches behind their log", sweep_all(client, keys, queue, snapshot_every))
                 full_at = time.monotonic() + full_every
             else:
                 sweep_dirty(client, keys, queue, snapshot_every)
-        except redis.RedisError as exc:
+        except (redis.RedisError, RedisClusterException) as exc:
             log.warning("sweep: Redis unavailable or refusing (%s); trying again", exc)
             # A write whose dirty mark was lost with Redis is found by comparing every match.
             full_at = time.monotonic()
@@ -54,6 +59,7 @@ def sweep_forever(
 def run_worker(
     connect: Connect,
     connect_sweep: Connect,
+    connect_store: Connect,
     keys: Keys,
     snapshot_every: int,
     sweep_every: float = 2.0,
@@ -61,12 +67,15 @@ def run_worker(
 ) -> None:
     """Run one RQ worker on the projection queue until stopped; survive Redis restarts.
 
-    ``connect`` and ``connect_sweep`` make the connections of the RQ loop and of the sweep (the
-    service's composition root says how); each is called again after Redis went away.
+    ``connect`` and ``connect_sweep`` make the connections to the queue's Redis of the RQ loop and
+    of the sweep, ``connect_store`` those to the matches' store (the service's composition root
+    says how); each is called again after Redis went away.
     """
     stop = threading.Event()
     sweeper = threading.Thread(
-        target=sweep_forever, args=(connect_sweep, keys, sweep_every, snapshot_every, stop), daemon=True
+        target=sweep_forever,
+        args=(connect_sweep, connect_store, keys, sweep_every, snapshot_every, stop),
+        daemon=True,
     )
     sweeper.start()
     asked = _stop_on_signals(stop)
@@ -75,6 +84,7 @@ def run_worker(
             worker: SimpleWorker | None = None
             try:
                 worker = _worker(connect(), keys)
+                use_store(connect_store())
                 worker.work(burst=burst, logging_level="WARNING")
                 # RQ's loop also returns when an error it does not handle (a Redis restart seen
                 # outside its dequeue) stops it: only a requested stop or a burst ends the process.
@@ -82,7 +92,7 @@ def run_worker(
                     return
                 if not _was_asked(worker):
                     log.warning("worker: the RQ loop stopped without being asked; starting it again in 1 s")
-            except redis.RedisError as exc:
+            except (redis.RedisError, RedisClusterException) as exc:
                 # Every Redis error, a refusal too (OOM under maxmemory), ends only this attempt.
                 log.warning("worker: Redis unavailable or refusing (%s); reconnecting in 1 s", exc)
             finally:

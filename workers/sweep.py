@@ -15,7 +15,7 @@ import redis
 from rq import Queue
 
 from events.keys import Keys
-from events.store import registered_ids
+from events.store import created_ids
 from projections.queueing import enqueue_pass
 
 
@@ -28,18 +28,24 @@ def sweep_dirty(client: redis.Redis, keys: Keys, queue: Queue, snapshot_every: i
 
 
 def sweep_all(client: redis.Redis, keys: Keys, queue: Queue, snapshot_every: int) -> int:
-    """Compare every match's log version with its checkpoint; mark those behind and enqueue a pass."""
+    """Compare every match's log version with its checkpoint; mark those behind and enqueue a pass.
+
+    The matches are found from their headers (a SCAN of every master), not from the registry, so
+    a match whose registration was lost is projected, and registered again here.
+    """
     count = 0
     for batch in _batches(client, keys, 500):
         with client.pipeline(transaction=False) as pipe:
             for match_id in batch:
-                pipe.hget(keys.meta(match_id), "version")
+                pipe.hmget(keys.meta(match_id), ["version", "created_ms"])
                 pipe.hget(keys.proj(match_id), "checkpoint")
-            answers = pipe.execute()
+            pipe.zmscore(keys.matches(), batch)
+            *answers, listed = pipe.execute()
+        _register(client, keys, batch, [answers[2 * i][1] for i in range(len(batch))], listed)
         behind = [
             match_id
             for i, match_id in enumerate(batch)
-            if answers[2 * i] is not None and int(answers[2 * i]) != int(answers[2 * i + 1] or 0)
+            if answers[2 * i][0] is not None and int(answers[2 * i][0]) != int(answers[2 * i + 1] or 0)
         ]
         if behind:
             client.sadd(keys.dirty(), *behind)
@@ -49,9 +55,18 @@ def sweep_all(client: redis.Redis, keys: Keys, queue: Queue, snapshot_every: int
     return count
 
 
+def _register(
+    client: redis.Redis, keys: Keys, batch: list[str], created: list[bytes | None], listed: list[float | None]
+) -> None:
+    """Put in the registry the matches of ``batch`` it misses (their process died in between)."""
+    missing = {m: float(c or 0) for m, c, score in zip(batch, created, listed, strict=True) if score is None}
+    if missing:
+        client.zadd(keys.matches(), missing, nx=True)
+
+
 def _batches(client: redis.Redis, keys: Keys, size: int) -> Iterator[list[str]]:
     batch: list[str] = []
-    for match_id in registered_ids(client, keys, size):
+    for match_id in created_ids(client, keys, size):
         batch.append(match_id)
         if len(batch) == size:
             yield batch

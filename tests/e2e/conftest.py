@@ -1,8 +1,14 @@
-"""Whole-process fixtures: `tabletape serve` started as a real process."""
+"""Whole-process fixtures: `tabletape serve` started as a real process.
+
+On one Redis it starts its own embedded one (no REDIS_URL), as a user's first run does; with
+``--redis-cluster`` it stores the matches on the session's cluster and its queue on the
+standalone Redis, as a deployment past one machine does.
+"""
 
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -15,6 +21,8 @@ from pathlib import Path
 
 import pytest
 import requests
+
+from service.config import Settings
 
 
 def free_port() -> int:
@@ -33,6 +41,15 @@ class Served:
     log: Path
     data_dir: Path
     prefix: str
+    env: dict[str, str]
+
+    def store_env(self) -> dict[str, str]:
+        """The environment another process uses to reach the same store (and prefix)."""
+        if "REDIS_URL" in self.env:
+            return dict(self.env)
+        found = re.search(r"embedded Redis at (\S+)", self.log.read_text())
+        assert found, self.log.read_text()
+        return dict(self.env, REDIS_URL=found.group(1))
 
 
 def wait_until_healthy(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
@@ -51,11 +68,18 @@ def wait_until_healthy(url: str, process: subprocess.Popen[bytes], log: Path) ->
 
 
 @pytest.fixture
-def served(tmp_path: Path) -> Iterator[Served]:
-    """`tabletape serve` with its own embedded Redis (no REDIS_URL), one worker, on a free port."""
+def served(tmp_path: Path, store_settings: Settings) -> Iterator[Served]:
+    """`tabletape serve` with one worker on a free port: its own embedded Redis (no REDIS_URL), or
+    the session's cluster."""
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL" and not k.startswith("TABLETAPE_")}
     env["TABLETAPE_PREFIX"] = f"tt-e2e-{uuid.uuid4().hex[:8]}"
+    if store_settings.redis_cluster:
+        env |= {
+            "REDIS_URL": store_settings.redis_url,
+            "TABLETAPE_REDIS_CLUSTER": "1",
+            "RQ_REDIS_URL": store_settings.rq_redis_url or "",
+        }
     # Whole matches are recorded from one address, faster than any table would.
     env["TABLETAPE_RATE_LIMIT_WRITE"] = env["TABLETAPE_RATE_LIMIT_CREATE"] = "off"
     log = tmp_path / "serve.log"
@@ -78,7 +102,7 @@ def served(tmp_path: Path) -> Iterator[Served]:
     url = f"http://127.0.0.1:{port}"
     try:
         wait_until_healthy(url, process, log)
-        yield Served(url, process, log, tmp_path / "var", env["TABLETAPE_PREFIX"])
+        yield Served(url, process, log, tmp_path / "var", env["TABLETAPE_PREFIX"], env)
     finally:
         if process.poll() is None:
             process.send_signal(signal.SIGTERM)

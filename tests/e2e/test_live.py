@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -14,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import redis
 import requests
 
 from games.registry import all_games
@@ -139,14 +137,9 @@ def test_following_an_unknown_match_is_a_404_problem(served: Served) -> None:
 def test_a_spectator_on_a_second_api_process_follows_what_the_first_one_records(
     served: Served, tmp_path: Path
 ) -> None:
-    found = re.search(r"embedded Redis at (\S+)", served.log.read_text())
-    assert found, served.log.read_text()
     table = Table(served.url, "hats", 3)
-    client = redis.Redis.from_url(found.group(1))
-    meta = next(client.scan_iter(match=f"*:{{{table.id}}}:meta")).decode()
-    client.close()
     port = free_port()
-    env = dict(os.environ, REDIS_URL=found.group(1), TABLETAPE_PREFIX=meta.split(":{", 1)[0])
+    env = dict(os.environ, **served.store_env())
     log = tmp_path / "second.log"
     with log.open("wb") as out:
         second = subprocess.Popen(

@@ -13,6 +13,8 @@ from events.envelope import AppendResult, NewEvent
 from events.errors import VersionConflict
 from events.keys import Keys
 from events.store import EventStore
+from service.bootstrap import connect_store
+from service.config import Settings
 
 
 def made(**data: Any) -> NewEvent:
@@ -28,7 +30,7 @@ def store(redis_client: redis.Redis, keys: Keys) -> EventStore:
 
 
 def test_concurrent_appenders_leave_every_acknowledged_batch_once_and_no_gap(
-    store: EventStore, redis_url: str
+    store: EventStore, settings: Settings
 ) -> None:
     store.create("m", {"game": "wizard"}, [made(writer=-1, i=0)], created_ms=1)
     writers, batches = 6, 15
@@ -36,7 +38,7 @@ def test_concurrent_appenders_leave_every_acknowledged_batch_once_and_no_gap(
     lock = threading.Lock()
 
     def write(writer: int) -> None:
-        own = EventStore(redis.Redis.from_url(redis_url), store.keys)
+        own = EventStore(connect_store(settings, 10), store.keys)
         for i in range(batches):
             events = [made(writer=writer, i=i, part=p) for p in range(1 + (writer + i) % 3)]
             result = _append_with_retries(own, events, conditional=writer % 2 == 0)
@@ -59,13 +61,13 @@ def test_concurrent_appenders_leave_every_acknowledged_batch_once_and_no_gap(
     assert len(log) - 1 == sum(r.last - r.first + 1 for _, _, r in acknowledged)
 
 
-def test_concurrent_retries_of_one_key_append_once(store: EventStore, redis_url: str) -> None:
+def test_concurrent_retries_of_one_key_append_once(store: EventStore, settings: Settings) -> None:
     store.create("m", {"game": "wizard"}, [made(n=0)], created_ms=1)
     results: list[AppendResult] = []
     lock = threading.Lock()
 
     def retry(_: int) -> None:
-        own = EventStore(redis.Redis.from_url(redis_url), store.keys)
+        own = EventStore(connect_store(settings, 10), store.keys)
         result = own.append("m", [made(n=1), made(n=2)], idempotency_key="k", fingerprint="f")
         with lock:
             results.append(result)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -17,12 +18,13 @@ from events.keys import Keys
 from service.app import create_app
 from service.config import Settings
 from tests.recording import play
+from workers.jobs import use_store
 
 
 @pytest.fixture
-def app(redis_url: str, keys: Keys, redis_client: redis.Redis) -> Iterator[Flask]:
+def app(settings: Settings, redis_client: redis.Redis) -> Iterator[Flask]:
     """The API on the real server; projections are queued for a worker, as in production."""
-    app = create_app(Settings(redis_url=redis_url, prefix=keys.prefix, snapshot_every=10))
+    app = create_app(dataclasses.replace(settings, snapshot_every=10))
     yield app
     app.extensions["tabletape"].close()
 
@@ -34,9 +36,10 @@ def client(app: Flask) -> FlaskClient:
 
 
 @pytest.fixture
-def work(app: Flask, keys: Keys) -> Callable[[], int]:
+def work(app: Flask, keys: Keys) -> Iterator[Callable[[], int]]:
     """Run a real RQ worker until the projection queue is empty; return the jobs it did."""
-    queue = app.extensions["tabletape"].queue
+    services = app.extensions["tabletape"]
+    queue = services.queue
 
     def run() -> int:
         before = queue.count
@@ -46,7 +49,10 @@ def work(app: Flask, keys: Keys) -> Callable[[], int]:
         worker.work(burst=True, logging_level="WARNING")
         return before
 
-    return run
+    # As `tabletape worker` does: the jobs find the matches on the store, the queue may be elsewhere.
+    use_store(services.client)
+    yield run
+    use_store(None)
 
 
 class Table:

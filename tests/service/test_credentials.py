@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -22,12 +23,12 @@ NDJSON = "application/x-ndjson"
 
 
 @pytest.fixture
-def make_app(redis_url: str, keys: Keys, redis_client: redis.Redis) -> Iterator[Callable[..., Flask]]:
+def make_app(settings: Settings, redis_client: redis.Redis) -> Iterator[Callable[..., Flask]]:
     """Apps over the test's Redis and prefix, each with its own settings."""
     made: list[Flask] = []
 
-    def make(**settings: Any) -> Flask:
-        app = create_app(Settings(redis_url=redis_url, prefix=keys.prefix, sync_projections=True, **settings))
+    def make(**chosen: Any) -> Flask:
+        app = create_app(dataclasses.replace(settings, sync_projections=True, **chosen))
         made.append(app)
         return app
 

@@ -3,6 +3,7 @@ records a Wizard round against the real API served on a free port."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import io
 import os
@@ -19,7 +20,6 @@ import pytest
 import redis
 from werkzeug.serving import make_server
 
-from events.keys import Keys
 from service.app import create_app
 from service.config import Settings
 
@@ -27,9 +27,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
-def live_url(redis_url: str, keys: Keys, redis_client: redis.Redis) -> Iterator[str]:
+def live_url(settings: Settings, redis_client: redis.Redis) -> Iterator[str]:
     """The API under a real HTTP server on a free port (projections made in the request)."""
-    app = create_app(Settings(redis_url=redis_url, prefix=keys.prefix, sync_projections=True))
+    app = create_app(dataclasses.replace(settings, sync_projections=True))
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -17,9 +17,9 @@ from tests.service.conftest import Table
 
 
 @pytest.fixture
-def cli(redis_url: str, keys: Keys) -> Callable[..., Result]:
+def cli(store_env: dict[str, str]) -> Callable[..., Result]:
     """Run a `tabletape` command against the test's Redis and prefix."""
-    env = {"REDIS_URL": redis_url, "TABLETAPE_PREFIX": keys.prefix, "TABLETAPE_SNAPSHOT_EVERY": "10"}
+    env = store_env | {"TABLETAPE_SNAPSHOT_EVERY": "10"}
     return lambda *args: CliRunner().invoke(main, list(args), env=env, catch_exceptions=False)
 
 

@@ -3,12 +3,12 @@ refused, ETags a write can send back as If-Match, request ids, CORS that caches 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 import redis
 from flask.testing import FlaskClient
 
-from events.keys import Keys
 from service.app import create_app
 from service.config import Settings
 from tests.service.conftest import Table
@@ -74,11 +74,9 @@ def test_a_request_id_is_echoed_or_made(client: FlaskClient) -> None:
 
 
 def test_cors_answers_vary_by_origin_and_preflights_are_cached(
-    redis_url: str, keys: Keys, redis_client: redis.Redis
+    settings: Settings, redis_client: redis.Redis
 ) -> None:
-    app = create_app(
-        Settings(redis_url=redis_url, prefix=keys.prefix, cors_origins=("https://score.example",))
-    )
+    app = create_app(dataclasses.replace(settings, cors_origins=("https://score.example",)))
     try:
         http = app.test_client()
         answer = http.get("/v1/games", headers={"Origin": "https://score.example"})

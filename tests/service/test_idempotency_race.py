@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-from events.keys import Keys
 from games.registry import get_game
 from service.bootstrap import Services, build
 from service.config import Settings
@@ -20,11 +19,9 @@ SENDS = 6
 
 
 @pytest.fixture
-def processes(redis_url: str, keys: Keys, parts: Services) -> Iterator[list[Services]]:
+def processes(settings: Settings, parts: Services) -> Iterator[list[Services]]:
     """As many sets of parts as sends, as if each send reached another API process."""
-    built = [
-        build(Settings(redis_url=redis_url, prefix=keys.prefix), notify=lambda m: None) for _ in range(SENDS)
-    ]
+    built = [build(settings, notify=lambda m: None) for _ in range(SENDS)]
     yield built
     for one in built:
         one.close()

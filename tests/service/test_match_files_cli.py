@@ -14,15 +14,14 @@ import pytest
 from click.testing import CliRunner, Result
 from flask.testing import FlaskClient
 
-from events.keys import Keys
 from service.cli import main
 from tests.service.conftest import SHORT, Table
 
 
 @pytest.fixture
-def cli(redis_url: str, keys: Keys) -> Callable[..., Result]:
+def cli(store_env: dict[str, str]) -> Callable[..., Result]:
     """Run a `tabletape` command against the test's Redis and prefix."""
-    env = {"REDIS_URL": redis_url, "TABLETAPE_PREFIX": keys.prefix}
+    env = store_env
     return lambda *args, **extra: CliRunner().invoke(
         main, list(args), env=env | extra, catch_exceptions=False
     )
@@ -158,11 +157,11 @@ def test_without_redis_url_or_a_serve_in_the_data_dir_a_command_says_what_to_sta
 
 
 def test_an_export_whose_reader_stops_early_ends_quietly(
-    recorded: Callable[..., Table], redis_url: str, keys: Keys
+    recorded: Callable[..., Table], store_env: dict[str, str]
 ) -> None:
     match = recorded("wizard", SHORT["wizard"])
     command = [str(Path(sys.executable).parent / "tabletape"), "export", match.id]
-    env = os.environ | {"REDIS_URL": redis_url, "TABLETAPE_PREFIX": keys.prefix}
+    env = os.environ | store_env
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     assert process.stdout is not None
     process.stdout.close()  # as `tabletape export … | head -0` does

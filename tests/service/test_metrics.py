@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 from collections.abc import Callable
@@ -11,7 +12,6 @@ import redis
 from flask.testing import FlaskClient
 from prometheus_client.parser import text_string_to_metric_families
 
-from events.keys import Keys
 from service.app import create_app
 from service.config import Settings
 from tests.service.conftest import Table
@@ -62,9 +62,9 @@ def test_metrics_count_requests_appends_conflicts_and_show_the_lag_and_the_queue
 
 
 def test_json_logs_are_one_object_a_line_with_the_request_id(
-    redis_url: str, keys: Keys, redis_client: redis.Redis, capsys: pytest.CaptureFixture[str]
+    settings: Settings, redis_client: redis.Redis, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    app = create_app(Settings(redis_url=redis_url, prefix=keys.prefix, json_logs=True))
+    app = create_app(dataclasses.replace(settings, json_logs=True))
     try:
         app.test_client().get("/v1/games", headers={"X-Request-Id": "table-7"})
         lines = [json.loads(line) for line in capsys.readouterr().err.splitlines() if line.startswith("{")]

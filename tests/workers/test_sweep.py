@@ -5,32 +5,39 @@ from __future__ import annotations
 import threading
 import time
 
-import redis
 from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
+from events.store import created_ids
 from games.registry import get_game
 from projections.assembly import assemble
-from projections.queueing import projection_queue
-from service.bootstrap import Services
+from service.bootstrap import Services, connect_store
 from tests.recording import record_example
 from workers.drain import drain
+from workers.jobs import use_store
 from workers.main import sweep_forever
 from workers.sweep import sweep_all, sweep_dirty
 
 
 def work_until_empty(parts: Services) -> None:
-    """Run a real RQ worker on the projection queue until it is empty."""
-    queue = projection_queue(parts.client, parts.keys)
-    worker = SimpleWorker(
-        [queue], connection=parts.client, serializer=JSONSerializer, name=parts.keys.worker_name("sweep-test")
-    )
-    worker.work(burst=True, logging_level="WARNING")
+    """Run a real RQ worker on the projection queue until it is empty (jobs find the store as
+    `tabletape worker` makes them)."""
+    use_store(parts.client)
+    try:
+        worker = SimpleWorker(
+            [parts.queue],
+            connection=parts.queue.connection,
+            serializer=JSONSerializer,
+            name=parts.keys.worker_name("sweep-test"),
+        )
+        worker.work(burst=True, logging_level="WARNING")
+    finally:
+        use_store(None)
 
 
 def test_the_full_sweep_finds_a_match_whose_projection_lags_its_log(parts: Services) -> None:
     made = record_example(parts.recorder, "wizard", 4, upto=12)  # its writes queued no job
-    queue = projection_queue(parts.client, parts.keys)
+    queue = parts.queue
     assert sweep_all(parts.client, parts.keys, queue, snapshot_every=5) == 1
     work_until_empty(parts)
     version = parts.store.version(made.match_id)
@@ -42,13 +49,23 @@ def test_the_full_sweep_finds_a_match_whose_projection_lags_its_log(parts: Servi
 def test_a_dirty_match_is_projected_again_and_then_leaves_the_dirty_set(parts: Services) -> None:
     made = record_example(parts.recorder, "wizard", 4, upto=5)
     parts.client.sadd(parts.keys.dirty(), made.match_id)
-    queue = projection_queue(parts.client, parts.keys)
+    queue = parts.queue
     assert sweep_dirty(parts.client, parts.keys, queue, snapshot_every=5) == 1
     work_until_empty(parts)
     version = parts.store.version(made.match_id)
     assert parts.cache.checkpoint(made.match_id) == version
     assert not parts.client.sismember(parts.keys.dirty(), made.match_id)
     assert parts.client.zcard(parts.keys.snap(made.match_id)) == version // 5
+
+
+def test_the_full_sweep_finds_and_registers_a_match_the_registry_lost(parts: Services) -> None:
+    made = record_example(parts.recorder, "hats", 0, upto=4)
+    parts.client.zrem(parts.keys.matches(), made.match_id)  # its process died before registering
+    assert made.match_id in set(created_ids(parts.client, parts.keys))
+    assert sweep_all(parts.client, parts.keys, parts.queue, snapshot_every=5) == 1
+    work_until_empty(parts)
+    assert parts.cache.checkpoint(made.match_id) == parts.store.version(made.match_id)
+    assert made.match_id in parts.store.match_ids()
 
 
 def test_every_write_marks_its_match_dirty_in_the_round_trip_of_its_append(parts: Services) -> None:
@@ -62,9 +79,10 @@ def test_every_write_marks_its_match_dirty_in_the_round_trip_of_its_append(parts
 
 def test_a_running_worker_finds_a_log_whose_dirty_mark_was_lost_without_a_restart(parts: Services) -> None:
     stop = threading.Event()
-    connect = lambda: redis.Redis.from_url(parts.settings.redis_url)  # noqa: E731
+    connect = lambda: parts.queue.connection  # noqa: E731
+    store = lambda: connect_store(parts.settings, 10)  # noqa: E731
     sweeper = threading.Thread(
-        target=sweep_forever, args=(connect, parts.keys, 0.05, 5, stop), kwargs={"full_every": 0.3}
+        target=sweep_forever, args=(connect, store, parts.keys, 0.05, 5, stop), kwargs={"full_every": 0.3}
     )
     sweeper.start()
     try:
@@ -93,19 +111,18 @@ def test_a_run_killed_between_the_match_and_its_indexes_is_mended_by_the_next_pa
     parts.client.zrem(parts.keys.index("status", "in_progress"), made.match_id)
     parts.client.sadd(parts.keys.dirty(), made.match_id)
     assert parts.verifier.check(made.match_id) != []
-    queue = projection_queue(parts.client, parts.keys)
-    sweep_dirty(parts.client, parts.keys, queue, snapshot_every=7)
+    sweep_dirty(parts.client, parts.keys, parts.queue, snapshot_every=7)
     work_until_empty(parts)
     assert parts.verifier.check(made.match_id) == []
     assert not parts.client.sismember(parts.keys.dirty(), made.match_id)
 
 
 def test_two_workers_passing_at_once_project_every_dirty_match_once_each(
-    parts: Services, redis_url: str
+    parts: Services,
 ) -> None:
     made = [record_example(parts.recorder, "hats", seed, upto=10) for seed in range(4)]
     # Each worker process has its own connection and parts; the passes are RQ's jobs' bodies.
-    projectors = [assemble(redis.Redis.from_url(redis_url), parts.keys, 7).projector for _ in range(2)]
+    projectors = [assemble(connect_store(parts.settings, 10), parts.keys, 7).projector for _ in range(2)]
     counts: list[int] = []
     passes = [threading.Thread(target=lambda p=p: counts.append(drain(p, parts.keys))) for p in projectors]
     for one in passes:
