@@ -17,6 +17,7 @@ from events.keys import Keys
 from service.bootstrap import Services, build
 from service.config import Settings
 from tests.e2e.faults.stack import Api, RedisServer, Worker, service_env
+from tests.support.figures import Figures
 from tests.support.redis_cluster import Cluster, redis_cluster
 
 SNAPSHOT_EVERY = 25
@@ -121,18 +122,15 @@ def deployed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]:
         yield running
 
 
-_FIGURES: list[str] = []
+_FIGURES = Figures("cluster figures")
 
 
 @pytest.fixture
 def figure() -> Callable[[str], None]:
     """Note a measured figure; the figures are printed at the end of the run."""
-    return _FIGURES.append
+    return _FIGURES.note
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     """Print what the cluster tests measured."""
-    if _FIGURES:
-        terminalreporter.section("cluster figures")
-        for line in _FIGURES:
-            terminalreporter.write_line(line)
+    _FIGURES.report(terminalreporter)

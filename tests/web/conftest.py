@@ -14,7 +14,9 @@ import subprocess
 import sys
 import uuid
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -41,14 +43,13 @@ def chromium_path() -> str:
     return found
 
 
-@pytest.fixture(scope="session")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+@contextmanager
+def serving(folder: Path, prefix: str) -> Iterator[str]:
     """The base URL of a `tabletape serve` with its own embedded Redis, one worker, a free port."""
-    folder = tmp_path_factory.mktemp("web-serve")
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-    env["TABLETAPE_PREFIX"] = f"tt-web-{uuid.uuid4().hex[:8]}"
-    # The session records every game's matches from one address, faster than any table would.
+    env["TABLETAPE_PREFIX"] = f"{prefix}-{uuid.uuid4().hex[:8]}"
+    # A session records every game's matches from one address, faster than any table would.
     env["TABLETAPE_RATE_LIMIT_WRITE"] = env["TABLETAPE_RATE_LIMIT_CREATE"] = "off"
     log = folder / "serve.log"
     command = [sys.executable, "-m", "service.cli", "serve", "--port", str(port)]
@@ -65,6 +66,13 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             process.wait(timeout=20)
         except subprocess.TimeoutExpired:
             process.kill()
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of the session's `tabletape serve`."""
+    with serving(tmp_path_factory.mktemp("web-serve"), "tt-web") as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -7,12 +7,8 @@ FOLDER, every game's board and the index too, to look at before a release.
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
 import sys
 import tempfile
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -20,8 +16,8 @@ from typing import Any
 
 import requests
 
-from tests.e2e.conftest import free_port, wait_until_healthy
 from tests.web.conftest import CHROMIUM_ARGS, chromium_path, record_seed, viewer_path, wait_for_viewer
+from tests.web.conftest import serving as serve_in
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 # Seeds whose matches show each board at its fullest (hands recorded, stacks declared, ...).
@@ -30,22 +26,9 @@ SEEDS = {"wizard": 1, "hobbit": 0, "hats": 0, "other-hat-trick": 0, "hat-trick":
 
 @contextmanager
 def serving() -> Iterator[str]:
-    """A `tabletape serve` on a free port with its own embedded Redis."""
-    with tempfile.TemporaryDirectory() as folder:
-        port = free_port()
-        env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-        env["TABLETAPE_PREFIX"] = f"tt-shots-{uuid.uuid4().hex[:8]}"
-        log = Path(folder) / "serve.log"
-        command = [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--data-dir", folder]
-        with log.open("wb") as out:
-            process = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT)
-        url = f"http://127.0.0.1:{port}"
-        try:
-            wait_until_healthy(url, process, log)
-            yield url
-        finally:
-            process.send_signal(signal.SIGTERM)
-            process.wait(timeout=20)
+    """A `tabletape serve` on a free port with its own embedded Redis, in a folder of its own."""
+    with tempfile.TemporaryDirectory() as folder, serve_in(Path(folder), "tt-shots") as url:
+        yield url
 
 
 def busiest_step(site: str, match_id: str) -> int:

@@ -15,6 +15,7 @@ from events.keys import Keys
 from service.bootstrap import Services, build
 from service.config import Settings
 from tests.e2e.faults.stack import Api, RedisServer, Worker, service_env, wait_for
+from tests.support.figures import Figures
 
 SNAPSHOT_EVERY = 25
 
@@ -131,18 +132,15 @@ def fresh_stack(tmp_path: Path) -> Iterator[Stack]:
     running.stop()
 
 
-_FIGURES: list[str] = []
+_FIGURES = Figures("fault-injection figures")
 
 
 @pytest.fixture
 def figure() -> Callable[[str], None]:
     """Note a measured figure; the figures are printed at the end of the run."""
-    return _FIGURES.append
+    return _FIGURES.note
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     """Print the figures the fault-injection tests measured."""
-    if _FIGURES:
-        terminalreporter.section("fault-injection figures")
-        for line in _FIGURES:
-            terminalreporter.write_line(line)
+    _FIGURES.report(terminalreporter)
