@@ -86,7 +86,7 @@ class Keys:
         return f"{self.prefix}:{{{match_id}}}:live:{hub_id}"
 
     def rate_limits(self) -> str:
-        """The prefix of the rate limiter's counters (flask-limiter adds the rest of each key)."""
+        """The prefix of the rate limiter's counters (the ``limits`` library adds the rest of each key)."""
         return f"{self.prefix}:limits"
 
     def queue_name(self) -> str:

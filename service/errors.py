@@ -73,10 +73,12 @@ def http_problem(error: HTTPException) -> Response:
     if status == 429:
         detail = f"over this caller's rate limit of {detail}; retry after Retry-After seconds"
     answer = problem(status, _CODES.get(status, error.name.lower().replace(" ", "_")), detail)
-    # A 405 says which methods the resource takes (RFC 9110), as werkzeug's own answer does.
-    allow = dict(error.get_headers()).get("Allow")
-    if allow:
-        answer.headers["Allow"] = allow
+    # A 405 says which methods the resource takes (RFC 9110), as werkzeug's own answer does; a
+    # 429 when to try again.
+    told = dict(error.get_headers())
+    for name in ("Allow", "Retry-After"):
+        if told.get(name):
+            answer.headers[name] = told[name]
     return answer
 
 

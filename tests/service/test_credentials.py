@@ -126,6 +126,26 @@ def test_creating_faster_than_the_rate_limit_is_a_429_with_retry_after(
     assert web.post("/v1/matches", json=wizard_body()).status_code == 401
 
 
+def test_writing_faster_than_any_of_the_write_rates_is_refused_and_records_nothing(
+    make_app: Callable[..., Flask],
+) -> None:
+    web = make_app(write_rate="2/minute;50/hour").test_client()
+    made = web.post("/v1/matches", json=wizard_body()).json
+    mark = bearer(made["token"])
+    # A write the rules refuse counts too: the budget is for requests, not for recorded actions.
+    assert web.post(f"/v1/matches/{made['id']}/undo", headers=mark).status_code == 422
+    start = {"type": "start_round", "trump_card": "7H"}
+    assert web.post(f"/v1/matches/{made['id']}/actions", json=start, headers=mark).status_code == 201
+    before = web.get(f"/v1/matches/{made['id']}").json["version"]
+    refused = web.post(f"/v1/matches/{made['id']}/undo", headers=mark)
+    assert refused.status_code == 429 and refused.json["code"] == "too_many_requests"
+    assert 1 <= int(refused.headers["Retry-After"]) <= 60
+    assert "2 per 1 minute" in refused.json["detail"]
+    assert web.get(f"/v1/matches/{made['id']}").json["version"] == before
+    # Reads are not limited.
+    assert web.get(f"/v1/matches/{made['id']}/events").status_code == 200
+
+
 def test_the_rate_limiter_counts_under_the_deployments_prefix(
     make_app: Callable[..., Flask], redis_client: redis.Redis, keys: Keys
 ) -> None:
