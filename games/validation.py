@@ -6,24 +6,35 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
+import jsonschema_rs
 from jsonschema import Draft202012Validator
 
 from games.contract import Action, Game, InvalidAction
 
 # Building a validator costs far more than using one; a game's schemas never change.
-_VALIDATORS: dict[int, tuple[Mapping[str, Any], Draft202012Validator]] = {}
+_VALIDATORS: dict[int, tuple[Mapping[str, Any], Draft202012Validator, Any]] = {}
 
 
-def _validator(schema: Mapping[str, Any]) -> Draft202012Validator:
+def schema_validators(schema: Mapping[str, Any]) -> tuple[Draft202012Validator, Any]:
+    """The reference validator (jsonschema: its messages are the API's) and a compiled one
+    (jsonschema-rs, some fifty times faster) that answers only whether a value fits."""
     cached = _VALIDATORS.get(id(schema))
     if cached is None or cached[0] is not schema:
-        cached = (schema, Draft202012Validator(schema))
+        cached = (schema, Draft202012Validator(schema), jsonschema_rs.validator_for(dict(schema)))
         _VALIDATORS[id(schema)] = cached
-    return cached[1]
+    return cached[1], cached[2]
 
 
 def _first_error(schema: Mapping[str, Any], value: Any, what: str) -> None:
-    errors = sorted(_validator(schema).iter_errors(value), key=lambda e: (len(e.path), e.message))
+    reference, compiled = schema_validators(schema)
+    # The common value fits: the compiled validator says so; only a misfit is explained, by the
+    # reference validator, whose verdict stands (a test keeps the two agreeing).
+    try:
+        if compiled.is_valid(value):
+            return
+    except (ValueError, TypeError, OverflowError):
+        pass  # a value JSON cannot hold (a key that is not a string): the reference explains it
+    errors = sorted(reference.iter_errors(value), key=lambda e: (len(e.path), e.message))
     if not errors:
         return
     err = errors[0]

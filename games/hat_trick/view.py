@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import copy
-
 from games.contract import JSON, State
 from games.hat_trick.constants import DECK_SIZE
 
@@ -20,22 +18,22 @@ def view(state: State) -> JSON:
         "phase": _phase(state),
         "to_act": [p for p in in_round if p not in declared and not state["finished"]],
         "players": list(state["players"]),
-        "options": copy.deepcopy(state["options"]),
-        "card": copy.deepcopy(round_["card"]) if round_ else None,
+        "options": state["options"],
+        "card": round_["card"] if round_ else None,
         "in_round": in_round,
         "out": list(round_["out"]) if round_ else [],
-        "queue": copy.deepcopy(queue),
+        "queue": queue,
         "awaiting_judgement": queue[0]["player"] if queue else None,
-        "judgements": copy.deepcopy(round_["judgements"]) if round_ else [],
-        "cards_won": copy.deepcopy(state["won"]),
+        "judgements": round_["judgements"] if round_ else [],
+        "cards_won": state["won"],
         "totals": totals(state),
         "cards_revealed": len(state["revealed"]),
         "cards_left": DECK_SIZE - len(state["revealed"]),
         "discarded": list(state["discarded"]),
-        "last_round": copy.deepcopy(state["rounds"][-1]) if state["rounds"] else None,
+        "last_round": state["rounds"][-1] if state["rounds"] else None,
         "finished": state["finished"],
         "winners": list(state["winners"]),
-        "disputes": copy.deepcopy(state["disputes"]),
+        "disputes": state["disputes"],
     }
 
 
@@ -46,7 +44,7 @@ def scores(state: State) -> JSON:
         "winners": list(state["winners"]),
         "totals": totals(state),
         "end": state["end"],
-        "cards": copy.deepcopy(state["won"]),
+        "cards": state["won"],
         "discarded": list(state["discarded"]),
         "rounds": [
             {"card": r["card"], "outcome": r["outcome"], "winner": r["winner"]} for r in state["rounds"]

@@ -3,7 +3,6 @@ wins, and the result says why)."""
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from games.contract import JSON, State
@@ -14,25 +13,24 @@ from games.hobbit.constants import CHARACTERS, SIDES, cards_left, health, living
 
 def view(state: State) -> JSON:
     """Characters, the trick on the table, whose turn, damage dealt per side and the result."""
-    trick = copy.deepcopy(state["trick"])
     return {
         "players": list(state["players"]),
         "phase": state["phase"],
         "to_act": _to_act(state),
         "round": state["round"],
         "rounds": state["options"]["rounds"],
-        "options": copy.deepcopy(state["options"]),
+        "options": state["options"],
         "characters": _characters(state),
-        "trick": trick,
+        "trick": state["trick"],
         "turn": _turn(state),
         "damage_dealt": dict(state["damage_dealt"]),
         "survivors": _survivors(state),
-        "hands": copy.deepcopy(state["hands"]),
-        "marks": copy.deepcopy(state["marks"]),
+        "hands": state["hands"],
+        "marks": state["marks"],
         "eliminated": list(state["eliminated"]),
-        "disputes": copy.deepcopy(state["disputes"]),
+        "disputes": state["disputes"],
         "finished": state["finished"],
-        "result": copy.deepcopy(state["result"]),
+        "result": state["result"],
     }
 
 

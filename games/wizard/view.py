@@ -14,42 +14,38 @@ from games.wizard.turns import to_act
 
 def view(state: State) -> dict[str, Any]:
     """The table as the API shows it: round, trump, turn, bids (unless hidden), tricks, cards."""
-    return copy.deepcopy(
-        {
-            "players": state["players"],
-            "phase": state["phase"],
-            "to_act": to_act(state),
-            "round": state["round"],
-            "rounds_total": state["rounds_total"],
-            "dealer": state["dealer"],
-            "trump": trump_words(state),
-            "trump_card": state["trump_card"],
-            "bidding": state["options"]["bidding"],
-            "bids": _visible_bids(state),
-            "have_bid": [p for p in state["players"] if p in state["bids"]],
-            "tricks": state["tricks"],
-            "trick_number": state["trick_number"],
-            "trick": state["trick"],
-            "played": state["played"],
-            "hands": state["hands"],
-            "totals": state["totals"],
-            "disputes": state["disputes"],
-            "finished": state["finished"],
-            "winners": state["winners"],
-        }
-    )
+    return {
+        "players": state["players"],
+        "phase": state["phase"],
+        "to_act": to_act(state),
+        "round": state["round"],
+        "rounds_total": state["rounds_total"],
+        "dealer": state["dealer"],
+        "trump": trump_words(state),
+        "trump_card": state["trump_card"],
+        "bidding": state["options"]["bidding"],
+        "bids": _visible_bids(state),
+        "have_bid": [p for p in state["players"] if p in state["bids"]],
+        "tricks": state["tricks"],
+        "trick_number": state["trick_number"],
+        "trick": state["trick"],
+        "played": state["played"],
+        "hands": state["hands"],
+        "totals": state["totals"],
+        "disputes": state["disputes"],
+        "finished": state["finished"],
+        "winners": state["winners"],
+    }
 
 
 def scores(state: State) -> dict[str, Any]:
     """The scoreboard: totals, winners once finished, and every scored round."""
-    return copy.deepcopy(
-        {
-            "finished": state["finished"],
-            "winners": state["winners"],
-            "totals": state["totals"],
-            "rounds": state["history"],
-        }
-    )
+    return {
+        "finished": state["finished"],
+        "winners": state["winners"],
+        "totals": state["totals"],
+        "rounds": state["history"],
+    }
 
 
 def figures(state: State) -> dict[str, dict[str, float]]:

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from games.contract import Game
 from games.registry import all_games, get_game
-from games.validation import validate_action, validate_match
+from games.validation import schema_validators, validate_action, validate_match
 
 GAMES = list(all_games().values())
 SEEDS = st.integers(min_value=0, max_value=299)
@@ -133,3 +133,34 @@ def test_every_action_of_a_random_match_fits_its_published_schema(game: Game, se
 @given(seed=SEEDS)
 def test_deciding_the_same_actions_again_gives_the_same_events(game: Game, seed: int) -> None:
     assert record(game, seed).events == recorded(game.id, seed).events
+
+
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    max_leaves=6,
+)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
+@settings(max_examples=150, deadline=None)
+@given(seed=SEEDS, data=st.data())
+def test_the_fast_schema_check_agrees_with_the_reference_validator(
+    game: Game, seed: int, data: st.DataObject
+) -> None:
+    """Actions are checked by a compiled validator first; a value it lets through must be one
+    the reference validator (whose messages the API gives) finds nothing wrong with, and back."""
+    action = data.draw(st.sampled_from(game.example(seed)["actions"]))
+    fields = {k: v for k, v in action.items() if k != "type"}
+    names = sorted(set(fields) | set(game.actions[action["type"]].get("properties", {})) | {"extra"})
+    for name in data.draw(st.lists(st.sampled_from(names), max_size=2)):
+        if data.draw(st.booleans()):
+            fields.pop(name, None)
+        else:
+            fields[name] = data.draw(JSON_VALUES)
+    reference, compiled = schema_validators(game.actions[action["type"]])
+    assert compiled.is_valid(fields) == (not list(reference.iter_errors(fields))), fields
