@@ -69,7 +69,8 @@ class RawAppend:
     def once(self) -> float:
         """Seconds one conditional append took."""
         fields = self.fields
-        args = ["append", str(self.version), "", "", fields["type"], fields["data"], fields["meta"]]
+        # No dirty set or wake flag among its keys: the bare append, nothing marked.
+        args = ["append", "", "", str(self.version), "", "", fields["type"], fields["data"], fields["meta"]]
         start = time.perf_counter()
         self.client.evalsha(self.sha, 3, *self.keys, *args)
         took = time.perf_counter() - start

@@ -1,14 +1,18 @@
 -- Writes to one match's log atomically: creates a match, or appends a batch of events to it.
 --
 -- KEYS: 1 meta (hash: header fields and "version"), 2 log (stream), 3 idem (hash: idempotency
---       key -> "<first> <last> <fingerprint>")
--- ARGV create: "create", <number of header pairs>, field, value, ..., then the events
--- ARGV append: "append", <expected version or "">, <idempotency key or "">, <fingerprint>,
---              then the events
+--       key -> "<first> <last> <fingerprint>"); on one Redis also 4 dirty (set of the match ids
+--       whose projection is behind) and 5 wake (the workers' wake flag), which a write then marks
+--       in the same run. On a Redis Cluster those two live in other slots: the client marks them.
+-- ARGV: 1 "create" or "append", 2 the match id (the member KEYS[4] takes), 3 the wake flag's
+--       lifetime in seconds, then
+--   create: <number of header pairs>, field, value, ..., then the events
+--   append: <expected version or "">, <idempotency key or "">, <fingerprint>, then the events
 -- The events: type, data, meta for each, in order. Entry ids are "<seq>-0".
 --
 -- Replies (numbers only, so the client may decode responses or not):
---   {0, first, last}      written
+--   {0, first, last, woke} written; woke is 1 when this write raised the wake flag (KEYS[5]),
+--                          else 0 (also when the client marks)
 --   {1, first, last}      a retry: the steps the first request under this key wrote
 --   {-1}                  no such match
 --   {-2}                  the match already exists
@@ -16,7 +20,19 @@
 --   {-4}                  the idempotency key was used for a different request
 -- Every check comes before the first write, so a refused request writes nothing.
 
-local meta, log, idem = KEYS[1], KEYS[2], KEYS[3]
+local meta, log, idem, dirty, wake = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+
+-- The match's projection is behind now; the first write in a while wakes the workers.
+local function mark()
+  if not dirty then
+    return 0
+  end
+  redis.call('SADD', dirty, ARGV[2])
+  if redis.call('SET', wake, 1, 'NX', 'EX', tonumber(ARGV[3])) then
+    return 1
+  end
+  return 0
+end
 
 local function add_events(from, version)
   local seq = version
@@ -32,13 +48,13 @@ local function create()
   if redis.call('EXISTS', meta) == 1 or redis.call('EXISTS', log) == 1 then
     return {-2}
   end
-  local pairs_end = 2 + 2 * tonumber(ARGV[2])
-  for i = 3, pairs_end, 2 do
+  local pairs_end = 4 + 2 * tonumber(ARGV[4])
+  for i = 5, pairs_end, 2 do
     redis.call('HSET', meta, ARGV[i], ARGV[i + 1])
   end
   local last = add_events(pairs_end + 1, 0)
   redis.call('HSET', meta, 'version', last)
-  return {0, 1, last}
+  return {0, 1, last, mark()}
 end
 
 local function append()
@@ -47,7 +63,7 @@ local function append()
     return {-1}
   end
   version = tonumber(version)
-  local key, fingerprint = ARGV[3], ARGV[4]
+  local key, fingerprint = ARGV[5], ARGV[6]
   if key ~= '' then
     local seen = redis.call('HGET', idem, key)
     if seen then
@@ -58,17 +74,17 @@ local function append()
       return {-4}
     end
   end
-  if ARGV[2] ~= '' and tonumber(ARGV[2]) ~= version then
+  if ARGV[4] ~= '' and tonumber(ARGV[4]) ~= version then
     return {-3, version}
   end
-  local last = add_events(5, version)
+  local last = add_events(7, version)
   if last > version then
     redis.call('HINCRBY', meta, 'version', last - version)
   end
   if key ~= '' then
     redis.call('HSET', idem, key, string.format('%d %d %s', version + 1, last, fingerprint))
   end
-  return {0, version + 1, last}
+  return {0, version + 1, last, mark()}
 end
 
 if ARGV[1] == 'create' then

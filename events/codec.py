@@ -12,6 +12,8 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
+import orjson
+
 from events.envelope import NewEvent, StoredEvent
 
 Raw = bytes | str
@@ -32,8 +34,21 @@ def seq_of(entry: Raw) -> int:
 
 
 def dumps(value: Any) -> str:
-    """Compact, strict JSON (no NaN, non-ASCII kept as is)."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    """Compact, strict JSON (no NaN, non-ASCII kept as is), the form every stored value takes.
+
+    orjson writes it, ten times faster than ``json``. What orjson cannot write (integers beyond
+    64 bits, a lone surrogate, a set) goes to ``json``, which writes it or raises; so does a text
+    with a ``null``, since orjson would write a NaN or an infinity as ``null`` where ``json``
+    refuses it (ValueError).
+    """
+    try:
+        text = orjson.dumps(value)
+    except orjson.JSONEncodeError:
+        return _STRICT.encode(value)
+    return _STRICT.encode(value) if b"null" in text else text.decode()
+
+
+_STRICT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
 class UnsafeNumber(ValueError):

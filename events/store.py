@@ -56,6 +56,8 @@ class EventStore:
         self.replicas = replicas
         self.replica_timeout_ms = replica_timeout_ms
         self._script: Script = client.register_script(_script_source())
+        # A cluster keeps the dirty set and the wake flag in other slots than a match's keys.
+        self._cluster = hasattr(client, "get_node_from_key")
         # A header never changes once written, so each process reads it once per match.
         self._headers: dict[str, dict[str, str]] = {}
 
@@ -124,33 +126,43 @@ class EventStore:
         return _result(match_id, reply, woke)
 
     def _run(self, match_id: str, args: list[str]) -> tuple[list[int], bool]:
-        """Run the script and, in the same round trip, mark the match dirty and raise the wake flag.
+        """Run the script, marking the match dirty and raising the wake flag in the same round trip.
 
-        The marks are cross-match keys (another slot on a cluster), so they are not part of the
-        script: a process that dies after the script leaves a log ahead of its projection's
-        checkpoint, which the workers' periodic full sweep finds.
+        On one Redis the script makes the marks itself, in the same atomic run: the common write
+        is one EVALSHA. On a cluster they are cross-match keys (other slots), sent in the same
+        round trip to their own servers: a process that dies after the script leaves a log ahead
+        of its projection's checkpoint, which the workers' periodic full sweep finds.
         """
         keys = [self.keys.meta(match_id), self.keys.log(match_id), self.keys.idem(match_id)]
-        script: list[tuple[Any, ...]] = [("EVALSHA", self._script.sha, len(keys), *keys, *args)]
+        dirty, wake = self.keys.dirty(), self.keys.wake()
+        argv = [args[0], match_id, str(WAKE_SECONDS), *args[1:]]
+        if not self._cluster and not self.replicas:
+            reply = [int(x) for x in self._script(keys=[*keys, dirty, wake], args=argv)]
+            return reply, len(reply) > 3 and reply[3] == 1
+        if not self._cluster:
+            keys += [dirty, wake]
+        script: list[tuple[Any, ...]] = [("EVALSHA", self._script.sha, len(keys), *keys, *argv)]
         if self.replicas:
             # WAIT counts the replicas that hold the writes of its own connection: it follows the
             # script on the connection to the match's server.
             script.append(("WAIT", self.replicas, self.replica_timeout_ms))
-        dirty, wake = self.keys.dirty(), self.keys.wake()
-        groups = [
-            (keys[0], script),
-            (dirty, [("SADD", dirty, match_id)]),
-            (wake, [("SET", wake, 1, "NX", "EX", WAKE_SECONDS)]),
-        ]
+        groups = [(keys[0], script)]
+        if self._cluster:
+            groups += [
+                (dirty, [("SADD", dirty, match_id)]),
+                (wake, [("SET", wake, 1, "NX", "EX", WAKE_SECONDS)]),
+            ]
         # One round trip on one Redis; one per server on a cluster, whose client pipelines no scripts.
-        ran, marked, (woke,) = on_servers(self.client, groups, [_script_source()])
-        for answer in (*ran, *marked, woke):
+        answered = on_servers(self.client, groups, [_script_source()])
+        for answer in (reply for group in answered for reply in group):
             if isinstance(answer, Exception):
                 raise answer
+        ran = answered[0]
         reply = [int(x) for x in ran[0]]
         if self.replicas:
             self._replicated(match_id, args, reply, int(ran[-1]))
-        return reply, bool(woke)
+        woke = bool(answered[2][0]) if self._cluster else len(reply) > 3 and reply[3] == 1
+        return reply, woke
 
     def _replicated(self, match_id: str, args: list[str], reply: list[int], acknowledged: int) -> None:
         """NotReplicated unless enough replicas hold what this write (or the one it repeats) wrote."""

@@ -7,16 +7,11 @@ from typing import Any
 
 import redis
 
-from events.codec import as_text
+from events.codec import as_text, dumps
 from events.keys import Keys
 from projections.tape import Position
 
 _SNAP_DIGITS = 12
-
-
-def dumps(value: Any) -> str:
-    """Compact JSON, the form projections are stored in."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def snapshot_member(pos: Position) -> str:

@@ -21,6 +21,7 @@ from typing import Any
 
 import redis
 
+from events.codec import dumps
 from events.envelope import StoredEvent
 from events.errors import UnknownMatch
 from events.servers import on_servers
@@ -28,7 +29,7 @@ from events.store import EventStore
 from games.contract import Game
 from games.registry import get_game
 from projections import tape
-from projections.cache import ProjectionCache, dumps, snapshot_member
+from projections.cache import ProjectionCache, snapshot_member
 from projections.reader import MatchReader
 from projections.readmodels import ReadModels
 from projections.summary import summary_of

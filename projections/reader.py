@@ -36,6 +36,10 @@ def frozen(value: Any) -> Any:
     return orjson.loads(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS))
 
 
+def _no_jumps(step: int) -> Position:
+    raise AssertionError(f"a fold without corrections jumped to step {step}")
+
+
 class MatchReader:
     """Rebuilds positions of a match from the log, the projection and the snapshots."""
 
@@ -153,11 +157,16 @@ class MatchReader:
         # may land on any of them. One's own single batch ends where the previous write's did.
         corrected = any(event.type in tape.CORRECTIONS for event in events)
         several = len({event.meta.get("action_id") for event in events}) > 1
-        playing = self.tape_from(game, match_id, pos, keep=corrected or several)
-        pos = playing.fold(events)
+        kept: list[tuple[int, bytes]] = []
+        if corrected or several:
+            playing = self.tape_from(game, match_id, pos, keep=True)
+            pos = playing.fold(events)
+            kept = playing.kept()
+        else:
+            pos = tape.fold(game, pos, events, _no_jumps)
         with self._lock:
             ring = self._ring(match_id)
-            for step, text in playing.kept():
+            for step, text in kept:
                 ring[step] = text
                 ring.move_to_end(step)
             ring[pos["version"]] = tape.dump(pos)

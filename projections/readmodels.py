@@ -14,8 +14,8 @@ from typing import Any
 
 import redis
 
+from events.codec import dumps
 from events.keys import Keys
-from projections.cache import dumps
 from projections.summary import STATUSES
 
 Summary = dict[str, Any]

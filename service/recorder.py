@@ -213,7 +213,7 @@ class Recorder:
                 raise RuleViolation("match_finished", "the match is over; undo to change its end")
             events = game.decide(pos["game"], action)
             actor = str(action.get("player") or "table")
-            return self._new_events(game, events, uuid.uuid4().hex, actor, action)
+            return self._new_events(game, events, secrets.token_hex(16), actor, action)
 
         return self._write(game, match_id, decide, if_match, idempotency_key, action)
 
@@ -245,7 +245,7 @@ class Recorder:
             data = make(pos)
             if data is None:
                 raise RuleViolation(f"nothing_to_{word}", f"there is no action to {word}")
-            meta = self._meta("table", uuid.uuid4().hex, 1, {"type": word})
+            meta = self._meta("table", secrets.token_hex(16), 1, {"type": word}, self._now())
             return [NewEvent(kind, data, meta)]
 
         return self._write(game, match_id, decide, if_match, idempotency_key, {"type": word})
@@ -262,7 +262,8 @@ class Recorder:
         # The common write is one round trip: it decides on the newest position this process
         # knows and lets the conditional append (which checks the idempotency key first) tell
         # whether the match moved on. Only a refusal or a conflict reads the log again.
-        digest = fingerprint(body)
+        # Only a keyed write is told apart from a retry under its key.
+        digest = fingerprint(body) if idempotency_key else ""
         pos, fresh = self.reader.latest(game, match_id)
         for _ in range(ATTEMPTS):
             try:
@@ -323,20 +324,20 @@ class Recorder:
     def _new_events(
         self, game: Game, events: list[dict[str, Any]], action_id: str, actor: str, action: Any
     ) -> list[NewEvent]:
+        now = self._now()
         new = []
         for i, ev in enumerate(events):
             schema = game.event_schemas.get(ev["type"], 1)
-            meta = self._meta(actor, action_id, schema, action if i == 0 else None)
+            meta = self._meta(actor, action_id, schema, action if i == 0 else None, now)
             new.append(NewEvent(ev["type"], ev["data"], meta))
         return new
 
-    def _meta(self, actor: str, action_id: str, schema: int, action: Any) -> dict[str, Any]:
-        meta = {
-            "ts": self.clock().isoformat(timespec="milliseconds"),
-            "actor": actor,
-            "action_id": action_id,
-            "schema": schema,
-        }
+    def _now(self) -> str:
+        return self.clock().isoformat(timespec="milliseconds")
+
+    @staticmethod
+    def _meta(actor: str, action_id: str, schema: int, action: Any, ts: str) -> dict[str, Any]:
+        meta = {"ts": ts, "actor": actor, "action_id": action_id, "schema": schema}
         if action is not None:
             meta["action"] = action
         return meta
