@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import psutil
 import requests
 
 from bench.harness import bench_parts
@@ -99,6 +100,32 @@ def serve(app: str, env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
     raise RuntimeError(f"{app} did not start")
 
 
+def cpu_seconds(procs: dict[str, list[psutil.Process]]) -> dict[str, float]:
+    """CPU seconds (user + system) each named group of processes has used so far."""
+    used = {}
+    for name, group in procs.items():
+        total = 0.0
+        for proc in group:
+            try:
+                times = proc.cpu_times()
+                total += times.user + times.system
+            except psutil.Error:
+                pass
+        used[name] = total
+    return used
+
+
+def server_processes(
+    server: subprocess.Popen[bytes], workers: list[subprocess.Popen[bytes]]
+) -> dict[str, list[psutil.Process]]:
+    """The processes whose CPU a run is charged with: gunicorn's, the projection workers', Redis's."""
+    master = psutil.Process(server.pid)
+    found = {"gunicorn": [master, *master.children(recursive=True)]}
+    found["projection worker"] = [psutil.Process(w.pid) for w in workers]
+    found["redis-server"] = [p for p in psutil.process_iter(["name"]) if p.info["name"] == "redis-server"]
+    return found
+
+
 def load(port: int, data: Path, folder: Path) -> tuple[float, int]:
     """(requests/s, non-2xx answers) of wrk against the server on ``port``."""
     lua = folder / "load.lua"
@@ -138,7 +165,17 @@ def main() -> None:
             running = workers(parts.settings.redis_url, parts.keys.prefix, 1) if name == "tabletape" else []
             server = serve(app, env, port)
             try:
+                procs = server_processes(server, running)
+                before = cpu_seconds(procs)
+                started = time.perf_counter()
                 figures[name] = load(port, data, folder)
+                took = time.perf_counter() - started
+                spent = {k: v - before[k] for k, v in cpu_seconds(procs).items()}
+                answered = figures[name][0] * took
+                print(
+                    f"http: {name} CPU per request: "
+                    + ", ".join(f"{k} {v / answered * 1e6:.0f} us" for k, v in spent.items() if v > 0)
+                )
             finally:
                 server.terminate()
                 server.wait(timeout=30)

@@ -12,6 +12,7 @@ from service import errors, http_conventions, metrics, openapi_shape, request_lo
 from service.api import games, health, matches, players, reads, sharing
 from service.bootstrap import build
 from service.config import Settings
+from service.json_provider import OrjsonProvider
 from service.limits import check_request
 from service.ratelimits import limit_rates
 from service.schemas.answers import Problem
@@ -44,6 +45,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     """Build the app: settings from the environment unless given, Redis connected lazily."""
     settings = settings or Settings.from_env()
     app = Flask("tabletape")
+    app.json = OrjsonProvider(app)
     app.config.update(
         API_TITLE=API_TITLE,
         API_VERSION=API_VERSION,

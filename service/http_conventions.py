@@ -7,6 +7,7 @@ import hashlib
 from typing import Any
 
 from flask import Flask, Response, current_app, request, url_for
+from flask_smorest.utils import get_appcontext
 
 from service.errors import BadRequest
 
@@ -45,7 +46,10 @@ def add_location(response: Response) -> Response:
     """Location on every 201: the created match, or the steps a write appended."""
     if response.status_code != 201 or "Location" in response.headers or not response.is_json:
         return response
-    body: Any = response.get_json(silent=True) or {}
+    # The answer as its operation gave it (flask-smorest keeps it), not parsed back from the body.
+    body: Any = get_appcontext().get("result_dump")
+    if body is None:
+        body = response.get_json(silent=True) or {}
     match_id = body.get("id") if isinstance(body, dict) else None
     if not match_id:
         return response

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 import logging
 import re
+import secrets
 import time
-import uuid
 from datetime import UTC, datetime
 
 from flask import Flask, Response, g, has_request_context, request
@@ -64,7 +64,7 @@ def init_app(app: Flask, access_log: bool) -> None:
     @app.before_request
     def take_id() -> None:
         sent = request.headers.get(HEADER, "")
-        g.request_id = sent if USABLE.match(sent) else uuid.uuid4().hex
+        g.request_id = sent if USABLE.match(sent) else secrets.token_hex(16)
         g.request_started = time.perf_counter()
 
     @app.after_request

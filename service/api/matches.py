@@ -68,7 +68,7 @@ def _links_from_created() -> dict[str, Any]:
 
 @blp.route("", methods=["POST"])
 @blp.doc(responses={201: {"links": _links_from_created()}})
-@blp.arguments(CreateMatch)
+@blp.arguments(CreateMatch())
 @blp.response(201, Created)
 def create_match(body: dict[str, Any]) -> dict[str, Any]:
     """Create a match; the answer carries its write token, shown only this once."""
@@ -87,7 +87,7 @@ def create_match(body: dict[str, Any]) -> dict[str, Any]:
 
 
 @blp.route("", methods=["GET"])
-@blp.arguments(MatchesQuery, location="query")
+@blp.arguments(MatchesQuery(), location="query")
 @blp.response(200, MatchPage)
 def list_matches(query: dict[str, Any]) -> dict[str, Any]:
     """Matches newest first, filtered by game, player, status and creation date."""
@@ -114,7 +114,7 @@ def show_match(match_id: str) -> dict[str, Any]:
 
 
 @blp.route("/<match_id>/actions", methods=["POST"])
-@blp.arguments(Action)
+@blp.arguments(Action())
 @blp.response(201, RecordedOut)
 @blp.doc(parameters=WRITE_HEADERS)
 def post_action(action: dict[str, Any], match_id: str) -> dict[str, Any]:

@@ -14,7 +14,7 @@ blp = Blueprint("reads", __name__, url_prefix="/v1/matches", description="Read, 
 
 
 @blp.route("/<match_id>/events", methods=["GET"])
-@blp.arguments(RangeQuery, location="query")
+@blp.arguments(RangeQuery(), location="query")
 @blp.response(200, EventPage, content_type="application/json")
 @ndjson_alternative(blp, "One event a line when Accept is application/x-ndjson")
 def events(query: dict[str, Any], match_id: str) -> Any:
@@ -37,7 +37,7 @@ def events(query: dict[str, Any], match_id: str) -> Any:
 
 
 @blp.route("/<match_id>/state", methods=["GET"])
-@blp.arguments(StateQuery, location="query")
+@blp.arguments(StateQuery(), location="query")
 @blp.response(200, StateOut)
 def state(query: dict[str, Any], match_id: str) -> dict[str, Any]:
     """The game's view now, or right after step ``at`` (a rewind), with links to the steps beside it."""
@@ -59,7 +59,7 @@ def state(query: dict[str, Any], match_id: str) -> dict[str, Any]:
 
 
 @blp.route("/<match_id>/replay", methods=["GET"])
-@blp.arguments(ReplayQuery, location="query")
+@blp.arguments(ReplayQuery(), location="query")
 @blp.response(200, ReplayPage)
 def replay(query: dict[str, Any], match_id: str) -> dict[str, Any]:
     """Frames from..to: each step's event and the state after it, computed in one pass."""

@@ -38,7 +38,7 @@ def copied(made: Copied) -> dict[str, Any]:
 
 
 @blp.route("/<match_id>/live", methods=["GET"])
-@blp.arguments(LiveQuery, location="query")
+@blp.arguments(LiveQuery(), location="query")
 @blp.response(
     200,
     content_type=EVENT_STREAM,
@@ -71,7 +71,7 @@ def follow(query: dict[str, Any], match_id: str) -> Response:
 
 
 @blp.route("/<match_id>/fork", methods=["POST"])
-@blp.arguments(ForkIn)
+@blp.arguments(ForkIn())
 @blp.response(201, CopiedOut)
 def fork(body: dict[str, Any], match_id: str) -> dict[str, Any]:
     """A new match (new id, new token) whose log is this match's effective history up to step ``at``.
@@ -82,7 +82,7 @@ def fork(body: dict[str, Any], match_id: str) -> dict[str, Any]:
 
 
 @blp.route("/<match_id>/export", methods=["GET"])
-@blp.arguments(ExportQuery, location="query")
+@blp.arguments(ExportQuery(), location="query")
 @blp.response(200, BgStatsFile, description="format=bgstats: BG Stats' export file with the match's play.")
 @blp.alt_response(
     200,

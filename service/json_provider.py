@@ -1,0 +1,30 @@
+"""The API's JSON answers, written by orjson: the same values as Flask's own provider writes (keys
+sorted), compact and in UTF-8, several times faster. What orjson does not write itself (a date, a
+number beyond 64 bits, a key that is not a string) goes to Flask's provider, as does an answer
+asked for with options (pretty-printed)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from flask.json.provider import DefaultJSONProvider
+
+_OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
+
+
+def _refuse(value: Any) -> Any:
+    raise TypeError(f"left to Flask's provider: {type(value).__name__}")
+
+
+class OrjsonProvider(DefaultJSONProvider):
+    """Flask's JSON provider, with orjson writing what it can."""
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        """Compact JSON with sorted keys; Flask's provider for anything orjson leaves."""
+        if not kwargs:
+            try:
+                return orjson.dumps(obj, default=_refuse, option=_OPTIONS).decode()
+            except orjson.JSONEncodeError:
+                pass
+        return super().dumps(obj, **kwargs)
