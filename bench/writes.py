@@ -8,10 +8,12 @@ the same run; and the cost of a correction (undo, redo) against an action's as c
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from bench.harness import bench_parts
 from events.codec import encode
+from events.envelope import NewEvent, StoredEvent
 from games.registry import get_game
 from projections.assembly import assemble
 from service.bootstrap import Services
@@ -27,8 +29,10 @@ def wizard_script(actions: int = 400) -> dict[str, Any]:
 def record_vs_evalsha(parts: Services, actions: int = 300) -> float:
     """Seconds per recorded action over seconds per raw conditional EVALSHA; prints both.
 
-    The two are measured in turn, one of each per action, so that whatever else the server and
-    the machine do at the time weighs on both alike.
+    Each action is recorded, then the events it appended are appended again, bare, to a scratch
+    log: the anchor carries the very payload the write did (an action that derives three events
+    appends three). The two alternate, so whatever else the server and the machine do at the
+    time weighs on both alike.
     """
     script = wizard_script()
     made = parts.recorder.create("wizard", script["players"], script["setup"], script["options"])
@@ -37,10 +41,10 @@ def record_vs_evalsha(parts: Services, actions: int = 300) -> float:
     raw = RawAppend(parts, made.match_id)
     recorded, anchor = [], []
     for action in todo[1:]:
-        anchor.append(raw.once())
         start = time.perf_counter()
-        parts.recorder.act(made.match_id, made.token, action)
+        answer = parts.recorder.act(made.match_id, made.token, action)
         recorded.append(time.perf_counter() - start)
+        anchor.append(raw.once(answer.events))
     mean, raw_mean = sum(recorded) / len(recorded), sum(anchor) / len(anchor)
     median, raw_median = sorted(recorded)[len(recorded) // 2], sorted(anchor)[len(anchor) // 2]
     print(
@@ -56,8 +60,6 @@ class RawAppend:
     """The append script run bare (EVALSHA, conditional on the version) on a scratch match."""
 
     def __init__(self, parts: Services, match_id: str) -> None:
-        payload = parts.store.read(match_id, 2, 2)[0]
-        self.fields = encode(payload)  # type: ignore[arg-type]
         scratch = f"raw-{match_id}"
         store = parts.store
         store.create(scratch, {"game": "wizard"}, [], created_ms=0)
@@ -66,15 +68,18 @@ class RawAppend:
         self.client = store.client
         self.version = 0
 
-    def once(self) -> float:
-        """Seconds one conditional append took."""
-        fields = self.fields
+    def once(self, events: Sequence[StoredEvent]) -> float:
+        """Seconds one conditional append of ``events`` took (encoded beforehand, untimed)."""
+        payload: list[str] = []
+        for event in events:
+            fields = encode(NewEvent(event.type, event.data, event.meta))
+            payload += [fields["type"], fields["data"], fields["meta"]]
         # No dirty set or wake flag among its keys: the bare append, nothing marked.
-        args = ["append", "", "", str(self.version), "", "", fields["type"], fields["data"], fields["meta"]]
+        args = ["append", "", "", str(self.version), "", "", *payload]
         start = time.perf_counter()
         self.client.evalsha(self.sha, 3, *self.keys, *args)
         took = time.perf_counter() - start
-        self.version += 1
+        self.version += len(events)
         return took
 
 

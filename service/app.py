@@ -41,10 +41,25 @@ class TabletapeApi(Api):
         return errors.http_problem(error)
 
 
+class TabletapeFlask(Flask):
+    """Flask whose views are looked at once: ``ensure_sync`` asks whether a view is a coroutine
+    function, which flask-smorest's decorators make it ask several times on every request."""
+
+    _sync: dict[Any, Any]
+
+    def ensure_sync(self, func: Any) -> Any:
+        """The function itself when it is not a coroutine function (remembered per function)."""
+        known = self.__dict__.setdefault("_sync", {})
+        found = known.get(func)
+        if found is None:
+            found = known[func] = super().ensure_sync(func)
+        return found
+
+
 def create_app(settings: Settings | None = None) -> Flask:
     """Build the app: settings from the environment unless given, Redis connected lazily."""
     settings = settings or Settings.from_env()
-    app = Flask("tabletape")
+    app = TabletapeFlask("tabletape")
     app.json = OrjsonProvider(app)
     app.config.update(
         API_TITLE=API_TITLE,

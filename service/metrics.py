@@ -61,16 +61,28 @@ class Metrics:
             registry=self.registry,
         )
         self.store = StoreCollector(parts)
+        self._series: dict[tuple[str, str, int], tuple[Any, Any, Any]] = {}
 
     def observe(self, route: str, method: str, status: int, seconds: float) -> None:
         """Count one answered request."""
-        self.requests.labels(route, method, str(status)).inc()
-        self.latency.labels(route, method).observe(seconds)
+        series = self._series.get((route, method, status))
+        if series is None:
+            series = self._series[(route, method, status)] = self._children(route, method, status)
+        counted, timed, outcome = series
+        counted.inc()
+        timed.observe(seconds)
+        if outcome is not None:
+            outcome.inc()
+
+    def _children(self, route: str, method: str, status: int) -> tuple[Any, Any, Any]:
+        """The series one kind of answer counts in (looked up once: ``labels`` takes a lock)."""
         view = route.rsplit(".", 1)[-1]
+        outcome = None
         if status == 201 and view in WRITES:
-            self.appends.labels(route).inc()
+            outcome = self.appends.labels(route)
         if status in (409, 412) and view in WRITES:
-            self.conflicts.labels(route, str(status)).inc()
+            outcome = self.conflicts.labels(route, str(status))
+        return (self.requests.labels(route, method, str(status)), self.latency.labels(route, method), outcome)
 
     def exposition(self) -> bytes:
         """Every series, in the Prometheus text format."""
@@ -122,13 +134,10 @@ def init_app(app: Flask, parts: Services) -> None:
     metrics = Metrics(parts)
     app.extensions["tabletape.metrics"] = metrics
 
-    @app.before_request
-    def start_clock() -> None:
-        g.tabletape_started = time.perf_counter()
-
     @app.after_request
     def count(response: Response) -> Response:
-        started = g.get("tabletape_started")
+        # The request's clock, started with its id (service.request_log, the app's first hook).
+        started = g.get("request_started")
         # Scrapes are left out: they would count themselves.
         if started is not None and request.endpoint != "metrics.scrape":
             route = request.endpoint or "unknown"

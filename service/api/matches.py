@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 from typing import Any
+from urllib.parse import quote
 
-from flask import url_for
+from flask import Response, jsonify, request, url_for
 
 from service.api import (
     WRITE_HEADERS,
@@ -41,6 +42,25 @@ def recorded(answer: Recorded) -> dict[str, Any]:
         "events": [e.as_dict() for e in answer.events],
         "state": answer.state,
     }
+
+
+def appended(answer: Recorded) -> Response:
+    """A write's answer: 201 with the steps it appended at Location.
+
+    The body is already the documented shape (``Recorded``; the API's schema tests check every
+    answer against it), so it is written as it is instead of dumped through the schema again.
+    """
+    body = recorded(answer)
+    response = jsonify(body)
+    response.status_code = 201
+    if answer.events:
+        first, last = answer.events[0].seq, answer.events[-1].seq
+        # The route of reads.events, spelled out: building it with url_for costs more than the
+        # rest of the answer. (tests/service/test_http_conventions.py reads it back.)
+        response.headers["Location"] = (
+            f"{request.script_root}/v1/matches/{quote(answer.match_id)}/events?from={first}&to={last}"
+        )
+    return response
 
 
 def _links_from_created() -> dict[str, Any]:
@@ -117,26 +137,26 @@ def show_match(match_id: str) -> dict[str, Any]:
 @blp.arguments(Action())
 @blp.response(201, RecordedOut)
 @blp.doc(parameters=WRITE_HEADERS)
-def post_action(action: dict[str, Any], match_id: str) -> dict[str, Any]:
+def post_action(action: dict[str, Any], match_id: str) -> Response:
     """Record one action; the rules check it and derive its events."""
     answer = services().recorder.act(match_id, bearer_token(), action, if_match(), idempotency_key())
-    return recorded(answer)
+    return appended(answer)
 
 
 @blp.route("/<match_id>/undo", methods=["POST"])
 @blp.response(201, RecordedOut)
 @blp.doc(parameters=WRITE_HEADERS)
-def undo(match_id: str) -> dict[str, Any]:
+def undo(match_id: str) -> Response:
     """Take back the last effective action (and the events it derived) by appending a correction."""
-    return recorded(services().recorder.undo(match_id, bearer_token(), if_match(), idempotency_key()))
+    return appended(services().recorder.undo(match_id, bearer_token(), if_match(), idempotency_key()))
 
 
 @blp.route("/<match_id>/redo", methods=["POST"])
 @blp.response(201, RecordedOut)
 @blp.doc(parameters=WRITE_HEADERS)
-def redo(match_id: str) -> dict[str, Any]:
+def redo(match_id: str) -> Response:
     """Re-apply the action the last undo took back, until a new action is recorded."""
-    return recorded(services().recorder.redo(match_id, bearer_token(), if_match(), idempotency_key()))
+    return appended(services().recorder.redo(match_id, bearer_token(), if_match(), idempotency_key()))
 
 
 def _origin(origin: str | None) -> dict[str, str]:
