@@ -12,11 +12,9 @@ from __future__ import annotations
 import time
 import uuid
 
-import redis
-
 from events.codec import as_text
 from events.keys import Keys
-from projections.projector import Projector
+from projections.projector import Lease, Projector
 
 BATCH = 200
 # Long enough for one batch of a pass; short, because a pass cut off with Redis (a crash, a
@@ -27,36 +25,29 @@ LEASE_MS = 8_000
 
 def drain(projector: Projector, keys: Keys, budget: float = 5.0) -> int:
     """Project dirty matches, batch after batch, until none is left or ``budget`` seconds passed."""
-    client = projector.client
     deadline = time.monotonic() + budget
+    lease = Lease(uuid.uuid4().hex, LEASE_MS)
     projected = 0
     while time.monotonic() < deadline:
-        client.delete(keys.wake())
-        ids = sorted({as_text(raw) for raw in client.srandmember(keys.dirty(), BATCH)})
-        taken = lease(client, keys, ids)
-        if not taken:
+        ids = dirty_batch(projector, keys)
+        # The projector leases them in the round trip that reads them, and gives them back after.
+        done = projector.project_many(ids, lease) if ids else []
+        if not done:
             break
-        try:
-            projector.project_many(taken)
-        finally:
-            release(client, keys, taken)
-        projected += len(taken)
+        projected += len(done)
     return projected
 
 
-def lease(client: redis.Redis, keys: Keys, match_ids: list[str]) -> list[str]:
-    """The matches among ``match_ids`` no other worker is projecting, now leased to this one."""
-    if not match_ids:
-        return []
-    token = uuid.uuid4().hex
-    with client.pipeline(transaction=False) as pipe:
-        for match_id in match_ids:
-            pipe.set(keys.lease(match_id), token, nx=True, px=LEASE_MS)
-        granted = pipe.execute()
-    return [m for m, ok in zip(match_ids, granted, strict=True) if ok]
-
-
-def release(client: redis.Redis, keys: Keys, match_ids: list[str]) -> None:
-    """Give the leases back (an expired one may be another worker's by now: harmless, see lease)."""
-    if match_ids:
-        client.delete(*[keys.lease(m) for m in match_ids])
+def dirty_batch(projector: Projector, keys: Keys) -> list[str]:
+    """Lower the wake flag, then read up to BATCH dirty matches (in that order, always)."""
+    client = projector.client
+    if hasattr(client, "get_node_from_key"):
+        # On a cluster the two keys are on two servers: one round trip after the other.
+        client.delete(keys.wake())
+        found = client.srandmember(keys.dirty(), BATCH)
+    else:
+        with client.pipeline(transaction=False) as pipe:
+            pipe.delete(keys.wake())
+            pipe.srandmember(keys.dirty(), BATCH)
+            _, found = pipe.execute()
+    return sorted({as_text(raw) for raw in found})
