@@ -19,7 +19,9 @@ def create_app() -> Flask:
     """The anchor app over REDIS_URL and TABLETAPE_PREFIX."""
     app = Flask(__name__)
     client = redis.Redis.from_url(os.environ["REDIS_URL"])
-    store = EventStore(client, Keys(os.environ["TABLETAPE_PREFIX"]))
+    # Its scratch logs live under a prefix of their own: tabletape's workers, which sweep every
+    # header under the bench's prefix, would otherwise find logs of a game that does not exist.
+    store = EventStore(client, Keys(f"{os.environ['TABLETAPE_PREFIX']}-anchor"))
     script = store._script
 
     @app.post("/v1/matches/<match_id>/actions")

@@ -11,7 +11,7 @@ answer that a pipeline would only give later.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import cache
 from importlib.resources import files
 from typing import Any
@@ -220,14 +220,19 @@ class EventStore:
             for match_id, start in starts.items():
                 pipe.xrange(self.keys.log(match_id), entry_id(max(start, 1)), "+", count=count)
             replies = pipe.execute()
-        found = {}
-        for (match_id, _), entries in zip(starts.items(), replies, strict=True):
-            events = [decode(entry, fields) for entry, fields in entries]
-            game = games[match_id]
-            if self.upcasters is not None and game is not None:
-                events = [self.upcasters.upcast(game, event) for event in events]
-            found[match_id] = events
-        return found
+        return {
+            match_id: self.events_of(games[match_id], entries)
+            for (match_id, _), entries in zip(starts.items(), replies, strict=True)
+        }
+
+    def events_of(
+        self, game: str | None, entries: Iterable[tuple[Any, Mapping[Any, Any]]]
+    ) -> list[StoredEvent]:
+        """The stored events of stream entries (ids and fields, as XRANGE gives them), upcast for ``game``."""
+        events = [decode(entry, fields) for entry, fields in entries]
+        if self.upcasters is not None and game is not None:
+            events = [self.upcasters.upcast(game, event) for event in events]
+        return events
 
     def iter_events(
         self, match_id: str, start: int = 1, end: int | None = None, batch: int = 1000

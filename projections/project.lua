@@ -1,19 +1,46 @@
 -- Writes one match's projection if nobody else has moved it since it was read: a compare and set
 -- on the checkpoint, with the position, the views and the new snapshots, all in the match's slot.
 --
--- KEYS: 1 proj (hash), 2 snap (sorted set)
--- ARGV: <checkpoint the fold started from>, <new checkpoint>, env, view, scores, summary,
---       then <step> <member> for each snapshot
--- Replies 1 when written, 0 when the stored checkpoint is not the one the fold started from.
+-- KEYS: 1 proj (hash), 2 snap (sorted set), 3 lease (string), 4 meta (hash); on one Redis also
+--       5 dirty (the set of matches whose projection may lag), which a run then settles here.
+-- ARGV: 1 <checkpoint the fold started from>, 2 <new checkpoint>, 3 env, 4 view, 5 scores,
+--       6 summary, 7 <the read models' basis of this summary>, 8 <the run's token>,
+--       9 <the lease's token, or "">, 10 <the match id>, then <step> <member> for each snapshot
+-- Replies {code, version}:
+--   code 0: the stored checkpoint is not the one the fold started from; nothing written, and
+--           the lease given back (the match stays dirty for the next run).
+--   code 1: written, and the read models already hold what the summary says (field models
+--           equals the basis). The lease is given back; on one Redis the match also leaves the
+--           dirty set here unless a write came in after the fold (version is then the log's).
+--   code 2: written, and the read models may not say it: models reads "pending:<token>" until
+--           the run that writes them confirms them (projections/settle.lua, which ends the run).
 
-local proj, snap = KEYS[1], KEYS[2]
+local proj, snap, lease, meta, dirty = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+
+local function release()
+  if ARGV[9] ~= '' and redis.call('GET', lease) == ARGV[9] then
+    redis.call('DEL', lease)
+  end
+end
+
 local stored = redis.call('HGET', proj, 'checkpoint') or '0'
 if stored ~= ARGV[1] then
-  return 0
+  release()
+  return {0, 0}
 end
 redis.call('HSET', proj, 'checkpoint', ARGV[2], 'env', ARGV[3], 'view', ARGV[4],
   'scores', ARGV[5], 'summary', ARGV[6])
-for i = 7, #ARGV, 2 do
+for i = 11, #ARGV, 2 do
   redis.call('ZADD', snap, tonumber(ARGV[i]), ARGV[i + 1])
 end
-return 1
+if redis.call('HGET', proj, 'models') ~= ARGV[7] then
+  redis.call('HSET', proj, 'models', 'pending:' .. ARGV[8])
+  return {2, 0}
+end
+release()
+local version = redis.call('HGET', meta, 'version') or '0'
+-- A write after the fold marked the match itself (and is not undone here): it stays dirty.
+if dirty and version == ARGV[2] then
+  redis.call('SREM', dirty, ARGV[10])
+end
+return {1, tonumber(version)}

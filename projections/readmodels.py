@@ -8,6 +8,7 @@ rebuild and `tabletape verify` cannot disagree on what a summary implies.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterable
 from typing import Any
@@ -35,6 +36,15 @@ class ReadModels:
         found += [(keys.index("player", name), True) for name in summary["players"]]
         found += [(keys.index("status", s), s == summary["status"]) for s in STATUSES]
         return found
+
+    def basis(self, summary: Summary, created_ms: float) -> str:
+        """What ``write`` writes from, in short: two summaries with one basis write the same entries.
+
+        The indexes take the game, the players and the status; the statistics the whole summary,
+        once the match is finished. So a match in progress keeps its basis from step to step.
+        """
+        said = summary if summary["finished"] else {k: summary[k] for k in ("game", "players", "status")}
+        return hashlib.blake2b(dumps([created_ms, said]).encode(), digest_size=12).hexdigest()
 
     def write(self, pipe: Any, match_id: str, summary: Summary, created_ms: float) -> None:
         """Queue on ``pipe`` what the summary says of the match's indexes and statistics."""

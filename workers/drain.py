@@ -1,10 +1,14 @@
-"""A projection pass: every dirty match a worker can take, projected together.
+"""A projection pass: every dirty match a worker can take, projected together, for a few seconds.
 
-Writers mark a match dirty and raise the wake flag in the round trip of their append; the writer
-that raised the flag enqueues one pass. A pass lowers the flag before it reads the dirty set, so
-a write it does not see raises the flag again and enqueues the next pass: no mark is left without
-a pass to find it. Each worker leases the matches it takes (a key in the match's own slot, that
-expires), so two workers at once project different matches instead of folding the same ones.
+Writers mark a match dirty in the round trip of their append, and the writer that raised the wake
+flag enqueues one pass. While a pass runs it holds the flag up (so writes enqueue no more passes)
+and reads the dirty set every TICK, projecting what it finds in one batch: under load a batch
+holds every match written to since the last, and a job's cost is paid once per pass, not once per
+write. When the budget is spent, or nothing was dirty for IDLE seconds, it lowers the flag and
+only then reads the dirty set once more: a write it does not see raises the flag again and
+enqueues the next pass, so no mark is left without a pass to find it. Each worker leases the
+matches it takes (a key in the match's own slot, that expires), so two workers at once project
+different matches instead of folding the same ones.
 """
 
 from __future__ import annotations
@@ -12,51 +16,66 @@ from __future__ import annotations
 import time
 import uuid
 
-import redis
-
 from events.codec import as_text
 from events.keys import Keys
-from projections.projector import Projector
+from events.store import WAKE_SECONDS
+from projections.projector import Lease, Projector
 
 BATCH = 200
 # Long enough for one batch of a pass; short, because a pass cut off with Redis (a crash, a
 # restart from AOF) leaves its leases behind, and those matches wait for them to expire. An
 # expired lease costs nothing but a fold done twice: the projection's compare-and-set decides.
 LEASE_MS = 8_000
+# How often a pass reads the dirty set: what a write may wait for its projection, at most, beyond
+# the projecting itself; and how long a pass waits for more writes once none came.
+TICK = 0.02
+IDLE = 0.25
 
 
-def drain(projector: Projector, keys: Keys, budget: float = 5.0) -> int:
-    """Project dirty matches, batch after batch, until none is left or ``budget`` seconds passed."""
-    client = projector.client
+def drain(projector: Projector, keys: Keys, budget: float = 5.0, idle: float = IDLE) -> int:
+    """Project dirty matches, batch after batch, until none came for ``idle`` seconds or ``budget``
+    seconds passed; then, lowering the wake flag before each read, until nothing is left to take."""
     deadline = time.monotonic() + budget
+    lease = Lease(uuid.uuid4().hex, LEASE_MS)
     projected = 0
-    while time.monotonic() < deadline:
-        client.delete(keys.wake())
-        ids = sorted({as_text(raw) for raw in client.srandmember(keys.dirty(), BATCH)})
-        taken = lease(client, keys, ids)
-        if not taken:
+    quiet_since = time.monotonic()
+    while True:
+        began = time.monotonic()
+        if began >= deadline or began - quiet_since >= idle:
             break
-        try:
-            projector.project_many(taken)
-        finally:
-            release(client, keys, taken)
-        projected += len(taken)
-    return projected
+        ids = dirty_batch(projector, keys, hold=True)
+        # The projector leases them in the round trip that reads them, and gives them back after.
+        done = projector.project_many(ids, lease) if ids else []
+        projected += len(done)
+        if done:
+            quiet_since = time.monotonic()
+        if len(ids) < BATCH:
+            time.sleep(max(0.0, TICK - (time.monotonic() - began)))
+    while True:
+        ids = dirty_batch(projector, keys, hold=False)
+        done = projector.project_many(ids, lease) if ids else []
+        projected += len(done)
+        if not done or time.monotonic() >= deadline:
+            return projected
 
 
-def lease(client: redis.Redis, keys: Keys, match_ids: list[str]) -> list[str]:
-    """The matches among ``match_ids`` no other worker is projecting, now leased to this one."""
-    if not match_ids:
-        return []
-    token = uuid.uuid4().hex
-    with client.pipeline(transaction=False) as pipe:
-        for match_id in match_ids:
-            pipe.set(keys.lease(match_id), token, nx=True, px=LEASE_MS)
-        granted = pipe.execute()
-    return [m for m, ok in zip(match_ids, granted, strict=True) if ok]
+def dirty_batch(projector: Projector, keys: Keys, hold: bool = False) -> list[str]:
+    """Up to BATCH dirty matches, read after raising the wake flag again (``hold``) or lowering it."""
+    client = projector.client
+    if hasattr(client, "get_node_from_key"):
+        # On a cluster the two keys are on two servers: one round trip after the other.
+        _flag(client, keys, hold)
+        found = client.srandmember(keys.dirty(), BATCH)
+    else:
+        with client.pipeline(transaction=False) as pipe:
+            _flag(pipe, keys, hold)
+            pipe.srandmember(keys.dirty(), BATCH)
+            _, found = pipe.execute()
+    return sorted({as_text(raw) for raw in found})
 
 
-def release(client: redis.Redis, keys: Keys, match_ids: list[str]) -> None:
-    """Give the leases back (an expired one may be another worker's by now: harmless, see lease)."""
-    if match_ids:
-        client.delete(*[keys.lease(m) for m in match_ids])
+def _flag(client: object, keys: Keys, hold: bool) -> None:
+    if hold:
+        client.set(keys.wake(), 1, ex=WAKE_SECONDS)  # type: ignore[attr-defined]
+    else:
+        client.delete(keys.wake())  # type: ignore[attr-defined]

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from events.codec import decode, encode, entry_id, seq_of
+from events.codec import decode, dumps, encode, entry_id, read_stored, seq_of
 from events.envelope import NewEvent, StoredEvent
 
 META = {"ts": "2024-05-01T20:00:00Z", "actor": "ann", "action_id": "a1", "schema": 1}
@@ -58,6 +58,31 @@ def test_a_value_json_cannot_carry_faithfully_is_refused_before_it_is_written() 
         encode(NewEvent("T", {"score": float("nan")}, {}))
     with pytest.raises(TypeError):
         encode(NewEvent("T", {"cards": {"7H"}}, {}))
+
+
+def test_a_nan_or_an_infinity_beside_a_null_is_refused_too() -> None:
+    for odd in (float("nan"), float("inf"), -float("inf")):
+        with pytest.raises(ValueError):
+            dumps({"top": None, "totals": {"ann": [None, odd]}})
+    assert dumps({"top": None, "x": [None, 1.5, True]}) == '{"top":null,"x":[null,1.5,true]}'
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"n":123456789012345678901234567890}',
+        '{"n":-9223372036854775809}',
+        '{"x":NaN}',
+        '{"x":1e400}',
+        '{"s":"\\ud800"}',
+    ],
+)
+def test_stored_json_reads_back_as_json_reads_it(text: str) -> None:
+    as_json = json.loads(text)
+    for raw in (text, text.encode()):
+        found = read_stored(raw)
+        assert json.dumps(found) == json.dumps(as_json)
+        assert [type(v) for v in found.values()] == [type(v) for v in as_json.values()]
 
 
 def test_a_stored_event_as_a_dict_is_plain_json() -> None:

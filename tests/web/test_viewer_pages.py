@@ -122,7 +122,13 @@ def test_buttons_and_slider_move_through_the_steps(site: str, page: Any, example
 
 def test_the_chart_is_an_svg_whose_label_names_the_scores_at_the_step(site: str, page: Any) -> None:
     match = record(site, "wizard", wizard_rounds(["ann", "bob", "cy"], 3))
-    scores = requests.get(f"{site}/v1/matches/{match.id}/scores", timeout=5).json()
+    deadline = time.monotonic() + 10
+    # The scoreboard is a projection: it reaches the last write once a worker has run.
+    while (scores := requests.get(f"{site}/v1/matches/{match.id}/scores", timeout=5).json())["version"] < (
+        scores["log_version"]
+    ):
+        assert time.monotonic() < deadline, scores
+        time.sleep(0.02)
     page.goto(f"{site}{viewer_path(match.id)}")
     wait_for_viewer(page)
     label = page.get_attribute("#chart svg", "aria-label")

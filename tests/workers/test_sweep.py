@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import Any
 
+import pytest
 from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
@@ -101,16 +103,22 @@ def test_a_running_worker_finds_a_log_whose_dirty_mark_was_lost_without_a_restar
     assert parts.cache.checkpoint(made.match_id) == parts.store.version(made.match_id)
 
 
-def test_a_run_killed_between_the_match_and_its_indexes_is_mended_by_the_next_pass(parts: Services) -> None:
+def test_a_run_killed_between_the_match_and_its_indexes_is_mended_by_the_next_pass(
+    parts: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
     made = record_example(parts.recorder, "wizard", 5, upto=9)
-    parts.projector.project(made.match_id)
-    player = get_game("wizard").example(5)["players"][0]
-    index = parts.keys.index("player", player)
-    # The per-match write happened; the cross-match writes after it did not.
-    parts.client.zrem(index, made.match_id)
-    parts.client.zrem(parts.keys.index("status", "in_progress"), made.match_id)
-    parts.client.sadd(parts.keys.dirty(), made.match_id)
+
+    def killed(*args: Any) -> None:
+        raise SystemExit("killed")
+
+    # The per-match write happens; the process dies before the cross-match writes after it.
+    with monkeypatch.context() as patched:
+        patched.setattr(parts.projector.models, "write", killed)
+        with pytest.raises(SystemExit):
+            parts.projector.project(made.match_id)
+    assert parts.cache.checkpoint(made.match_id) == parts.store.version(made.match_id)
     assert parts.verifier.check(made.match_id) != []
+    assert parts.client.sismember(parts.keys.dirty(), made.match_id)
     sweep_dirty(parts.client, parts.keys, parts.queue, snapshot_every=7)
     work_until_empty(parts)
     assert parts.verifier.check(made.match_id) == []
@@ -135,4 +143,41 @@ def test_two_workers_passing_at_once_project_every_dirty_match_once_each(
         assert parts.verifier.check(match.match_id) == []
     assert parts.client.scard(parts.keys.dirty()) == 0
     for projector in projectors:
+        projector.client.close()
+
+
+def test_read_models_an_older_run_writes_after_a_newer_runs_are_written_again(parts: Services) -> None:
+    script = get_game("wizard").example(3)
+    made = record_example(parts.recorder, "wizard", 3, upto=len(script["actions"]) - 1)
+    parts.projector.project(made.match_id)
+    parts.recorder.act(made.match_id, made.token, script["actions"][-1])  # the match is finished
+    older, newer = (assemble(connect_store(parts.settings, 10), parts.keys, 7).projector for _ in range(2))
+    newer_done = threading.Event()
+    write = older.models.write
+
+    def late_write(*args: Any) -> None:
+        newer_done.wait(10)  # the older run's cross-match writes reach Redis after the newer run's
+        write(*args)
+
+    older.models.write = late_write  # type: ignore[method-assign]
+    slow = threading.Thread(target=older.project, args=(made.match_id,))
+    slow.start()
+    try:
+        deadline = time.monotonic() + 10
+        while parts.cache.checkpoint(made.match_id) != parts.store.version(made.match_id):
+            assert time.monotonic() < deadline, "the older run never wrote its projection"
+            time.sleep(0.01)
+        parts.recorder.undo(made.match_id, made.token, None, None)  # the match is in progress again
+        newer.project(made.match_id)
+    finally:
+        newer_done.set()
+        slow.join()
+    player = script["players"][0]
+    assert parts.client.hexists(parts.keys.stats(player), made.match_id)  # the older run's, stale
+    assert parts.client.sismember(parts.keys.dirty(), made.match_id)
+    sweep_dirty(parts.client, parts.keys, parts.queue, snapshot_every=7)
+    work_until_empty(parts)
+    assert parts.verifier.check(made.match_id) == []
+    assert not parts.client.hexists(parts.keys.stats(player), made.match_id)
+    for projector in (older, newer):
         projector.client.close()
