@@ -103,6 +103,7 @@ def test_every_game_is_recorded_followed_projected_rewound_forked_exported_and_i
     assert rewound == spectator.frames[middle]
     fork = copy_of(url, f"/v1/matches/{match.id}/fork", json={"at": middle})
     assert get(url, f"/v1/matches/{fork['id']}/state")["state"] == rewound
+    projected(url, fork["id"], fork["version"])
 
     exported = requests.get(f"{url}/v1/matches/{match.id}/export", params={"format": "ndjson"}, timeout=30)
     assert exported.status_code == 200
