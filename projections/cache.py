@@ -37,7 +37,7 @@ class ProjectionCache:
         return json.loads(raw) if raw is not None else None
 
     def field(self, match_id: str, name: str) -> tuple[int, Any] | None:
-        """(checkpoint, value) of one projected field ("view", "scores", "summary"), or None."""
+        """(checkpoint, value) of one projected field ("scores", "summary"), or None."""
         checkpoint, raw = self.client.hmget(self.keys.proj(match_id), ["checkpoint", name])
         if checkpoint is None or raw is None:
             return None

@@ -1,11 +1,12 @@
 -- Writes one match's projection if nobody else has moved it since it was read: a compare and set
--- on the checkpoint, with the position, the views and the new snapshots, all in the match's slot.
+-- on the checkpoint, with the position, the scoreboard, the summary and the new snapshots, all in
+-- the match's slot.
 --
 -- KEYS: 1 proj (hash), 2 snap (sorted set), 3 lease (string), 4 meta (hash); on one Redis also
 --       5 dirty (the set of matches whose projection may lag), which a run then settles here.
--- ARGV: 1 <checkpoint the fold started from>, 2 <new checkpoint>, 3 env, 4 view, 5 scores,
---       6 summary, 7 <the read models' basis of this summary>, 8 <the run's token>,
---       9 <the lease's token, or "">, 10 <the match id>, then <step> <member> for each snapshot
+-- ARGV: 1 <checkpoint the fold started from>, 2 <new checkpoint>, 3 env, 4 scores, 5 summary,
+--       6 <the read models' basis of this summary>, 7 <the run's token>, 8 <the lease's token,
+--       or "">, 9 <the match id>, then <step> <member> for each snapshot
 -- Replies {code, version}:
 --   code 0: the stored checkpoint is not the one the fold started from; nothing written, and
 --           the lease given back (the match stays dirty for the next run).
@@ -18,7 +19,7 @@
 local proj, snap, lease, meta, dirty = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 
 local function release()
-  if ARGV[9] ~= '' and redis.call('GET', lease) == ARGV[9] then
+  if ARGV[8] ~= '' and redis.call('GET', lease) == ARGV[8] then
     redis.call('DEL', lease)
   end
 end
@@ -28,19 +29,20 @@ if stored ~= ARGV[1] then
   release()
   return {0, 0}
 end
-redis.call('HSET', proj, 'checkpoint', ARGV[2], 'env', ARGV[3], 'view', ARGV[4],
-  'scores', ARGV[5], 'summary', ARGV[6])
-for i = 11, #ARGV, 2 do
+redis.call('HSET', proj, 'checkpoint', ARGV[2], 'env', ARGV[3], 'scores', ARGV[4], 'summary', ARGV[5])
+-- Projections written before held the game's view too, which no read used.
+redis.call('HDEL', proj, 'view')
+for i = 10, #ARGV, 2 do
   redis.call('ZADD', snap, tonumber(ARGV[i]), ARGV[i + 1])
 end
-if redis.call('HGET', proj, 'models') ~= ARGV[7] then
-  redis.call('HSET', proj, 'models', 'pending:' .. ARGV[8])
+if redis.call('HGET', proj, 'models') ~= ARGV[6] then
+  redis.call('HSET', proj, 'models', 'pending:' .. ARGV[7])
   return {2, 0}
 end
 release()
 local version = redis.call('HGET', meta, 'version') or '0'
 -- A write after the fold marked the match itself (and is not undone here): it stays dirty.
 if dirty and version == ARGV[2] then
-  redis.call('SREM', dirty, ARGV[10])
+  redis.call('SREM', dirty, ARGV[9])
 end
 return {1, tonumber(version)}

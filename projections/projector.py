@@ -1,9 +1,9 @@
-"""Bringing projections up to their logs: state, views, snapshots and read models, idempotently.
+"""Bringing projections up to their logs: state, scoreboards, snapshots and read models, idempotently.
 
 A run takes any number of matches and costs a handful of round trips whatever their number, each
 a script per match in its own slot (projections/*.lua): ``take`` leases the match (for a worker's
 pass) and reads where its projection stands and the events after it; ``project`` writes the new
-position, views and snapshots with a compare-and-set on the checkpoint the fold started from;
+position, scoreboard and snapshots with a compare-and-set on the checkpoint the fold started from;
 ``settle`` gives the lease back and reads the log's version once the match is off the dirty set.
 A projector holds the positions it wrote, so the next run of a match whose checkpoint nobody else
 moved reads and decodes no position. The read models (indexes, player statistics;
@@ -255,11 +255,12 @@ class Projector:
                     run.basis = self._summarise(run, run.game.scores(run.pos["game"]))
                 continue
             state = run.pos["game"]
-            # view and scores only read the state, and their answers are written at once.
+            # scores only reads the state, and its answer is written at once. (The view is not
+            # kept: a state read folds from the position, with disclosure applied then.)
             scores = run.game.scores(state)
             run.basis = self._summarise(run, scores)
-            args = [run.start, run.pos["version"], dumps(run.pos), dumps(run.game.view(state))]
-            args += [dumps(scores), dumps(run.summary), run.basis, token]
+            args = [run.start, run.pos["version"], dumps(run.pos), dumps(scores)]
+            args += [dumps(run.summary), run.basis, token]
             args += [lease.token if lease else "", run.match_id]
             for member in run.snapshots:
                 args += [int(member.split("|", 1)[0]), member]

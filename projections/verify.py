@@ -2,7 +2,7 @@
 
 The log is the only source of truth. ``Verifier.check`` folds a match's log from step 1, ignoring
 every stored position, and compares the result with everything the projector keeps for the match:
-the checkpoint, the position, the view, the scoreboard, the summary, each snapshot, the index
+the checkpoint, the position, the scoreboard, the summary, each snapshot, the index
 entries and the players' statistics. projections.rebuild throws a match's projection away and
 projects it again from the log.
 """
@@ -44,7 +44,6 @@ class Expected:
 
     game: Game
     pos: Position
-    view: Any
     scores: Any
     summary: dict[str, Any]
     snapshots: dict[int, Position]
@@ -75,7 +74,7 @@ class Verifier:
         state = pos["game"]
         scores = game.scores(copy.deepcopy(state))
         summary = summary_of(match_id, header, game, state, scores, version)
-        return Expected(game, pos, game.view(state), scores, summary, snapshots)
+        return Expected(game, pos, scores, summary, snapshots)
 
     def check(self, match_id: str) -> list[Difference]:
         """Every difference between the match's projection and a fresh fold of its log."""
@@ -88,11 +87,11 @@ class Verifier:
         checkpoint = self.cache.checkpoint(match_id)
         if checkpoint != want.pos["version"]:
             differ("checkpoint", f"projected to step {checkpoint}, the log has {want.pos['version']}")
-        fields = self.client.hmget(self.keys.proj(match_id), ["env", "view", "scores", "summary"])
+        fields = self.client.hmget(self.keys.proj(match_id), ["env", "scores", "summary"])
         for name, raw, value in zip(
-            ("env", "view", "scores", "summary"),
+            ("env", "scores", "summary"),
             fields,
-            (want.pos, want.view, want.scores, want.summary),
+            (want.pos, want.scores, want.summary),
             strict=True,
         ):
             if raw is None:

@@ -91,6 +91,21 @@ def test_projecting_twice_writes_the_same_projection(parts: Services) -> None:
     assert first.caught_up and not parts.client.sismember(parts.keys.dirty(), made.match_id)
 
 
+def test_a_projection_written_over_one_of_an_earlier_release_drops_the_view_it_held(
+    parts: Services,
+) -> None:
+    """Projections once kept the game's view too, which no read used (3 KB a match); the next
+    projection of such a match leaves only what reads and verify use."""
+    made = record_example(parts.recorder, "wizard", 2, upto=10)
+    parts.projector.project(made.match_id)
+    parts.client.hset(parts.keys.proj(made.match_id), "view", json.dumps({"old": True}))
+    parts.recorder.undo(made.match_id, made.token, None, None)
+    parts.projector.project(made.match_id)
+    kept = {k.decode() for k in parts.client.hkeys(parts.keys.proj(made.match_id))}
+    assert kept == {"checkpoint", "env", "scores", "summary", "models"}
+    assert parts.verifier.check(made.match_id) == []
+
+
 def test_undoing_the_last_action_of_a_finished_match_retracts_its_statistics(parts: Services) -> None:
     def keep_up(answer: Recorded) -> None:
         if answer.version // 25 != (answer.version - len(answer.events)) // 25:
