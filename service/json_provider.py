@@ -22,7 +22,8 @@ class OrjsonProvider(DefaultJSONProvider):
 
     def dumps(self, obj: Any, **kwargs: Any) -> str:
         """Compact JSON with sorted keys; Flask's provider for anything orjson leaves."""
-        if not kwargs:
+        # Flask asks for compact separators outside debug mode: orjson's own.
+        if not kwargs or kwargs == {"separators": (",", ":")}:
             try:
                 return orjson.dumps(obj, default=_refuse, option=_OPTIONS).decode()
             except orjson.JSONEncodeError:
