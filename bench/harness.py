@@ -12,6 +12,7 @@ import redis
 
 from service.bootstrap import Services, build
 from service.config import Settings
+from workers.jobs import forget
 
 
 @contextmanager
@@ -32,8 +33,8 @@ def bench_parts() -> Iterator[Services]:
     try:
         yield parts
     finally:
-        for name in parts.client.scan_iter(match=f"{parts.keys.prefix}*", count=1000):
-            parts.client.delete(name)
+        # Its matches, and what RQ kept of its projection jobs and workers.
+        forget(parts.client, parts.keys.prefix)
         parts.close()
         if embedded is not None:
             embedded.shutdown()

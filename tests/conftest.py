@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 import redis
-from rq import Queue, Worker
 
 from events.keys import Keys
 from service.bootstrap import Services, build, connect_queue, connect_store
 from service.config import Settings
 from tests.support.redis_cluster import redis_cluster
+from workers.jobs import forget
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -87,18 +87,6 @@ def redis_url(store_settings: Settings) -> str:
 def keys() -> Keys:
     """Keys under a prefix no other test, run or program uses."""
     return Keys(prefix=f"tt-test-{uuid.uuid4().hex[:12]}")
-
-
-def forget(client: redis.Redis, prefix: str) -> None:
-    """Delete every key of one prefix, RQ's included, and its entries in RQ's shared sets."""
-    for pattern in (f"{prefix}*", f"rq:*{prefix}*"):
-        for name in client.scan_iter(match=pattern, count=1000):
-            client.delete(name)
-    # RQ lists every queue and worker in two sets shared by all its users: take out only ours.
-    for shared in (Queue.redis_queues_keys, Worker.redis_workers_keys):
-        ours = [m for m in client.smembers(shared) if prefix.encode() in m]
-        if ours:
-            client.srem(shared, *ours)
 
 
 @pytest.fixture

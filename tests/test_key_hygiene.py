@@ -12,7 +12,7 @@ from rq.serializers import JSONSerializer
 from events.keys import Keys
 from service.app import create_app
 from service.config import Settings
-from tests.conftest import forget
+from workers.jobs import forget
 
 
 def _mentions(client: redis.Redis, name: bytes, prefix: bytes) -> bool:

@@ -13,7 +13,7 @@ import time
 from typing import Any
 
 import redis
-from rq import get_current_job
+from rq import Queue, Worker, get_current_job
 
 from events.keys import Keys
 from projections.assembly import Projections, assemble
@@ -62,3 +62,16 @@ def _parts(prefix: str, snapshot_every: int) -> Projections:
             _PARTS.clear()
             _PARTS[key] = assemble(connection, Keys(prefix), snapshot_every)
         return _PARTS[key]
+
+
+def forget(client: redis.Redis, prefix: str) -> None:
+    """Delete every key of one prefix, RQ's included (its jobs, queue, registries and workers carry
+    the prefix in their names), and the prefix's entries in the two sets RQ shares among all its
+    users. For a test's or a benchmark's scratch prefix, or a deployment taken down for good."""
+    for pattern in (f"{prefix}*", f"rq:*{prefix}*"):
+        for name in client.scan_iter(match=pattern, count=1000):
+            client.delete(name)
+    for shared in (Queue.redis_queues_keys, Worker.redis_workers_keys):
+        ours = [m for m in client.smembers(shared) if prefix.encode() in m]
+        if ours:
+            client.srem(shared, *ours)

@@ -20,9 +20,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import redis
 import requests
 
 from service.config import Settings
+from workers.jobs import forget
 
 
 def free_port() -> int:
@@ -110,3 +112,6 @@ def served(tmp_path: Path, store_settings: Settings) -> Iterator[Served]:
                 process.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 process.kill()
+        if store_settings.rq_redis_url:
+            # On the session's cluster the job queue is the machine's Redis: leave nothing there.
+            forget(redis.Redis.from_url(store_settings.rq_redis_url), env["TABLETAPE_PREFIX"])
