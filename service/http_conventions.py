@@ -1,5 +1,6 @@
-"""HTTP conventions every route shares, applied once: Location on a 201, unknown query parameters
-refused, and ETags that carry the match's version so that If-Match can send one back."""
+"""HTTP conventions every route shares, applied once: Location on a created match, unknown query
+parameters refused, and ETags that carry the match's version so that If-Match can send one back.
+(A write's answer carries the Location of the steps it appended itself: service.api.matches.)"""
 
 from __future__ import annotations
 
@@ -11,10 +12,9 @@ from flask_smorest.utils import get_appcontext
 
 from service.errors import BadRequest
 
-# A created match is read at its own URL; an appended write at the steps it appended. (Views by
-# function name: the blueprint part of an endpoint is the route group's, and may change.)
+# A created match is read at its own URL. (Views by function name: the blueprint part of an
+# endpoint is the route group's, and may change.)
 CREATES = {"create_match", "fork", "import_match"}
-APPENDS = {"post_action", "undo", "redo"}
 
 
 def init_app(app: Flask) -> None:
@@ -43,7 +43,7 @@ def refuse_unknown_query() -> None:
 
 
 def add_location(response: Response) -> Response:
-    """Location on every 201: the created match, or the steps a write appended."""
+    """Location on the 201 of a created match: the match's own URL."""
     if response.status_code != 201 or "Location" in response.headers or not response.is_json:
         return response
     # The answer as its operation gave it (flask-smorest keeps it), not parsed back from the body.
@@ -53,12 +53,8 @@ def add_location(response: Response) -> Response:
     match_id = body.get("id") if isinstance(body, dict) else None
     if not match_id:
         return response
-    view = (request.endpoint or "").rsplit(".", 1)[-1]
-    if view in CREATES:
+    if (request.endpoint or "").rsplit(".", 1)[-1] in CREATES:
         response.headers["Location"] = url_for("matches.show_match", match_id=match_id)
-    elif view in APPENDS and body.get("events"):
-        first, last = body["events"][0]["seq"], body["events"][-1]["seq"]
-        response.headers["Location"] = url_for("reads.events", match_id=match_id, **{"from": first}, to=last)
     return response
 
 
