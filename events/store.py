@@ -11,7 +11,7 @@ answer that a pipeline would only give later.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cache
 from importlib.resources import files
 from typing import Any
@@ -60,6 +60,8 @@ class EventStore:
         self._cluster = hasattr(client, "get_node_from_key")
         # A header never changes once written, so each process reads it once per match.
         self._headers: dict[str, dict[str, str]] = {}
+        # The keys and arguments every write names beside the match's own.
+        self._marks = (keys.dirty(), keys.wake(), str(WAKE_SECONDS))
 
     # -- writes ----------------------------------------------------------------------------------
 
@@ -76,7 +78,8 @@ class EventStore:
         args: list[str] = ["create", str(len(header))]
         for name, value in header.items():
             args += [name, str(value)]
-        result = _result(match_id, *self._run(match_id, args + _event_args(events)))
+        reply, woke, _ = self._run(match_id, args + _event_args(events))
+        result = _result(match_id, reply, woke)
         # Registered only once the match exists, never before (nor in the script's pipeline,
         # which would run whatever the script answered): a create that fails lists nothing. The
         # registry is a cross-match key (another slot on a Cluster), so it cannot join the
@@ -108,6 +111,7 @@ class EventStore:
         expected_version: int | None = None,
         idempotency_key: str | None = None,
         fingerprint: str = "",
+        meanwhile: Callable[[], object] | None = None,
     ) -> AppendResult:
         """Append a batch atomically after the match's last step.
 
@@ -115,18 +119,29 @@ class EventStore:
         fingerprint matches and raises IdempotencyMismatch when not; then a given
         ``expected_version`` that differs from the match's raises VersionConflict.
         An empty idempotency key counts as none.
+
+        ``meanwhile`` is work that only a written batch needs (the writer's answer): on one
+        Redis it runs while the script is on its way and the server appends, elsewhere after the
+        reply. What it raises is raised once the batch is known to be written; a refused batch's
+        refusal is raised instead.
         """
         expected = "" if expected_version is None else str(expected_version)
         args = ["append", expected, idempotency_key or "", fingerprint]
-        reply, woke = self._run(match_id, args + _event_args(events))
+        reply, woke, failed = self._run(match_id, args + _event_args(events), meanwhile)
         if reply[0] == _CONFLICT:
             raise VersionConflict(expected_version or 0, reply[1], match_id)
         if reply[0] == _OTHER_REQUEST:
             raise IdempotencyMismatch(idempotency_key or "", match_id)
-        return _result(match_id, reply, woke)
+        result = _result(match_id, reply, woke)
+        if failed is not None and reply[0] == _WRITTEN:
+            raise failed
+        return result
 
-    def _run(self, match_id: str, args: list[str]) -> tuple[list[int], bool]:
-        """Run the script, marking the match dirty and raising the wake flag in the same round trip.
+    def _run(
+        self, match_id: str, args: list[str], meanwhile: Callable[[], object] | None = None
+    ) -> tuple[list[int], bool, Exception | None]:
+        """Run the script, marking the match dirty and raising the wake flag in the same round trip;
+        the reply, whether this write raised the flag, and what ``meanwhile`` raised.
 
         On one Redis the script makes the marks itself, in the same atomic run: the common write
         is one EVALSHA. On a cluster they are cross-match keys (other slots), sent in the same
@@ -134,11 +149,12 @@ class EventStore:
         of its projection's checkpoint, which the workers' periodic full sweep finds.
         """
         keys = [self.keys.meta(match_id), self.keys.log(match_id), self.keys.idem(match_id)]
-        dirty, wake = self.keys.dirty(), self.keys.wake()
-        argv = [args[0], match_id, str(WAKE_SECONDS), *args[1:]]
+        dirty, wake, seconds = self._marks
+        argv = [args[0], match_id, seconds, *args[1:]]
         if not self._cluster and not self.replicas:
-            reply = [int(x) for x in self._script(keys=[*keys, dirty, wake], args=argv)]
-            return reply, len(reply) > 3 and reply[3] == 1
+            raw, failed = self._evalsha(keys + [dirty, wake], argv, meanwhile)
+            reply = [int(x) for x in raw]
+            return reply, len(reply) > 3 and reply[3] == 1, failed
         if not self._cluster:
             keys += [dirty, wake]
         script: list[tuple[Any, ...]] = [("EVALSHA", self._script.sha, len(keys), *keys, *argv)]
@@ -162,7 +178,55 @@ class EventStore:
         if self.replicas:
             self._replicated(match_id, args, reply, int(ran[-1]))
         woke = bool(answered[2][0]) if self._cluster else len(reply) > 3 and reply[3] == 1
-        return reply, woke
+        failed = _attempt(meanwhile) if reply[0] == _WRITTEN else None
+        return reply, woke, failed
+
+    def _evalsha(
+        self, keys: list[str], argv: list[str], meanwhile: Callable[[], object] | None
+    ) -> tuple[Any, Exception | None]:
+        """The script's reply on one Redis, ``meanwhile`` run between sending it and reading it.
+
+        The command goes out on a connection of the client's pool and the reply is read on it
+        after ``meanwhile``. Whatever goes wrong on the way (a connection lost, a server that no
+        longer has the script) sends it again through the client, which loads the script and
+        retries as it does for any command: the version the batch is conditional on makes a
+        repeated append a conflict, never a second batch.
+        """
+        if meanwhile is None:
+            return self._script(keys=keys, args=argv), None
+        failed: Exception | None = None
+        ran = False
+        reply: Any = None
+        pool = self.client.connection_pool
+        conn = pool.get_connection()
+        # A reply left unread on a pooled connection would be the next command's: such a
+        # connection is closed, never given back as it is.
+        unread = False
+        try:
+            try:
+                conn.send_command("EVALSHA", self._script.sha, len(keys), *keys, *argv)
+                unread = True
+            except (redis.ConnectionError, redis.TimeoutError):
+                conn.disconnect()
+            else:
+                failed, ran = _attempt(meanwhile), True
+                try:
+                    reply = conn.read_response()
+                    unread = False
+                except redis.exceptions.NoScriptError:
+                    unread = False
+                except (redis.ConnectionError, redis.TimeoutError):
+                    conn.disconnect()
+                    unread = False
+        finally:
+            if unread:
+                conn.disconnect()
+            pool.release(conn)
+        if reply is None:
+            reply = self._script(keys=keys, args=argv)
+        if not ran:
+            failed = _attempt(meanwhile)
+        return reply, failed
 
     def _replicated(self, match_id: str, args: list[str], reply: list[int], acknowledged: int) -> None:
         """NotReplicated unless enough replicas hold what this write (or the one it repeats) wrote."""
@@ -337,6 +401,16 @@ def created_ids(client: redis.Redis, keys: Keys, batch: int = 1000) -> Iterator[
         match_id = keys.match_of_meta(as_text(raw))
         if match_id is not None:
             yield match_id
+
+
+def _attempt(work: Callable[[], object] | None) -> Exception | None:
+    """Run ``work`` (if any); what it raised, or None."""
+    try:
+        if work is not None:
+            work()
+    except Exception as exc:
+        return exc
+    return None
 
 
 def _result(match_id: str, reply: list[int], woke: bool) -> AppendResult:

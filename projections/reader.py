@@ -14,8 +14,6 @@ from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-import orjson
-
 from events.envelope import StoredEvent
 from events.store import EventStore
 from games.contract import Game
@@ -33,7 +31,7 @@ NEAR_ENOUGH = 32
 
 def frozen(value: Any) -> Any:
     """A deep copy of a JSON value, safe to keep while the state it came from moves on."""
-    return orjson.loads(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS))
+    return tape.thaw(tape.dump(value))
 
 
 def _no_jumps(step: int) -> Position:
@@ -48,6 +46,9 @@ class MatchReader:
         self.cache = cache
         self._memo: OrderedDict[str, OrderedDict[int, bytes]] = OrderedDict()
         self._memo_size = memo_size
+        # The newest position of a match as the last write here left it, not copied: the next
+        # writer takes it (and owns it) instead of thawing the same position from the ring.
+        self._live: dict[str, Position] = {}
         self._lock = threading.Lock()
 
     def game_of(self, match_id: str) -> Game:
@@ -85,10 +86,24 @@ class MatchReader:
         A remembered position may be behind the log (another process wrote since): a writer
         decides on it and lets the conditional append tell, which spares a read per write.
         """
+        with self._lock:
+            live = self._live.pop(match_id, None)
+            ring = self._memo.get(match_id)
+            if live is not None and ring and live["version"] == max(ring):
+                self._memo.move_to_end(match_id)
+                return live, False
         remembered = self._newest(match_id)
         if remembered is not None:
             return remembered, False
         return self.current(game, match_id), True
+
+    def hand_back(self, match_id: str, pos: Position) -> None:
+        """Give up a position ``advance`` returned, unchanged since: the next ``latest`` of the
+        match hands it to its writer as it is, while it is still the newest one remembered."""
+        with self._lock:
+            ring = self._memo.get(match_id)
+            if ring and max(ring) == pos["version"]:
+                self._live[match_id] = pos
 
     def describe(self, match_id: str) -> dict[str, Any]:
         """A match's players, setup, options, version, status, winners and disputes, now."""
@@ -157,22 +172,35 @@ class MatchReader:
         # may land on any of them. One's own single batch ends where the previous write's did.
         corrected = any(event.type in tape.CORRECTIONS for event in events)
         several = len({event.meta.get("action_id") for event in events}) > 1
-        kept: list[tuple[int, bytes]] = []
         if corrected or several:
             playing = self.tape_from(game, match_id, pos, keep=True)
             pos = playing.fold(events)
-            kept = playing.kept()
-        else:
-            pos = tape.fold(game, pos, events, _no_jumps)
+            self._remember(match_id, [*playing.kept(), (pos["version"], tape.dump(pos))])
+            return pos
+        pos, dumped = self.fold_own(game, pos, events)
+        self._remember(match_id, [(pos["version"], dumped)])
+        return pos
+
+    @staticmethod
+    def fold_own(game: Game, pos: Position, events: list[StoredEvent]) -> tuple[Position, bytes]:
+        """One batch without corrections folded onto a position the caller owns, and the result
+        frozen (``tape.dump``), for ``keep``: no jump back, so nothing is read from Redis."""
+        pos = tape.fold(game, pos, events, _no_jumps)
+        return pos, tape.dump(pos)
+
+    def keep(self, match_id: str, pos: Position, dumped: bytes) -> None:
+        """Remember the end of a batch this process wrote (``fold_own``'s) and give ``pos`` up,
+        as ``hand_back`` does."""
+        self._remember(match_id, [(pos["version"], dumped)])
+        self.hand_back(match_id, pos)
+
+    def _remember(self, match_id: str, kept: list[tuple[int, bytes]]) -> None:
         with self._lock:
             ring = self._ring(match_id)
             for step, text in kept:
                 ring[step] = text
                 ring.move_to_end(step)
-            ring[pos["version"]] = tape.dump(pos)
-            ring.move_to_end(pos["version"])
             self._trim(ring)
-        return pos
 
     def position(self, game: Game, match_id: str, step: int, near: Position | None = None) -> Position:
         """The position right after ``step``, as a fresh value the caller owns.
@@ -211,7 +239,8 @@ class MatchReader:
             ring = self._memo[match_id] = OrderedDict()
         self._memo.move_to_end(match_id)
         while len(self._memo) > self._memo_size:
-            self._memo.popitem(last=False)
+            gone, _ = self._memo.popitem(last=False)
+            self._live.pop(gone, None)
         return ring
 
     def _trim(self, ring: OrderedDict[int, bytes]) -> None:

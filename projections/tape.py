@@ -39,8 +39,14 @@ CREATION = "create"
 
 
 def dump(pos: Position) -> bytes:
-    """A position frozen as JSON bytes (orjson: copies are made on every write, so they are fast)."""
-    return orjson.dumps(pos, option=orjson.OPT_NON_STR_KEYS)
+    """A position frozen as JSON bytes (orjson: copies are made on every write, so they are fast).
+
+    A state's keys are strings; one that is not (an integer, say) is written as a string, as
+    ``json`` writes it, by orjson's slower path for such keys."""
+    try:
+        return orjson.dumps(pos)
+    except orjson.JSONEncodeError:
+        return orjson.dumps(pos, option=orjson.OPT_NON_STR_KEYS)
 
 
 def thaw(frozen: bytes | str) -> Position:

@@ -10,6 +10,7 @@ write conditional with If-Match, which then answers 412).
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import logging
 import secrets
@@ -17,6 +18,7 @@ import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 import redis
@@ -36,6 +38,8 @@ from projections.tape import Position
 from service.credentials import OPERATOR, Credentials
 
 ATTEMPTS = 8
+# How many matches' write tokens a process remembers as checked.
+HOLDERS = 4096
 log = logging.getLogger("tabletape.recorder")
 
 
@@ -68,6 +72,21 @@ class Recorded:
     events: list[StoredEvent]
     state: Any
     duplicate: bool = False
+
+
+@dataclass(frozen=True)
+class Folded:
+    """A write's answer folded from its batch: its steps, the position after them (the next
+    writer's), that position frozen, and the copy of its view the answer shows."""
+
+    events: list[StoredEvent]
+    pos: Position
+    dumped: bytes
+    state: Any
+
+
+def _corrects(new: list[NewEvent]) -> bool:
+    return any(event.type in tape.CORRECTIONS for event in new)
 
 
 @dataclass(frozen=True)
@@ -116,6 +135,9 @@ class Recorder:
         self.notify = notify
         self.clock = clock
         self.credentials = credentials or Credentials(())
+        # The token each match was last written with, once its hash was found to match: the
+        # next write with the same token is compared with it instead of hashing it again.
+        self._holders: dict[str, str] = {}
 
     def create(
         self,
@@ -270,7 +292,11 @@ class Recorder:
                 if if_match is not None and if_match != pos["version"]:
                     raise PreconditionFailed(if_match, pos["version"])
                 new = decide(pos)
-                result = self.store.append(match_id, new, pos["version"], idempotency_key, digest)
+                # A batch without corrections is folded into the answer while Redis appends it
+                # (folding a correction may read the log, so it waits for the reply).
+                folded: list[Folded] = []
+                fold = None if _corrects(new) else partial(self._fold, game, pos, new, folded)
+                result = self.store.append(match_id, new, pos["version"], idempotency_key, digest, fold)
             except (RuleViolation, PreconditionFailed, VersionConflict) as refusal:
                 if not fresh or (isinstance(refusal, VersionConflict) and if_match is None):
                     actual = refusal.actual if isinstance(refusal, VersionConflict) else None
@@ -288,20 +314,43 @@ class Recorder:
                 return self._replayed(game, match_id, result.first, result.last)
             if result.woke:
                 self._notify(match_id)
-            return self._answer(game, match_id, pos, result.first, new)
+            return self._answer(game, match_id, pos, result.first, new, folded)
         raise Busy(f"the match changed {ATTEMPTS} times while this write was decided; send it again")
 
     def _earlier(self, match_id: str, key: str | None, digest: str) -> AppendResult | None:
         return self.store.recall(match_id, key, digest) if key else None
 
-    def _answer(self, game: Game, match_id: str, pos: Position, first: int, new: list[NewEvent]) -> Recorded:
+    def _fold(self, game: Game, pos: Position, new: list[NewEvent], into: list[Folded]) -> None:
+        """Fold a batch without corrections onto ``pos`` (the writer's own) as the steps right
+        after it, which a conditional append writes it as; the answer, for ``_answer``."""
+        first = pos["version"] + 1
+        events = [StoredEvent(first + i, e.type, e.data, e.meta) for i, e in enumerate(new)]
+        pos, dumped = self.reader.fold_own(game, pos, events)
+        # The next write here decides on pos itself (the reader hands it over uncopied), so the
+        # answer keeps a copy of the view, which is smaller than the position.
+        into.append(Folded(events, pos, dumped, frozen(game.view(pos["game"]))))
+
+    def _answer(
+        self,
+        game: Game,
+        match_id: str,
+        pos: Position,
+        first: int,
+        new: list[NewEvent],
+        folded: list[Folded] | None = None,
+    ) -> Recorded:
         # Built from what was appended, not read back: once the append is done the answer needs
         # Redis only for a rewind, so a store that fails now does not turn a recorded write into
         # an error that invites a second one.
+        if folded:
+            done = folded[0]
+            self.reader.keep(match_id, done.pos, done.dumped)
+            return Recorded(match_id, done.pos["version"], done.events, done.state)
         events = [StoredEvent(first + i, e.type, e.data, e.meta) for i, e in enumerate(new)]
         pos = self.reader.advance(game, match_id, pos, events)
-        # pos is this answer's own (the reader keeps positions as JSON), so its view needs no copy.
-        return Recorded(match_id, first + len(events) - 1, events, game.view(pos["game"]))
+        state = frozen(game.view(pos["game"]))
+        self.reader.hand_back(match_id, pos)
+        return Recorded(match_id, first + len(events) - 1, events, state)
 
     def _notify(self, match_id: str) -> None:
         """Ask for a projection; if Redis fails now, the write stands and the sweep projects it."""
@@ -317,8 +366,13 @@ class Recorder:
 
     def _authorised(self, match_id: str, token: str | None) -> Game:
         header = self.store.header(match_id)
-        if not holds_token(header, token):
-            raise Unauthorized("this write needs the match's token: Authorization: Bearer <token>")
+        known = self._holders.get(match_id)
+        if not (token and known and hmac.compare_digest(known, token)):
+            if not holds_token(header, token):
+                raise Unauthorized("this write needs the match's token: Authorization: Bearer <token>")
+            if len(self._holders) >= HOLDERS:
+                self._holders.pop(next(iter(self._holders)), None)
+            self._holders[match_id] = str(token)
         return get_game(header["game"])
 
     def _new_events(

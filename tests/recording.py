@@ -49,9 +49,12 @@ def record_example(
     def start(game_id: str, script: Script) -> Created:
         return recorder.create(game_id, script["players"], script["setup"], script["options"])
 
-    return play(
-        start, lambda made, action: recorder.act(made.match_id, made.token, action), game_id, seed, upto
-    )
+    def act(made: Created, action: dict[str, Any]) -> None:
+        answer = recorder.act(made.match_id, made.token, action)
+        if after is not None:
+            after(answer)
+
+    return play(start, act, game_id, seed, upto)
 
 
 def assert_agrees_with_its_log(parts: Services, match_id: str) -> None:

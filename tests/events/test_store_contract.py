@@ -37,6 +37,10 @@ def numbers(store: EventStore, match_id: str, **kwargs: Any) -> list[int]:
     return [e.data["n"] for e in store.read(match_id, **kwargs)]
 
 
+def cannot_fold() -> None:
+    raise LookupError("the answer could not fold")
+
+
 def test_every_error_of_the_store_is_a_store_error() -> None:
     errors = [
         UnknownMatch("m"),
@@ -119,6 +123,30 @@ class StoreContract:
         store.create("m", {"game": "wizard"}, batch(1, 2, 3), created_ms=1)
         entries = cast(list[Any], store.client.xrange(store.keys.log("m"), "2-0", "3-0"))
         assert [seq_of(entry) for entry, _ in entries] == [2, 3]
+
+    # -- work done while an append is on its way ---------------------------------------------------
+
+    def test_work_given_to_an_append_runs_once_and_the_batch_is_written(self, store: EventStore) -> None:
+        store.create("m", {"game": "wizard"}, batch(1), created_ms=1)
+        ran: list[str] = []
+        assert store.append("m", batch(2), 1, meanwhile=lambda: ran.append("folded")) == AppendResult(2, 2)
+        assert ran == ["folded"]
+        assert numbers(store, "m") == [1, 2]
+
+    def test_an_append_whose_work_fails_is_written_then_raises_what_the_work_raised(
+        self, store: EventStore
+    ) -> None:
+        store.create("m", {"game": "wizard"}, batch(1), created_ms=1)
+        with pytest.raises(LookupError, match="could not fold"):
+            store.append("m", batch(2), 1, meanwhile=cannot_fold)
+        assert numbers(store, "m") == [1, 2]
+        assert store.version("m") == 2
+
+    def test_a_refused_append_raises_its_refusal_whatever_its_work_raised(self, store: EventStore) -> None:
+        store.create("m", {"game": "wizard"}, batch(1, 2), created_ms=1)
+        with pytest.raises(VersionConflict):
+            store.append("m", batch(3), 1, meanwhile=cannot_fold)
+        assert numbers(store, "m") == [1, 2]
 
     # -- conflicts -------------------------------------------------------------------------------
 
@@ -280,6 +308,40 @@ class TestFakeRedis(StoreContract):
     def store(self, keys: Keys) -> EventStore:
         client = fakeredis.FakeRedis(server=fakeredis.FakeServer(), decode_responses=True)
         return EventStore(client, keys)
+
+
+    def test_an_append_sent_to_a_server_that_lost_its_scripts_is_written_once(self, store: EventStore) -> None:
+        store.create("m", {"game": "wizard"}, batch(1), created_ms=1)
+        store.client.script_flush()
+        ran: list[str] = []
+        assert store.append("m", batch(2), 1, meanwhile=lambda: ran.append("folded")) == AppendResult(2, 2)
+        assert ran == ["folded"]
+        assert numbers(store, "m") == [1, 2]
+
+    def test_an_append_whose_reply_is_lost_is_sent_again_and_never_written_twice(
+        self, store: EventStore, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """The connection drops after the server appended: sent again, the batch meets its own
+        version check (a conflict), so the log holds it once; the work ran once."""
+        store.create("m", {"game": "wizard"}, batch(1), created_ms=1)
+        connection = store.client.connection_pool.connection_class
+        read = connection.read_response
+        lost: list[bool] = []
+
+        def drops_once(self: Any, *args: Any, **kwargs: Any) -> Any:
+            answer = read(self, *args, **kwargs)
+            if not lost:
+                lost.append(True)
+                raise redis.ConnectionError("the connection dropped before the reply arrived")
+            return answer
+
+        monkeypatch.setattr(connection, "read_response", drops_once)
+        ran: list[str] = []
+        with pytest.raises(VersionConflict) as refused:
+            store.append("m", batch(2), 1, meanwhile=lambda: ran.append("folded"))
+        assert refused.value.actual == 2
+        assert ran == ["folded"]
+        assert numbers(store, "m") == [1, 2]
 
 
 class TestRealRedis(StoreContract):

@@ -1,0 +1,72 @@
+"""A write's answer is the state right after its own steps, and stays so while the match goes on.
+
+A process hands the position its last write left to the next writer of the match without copying
+it; these tests hold every answer and compare it, after the match has moved on, with the state a
+fold of the log from step 1 gives at the answer's version.
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+from typing import Any
+
+import pytest
+
+from games.contract import Game, RuleViolation
+from games.registry import all_games, get_game
+from service.bootstrap import Services
+from service.recorder import Busy, Recorded
+from tests.recording import record_example
+
+
+def state_at(parts: Services, game: Game, match_id: str, version: int) -> Any:
+    return game.view(parts.reader.naive_at(game, match_id, version)["game"])
+
+
+@pytest.mark.parametrize("game", list(all_games().values()), ids=lambda g: g.id)
+def test_every_answer_keeps_the_state_of_its_own_version(parts: Services, game: Game) -> None:
+    answers: list[tuple[Recorded, Any]] = []
+
+    def keep(answer: Recorded) -> None:
+        answers.append((answer, copy.deepcopy(answer.state)))
+
+    made = record_example(parts.recorder, game.id, seed=3, after=keep)
+    undone = parts.recorder.undo(made.match_id, made.token, None, None)
+    redone = parts.recorder.redo(made.match_id, made.token, None, None)
+    for answer in (undone, redone):
+        keep(answer)
+    assert len(answers) > 5
+    for answer, as_given in answers:
+        # Unchanged by the writes after it, and the state its version folds to.
+        assert answer.state == as_given
+        assert answer.state == state_at(parts, game, made.match_id, answer.version)
+
+
+def test_writers_of_one_match_in_one_process_each_get_their_own_state(parts: Services) -> None:
+    """Threads of one process racing on one match: each answer is the state at its own version."""
+    game = get_game("hat-trick")
+    script = game.example(0)
+    made = parts.recorder.create(game.id, script["players"], script["setup"], script["options"])
+    answers: list[tuple[Recorded, Any]] = []
+    lock = threading.Lock()
+
+    def send(action: dict[str, Any]) -> None:
+        try:
+            answer = parts.recorder.act(made.match_id, made.token, action)
+        except (RuleViolation, Busy):
+            return  # the other thread's action came first and made this one illegal
+        with lock:
+            answers.append((answer, copy.deepcopy(answer.state)))
+
+    for action in script["actions"][:60]:
+        # The same action sent twice at once: one is recorded, the other decided again after it.
+        threads = [threading.Thread(target=send, args=(action,)) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert len(answers) >= 60
+    for answer, as_given in answers:
+        assert answer.state == as_given
+        assert answer.state == state_at(parts, game, made.match_id, answer.version)
