@@ -29,7 +29,7 @@ def create_app() -> Flask:
         body = request.get_data(as_text=True)
         scratch = f"anchor-{match_id}"
         keys = [store.keys.meta(scratch), store.keys.log(scratch), store.keys.idem(scratch)]
-        reply = client.evalsha(script.sha, 3, *keys, "append", "", "", "", "", "", "Noted", body, "{}")
+        reply = client.evalsha(script.sha, 3, *keys, "append", "", "", "", "", "", "0", "Noted", body, "{}")
         if reply[0] == -1:  # the first write to this scratch log creates it
             reply = client.evalsha(
                 script.sha, 3, *keys, "create", "", "", "1", "game", "anchor", "Noted", body, "{}"

@@ -74,8 +74,8 @@ class RawAppend:
         for event in events:
             fields = encode(NewEvent(event.type, event.data, event.meta))
             payload += [fields["type"], fields["data"], fields["meta"]]
-        # No dirty set or wake flag among its keys: the bare append, nothing marked.
-        args = ["append", "", "", str(self.version), "", "", *payload]
+        # No dirty set, wake flag or rate counter among its keys: the bare append, nothing marked.
+        args = ["append", "", "", str(self.version), "", "", "0", *payload]
         start = time.perf_counter()
         self.client.evalsha(self.sha, 3, *self.keys, *args)
         took = time.perf_counter() - start

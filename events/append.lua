@@ -3,12 +3,18 @@
 -- KEYS: 1 meta (hash: header fields and "version"), 2 log (stream), 3 idem (hash: idempotency
 --       key -> "<first> <last> <fingerprint>"); on one Redis also 4 dirty (set of the match ids
 --       whose projection is behind) and 5 wake (the workers' wake flag), which a write then marks
---       in the same run. On a Redis Cluster those two live in other slots: the client marks them.
+--       in the same run, and 6... the rate counters an append counts itself against (see below).
+--       On a Redis Cluster all those live in other slots: the client marks and counts them.
 -- ARGV: 1 "create" or "append", 2 the match id (the member KEYS[4] takes), 3 the wake flag's
 --       lifetime in seconds, then
 --   create: <number of header pairs>, field, value, ..., then the events
---   append: <expected version or "">, <idempotency key or "">, <fingerprint>, then the events
+--   append: <expected version or "">, <idempotency key or "">, <fingerprint>, <number of rate
+--           counters n>, then n pairs <limit>, <window seconds> for KEYS[6..5+n], then the events
 -- The events: type, data, meta for each, in order. Entry ids are "<seq>-0".
+--
+-- A rate counter is a fixed window, as the `limits` library keeps one: each append adds one to
+-- every counter it names (a new counter expires after its window) before anything else, and an
+-- append that takes one past its limit writes nothing more.
 --
 -- Replies (numbers only, so the client may decode responses or not):
 --   {0, first, last, woke} written; woke is 1 when this write raised the wake flag (KEYS[5]),
@@ -18,7 +24,8 @@
 --   {-2}                  the match already exists
 --   {-3, actual}          the expected version differs from the actual one
 --   {-4}                  the idempotency key was used for a different request
--- Every check comes before the first write, so a refused request writes nothing.
+--   {-5, i}               over the limit of the i-th rate counter (counted, nothing appended)
+-- Every check comes before the first write, so a refused request writes nothing (but its count).
 
 local meta, log, idem, dirty, wake = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 
@@ -57,7 +64,26 @@ local function create()
   return {0, 1, last, mark()}
 end
 
+-- The counters of ARGV[7] (see the header); 0, or the first one this append takes past its limit.
+local function count()
+  local over = 0
+  for i = 1, tonumber(ARGV[7]) do
+    local now = redis.call('INCR', KEYS[5 + i])
+    if now == 1 then
+      redis.call('EXPIRE', KEYS[5 + i], ARGV[7 + 2 * i])
+    end
+    if now > tonumber(ARGV[6 + 2 * i]) and over == 0 then
+      over = i
+    end
+  end
+  return over
+end
+
 local function append()
+  local over = count()
+  if over > 0 then
+    return {-5, over}
+  end
   local version = redis.call('HGET', meta, 'version')
   if not version then
     return {-1}
@@ -77,7 +103,7 @@ local function append()
   if ARGV[4] ~= '' and tonumber(ARGV[4]) ~= version then
     return {-3, version}
   end
-  local last = add_events(7, version)
+  local last = add_events(8 + 2 * tonumber(ARGV[7]), version)
   if last > version then
     redis.call('HINCRBY', meta, 'version', last - version)
   end

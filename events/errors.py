@@ -56,6 +56,16 @@ class IdempotencyMismatch(StoreError):
         self.match_id = match_id
 
 
+class OverLimit(StoreError):
+    """An append took one of the rate counters it was counted against past its limit."""
+
+    def __init__(self, which: int, match_id: str = "") -> None:
+        where = f" to match {match_id!r}" if match_id else ""
+        super().__init__(f"the write{where} is over the limit of rate counter {which}; nothing was appended")
+        self.which = which
+        self.match_id = match_id
+
+
 class NotReplicated(StoreError):
     """An append reached the primary, but not as many replicas as the deployment asks for, in time."""
 

@@ -12,6 +12,7 @@ answer that a pipeline would only give later.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
 from typing import Any
@@ -21,7 +22,14 @@ from redis.commands.core import Script
 
 from events.codec import as_text, decode, encode, entry_id
 from events.envelope import AppendResult, NewEvent, StoredEvent
-from events.errors import IdempotencyMismatch, MatchExists, NotReplicated, UnknownMatch, VersionConflict
+from events.errors import (
+    IdempotencyMismatch,
+    MatchExists,
+    NotReplicated,
+    OverLimit,
+    UnknownMatch,
+    VersionConflict,
+)
 from events.keys import Keys
 from events.servers import on_servers
 from events.upcasting import Upcasters
@@ -30,7 +38,21 @@ _WRITTEN, _DUPLICATE = 0, 1
 # The wake flag outlives a lost enqueue by this long; the workers' sweep covers that gap.
 WAKE_SECONDS = 5
 _HEADERS = 4096
-_NO_MATCH, _EXISTS, _CONFLICT, _OTHER_REQUEST = -1, -2, -3, -4
+_NO_MATCH, _EXISTS, _CONFLICT, _OTHER_REQUEST, _OVER_LIMIT = -1, -2, -3, -4, -5
+
+
+@dataclass
+class RateCounters:
+    """Fixed-window rate counters an append counts itself against, in its own atomic run.
+
+    ``counters`` are (key, limit, window seconds). The append adds one to each (a new one expires
+    after its window) and, when one passes its limit, appends nothing (OverLimit names which).
+    They are counted once: ``sent`` tells whether an append has carried them to Redis. Only a
+    store on one Redis takes them (``EventStore.counts``): on a cluster they are other slots.
+    """
+
+    counters: list[tuple[str, int, int]]
+    sent: bool = False
 
 
 @cache
@@ -62,6 +84,8 @@ class EventStore:
         self._headers: dict[str, dict[str, str]] = {}
         # The keys and arguments every write names beside the match's own.
         self._marks = (keys.dirty(), keys.wake(), str(WAKE_SECONDS))
+        # An append may count itself against rate counters only where they share its server.
+        self.counts = not self._cluster
 
     # -- writes ----------------------------------------------------------------------------------
 
@@ -112,6 +136,7 @@ class EventStore:
         idempotency_key: str | None = None,
         fingerprint: str = "",
         meanwhile: Callable[[], object] | None = None,
+        rates: RateCounters | None = None,
     ) -> AppendResult:
         """Append a batch atomically after the match's last step.
 
@@ -124,10 +149,24 @@ class EventStore:
         Redis it runs while the script is on its way and the server appends, elsewhere after the
         reply. What it raises is raised once the batch is known to be written; a refused batch's
         refusal is raised instead.
+
+        ``rates`` not yet ``sent`` are counted by this append first (``RateCounters``).
         """
         expected = "" if expected_version is None else str(expected_version)
-        args = ["append", expected, idempotency_key or "", fingerprint]
-        reply, woke, failed = self._run(match_id, args + _event_args(events), meanwhile)
+        counted = rates.counters if rates is not None and not rates.sent else []
+        if counted and not self.counts:
+            raise ValueError("an append on a Redis Cluster cannot count rate counters in its run")
+        limits = [str(n) for _, limit, window in counted for n in (limit, window)]
+        args = ["append", expected, idempotency_key or "", fingerprint, str(len(counted)), *limits]
+        extra = [key for key, _, _ in counted]
+        try:
+            reply, woke, failed = self._run(match_id, args + _event_args(events), meanwhile, extra)
+        finally:
+            if counted and rates is not None:
+                # Sent, whatever came back: a lost reply may have counted them.
+                rates.sent = True
+        if reply[0] == _OVER_LIMIT:
+            raise OverLimit(reply[1], match_id)
         if reply[0] == _CONFLICT:
             raise VersionConflict(expected_version or 0, reply[1], match_id)
         if reply[0] == _OTHER_REQUEST:
@@ -138,7 +177,11 @@ class EventStore:
         return result
 
     def _run(
-        self, match_id: str, args: list[str], meanwhile: Callable[[], object] | None = None
+        self,
+        match_id: str,
+        args: list[str],
+        meanwhile: Callable[[], object] | None = None,
+        counters: Sequence[str] = (),
     ) -> tuple[list[int], bool, Exception | None]:
         """Run the script, marking the match dirty and raising the wake flag in the same round trip;
         the reply, whether this write raised the flag, and what ``meanwhile`` raised.
@@ -152,11 +195,11 @@ class EventStore:
         dirty, wake, seconds = self._marks
         argv = [args[0], match_id, seconds, *args[1:]]
         if not self._cluster and not self.replicas:
-            raw, failed = self._evalsha(keys + [dirty, wake], argv, meanwhile)
+            raw, failed = self._evalsha([*keys, dirty, wake, *counters], argv, meanwhile)
             reply = [int(x) for x in raw]
             return reply, len(reply) > 3 and reply[3] == 1, failed
         if not self._cluster:
-            keys += [dirty, wake]
+            keys += [dirty, wake, *counters]
         script: list[tuple[Any, ...]] = [("EVALSHA", self._script.sha, len(keys), *keys, *argv)]
         if self.replicas:
             # WAIT counts the replicas that hold the writes of its own connection: it follows the

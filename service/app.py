@@ -88,7 +88,13 @@ def create_app(settings: Settings | None = None) -> Flask:
     _cors(app, settings.cors_origins)
     parts = app.extensions["tabletape"]
     limit_rates(
-        app, parts.client, parts.keys, parts.recorder.credentials, settings.create_rate, settings.write_rate
+        app,
+        parts.client,
+        parts.keys,
+        parts.recorder.credentials,
+        settings.create_rate,
+        settings.write_rate,
+        counted_by_append=parts.store.counts,
     )
     if settings.trusted_proxies:
         # The caller's address (rate limits, logs) is the one the trusted proxies forward.

@@ -8,7 +8,12 @@ deployment's, else its address (behind a proxy, the address the proxy forwards: 
 says when its window opens again. While Redis cannot count, requests pass: the store's own answer
 (503) then speaks for it.
 
-A write costs one counter increment (one round trip); only a refusal reads its window back.
+Every request to a limited operation counts once. A creating write is counted before it is
+handled (one counter increment, one round trip). On one Redis a write to a match is counted by
+its own append, in the script's atomic run, against the counters the library names and with the
+library's fixed-window rule (``events.store.RateCounters``): no round trip of its own; one that
+is refused before it reaches its append (the rules, its token, its shape) is counted after, by
+the library. Once a caller is over, this process refuses it at once until its window opens.
 """
 
 from __future__ import annotations
@@ -18,23 +23,34 @@ import math
 import time
 
 import redis
-from flask import Flask, request
+from flask import Flask, Response, g, request
 from limits import RateLimitItem, parse_many
 from limits.errors import StorageError
 from limits.storage import RedisClusterStorage, RedisStorage, Storage
 from limits.strategies import FixedWindowRateLimiter
 from werkzeug.exceptions import TooManyRequests
 
+from events.errors import OverLimit
 from events.keys import Keys
+from events.store import RateCounters
 from service.credentials import Credentials
+from service.errors import http_problem
 
 CREATING = ("matches.create_match", "history.fork", "history.import_match")
 WRITING = ("matches.post_action", "matches.undo", "matches.redo")
 log = logging.getLogger("tabletape.ratelimits")
+Budget = tuple[str, list[RateLimitItem]]
+# How many callers over their rate a process remembers.
+CLOSED = 4096
 
 
 class RateLimited(TooManyRequests):
     """Over one of the caller's rates; ``Retry-After`` says when its window opens again."""
+
+
+def rate_counters() -> RateCounters | None:
+    """The counters this request's append counts it against, if its budget is counted there."""
+    return g.get("rate_counters")
 
 
 def limit_rates(
@@ -44,19 +60,44 @@ def limit_rates(
     credentials: Credentials,
     create_rate: str | None,
     write_rate: str | None,
+    counted_by_append: bool = False,
 ) -> FixedWindowRateLimiter | None:
-    """Limit the creating writes and the writes of each caller; None when both limits are off."""
-    budgets: dict[str, tuple[str, list[RateLimitItem]]] = {}
+    """Limit the creating writes and the writes of each caller; None when both limits are off.
+
+    ``counted_by_append``: the store counts a write to a match in its append (one Redis).
+    """
+    budgets: dict[str, Budget] = {}
     for rate, scope, endpoints in ((create_rate, "create", CREATING), (write_rate, "write", WRITING)):
         if rate:
             budgets |= {endpoint: (scope, parse_many(rate)) for endpoint in endpoints}
     if not budgets:
         return None
-    limiter = FixedWindowRateLimiter(_storage(client, keys))
+    storage = _storage(client, keys)
+    limiter = FixedWindowRateLimiter(storage)
+    # (scope, caller) -> when its refused budget opens again, as this process last learnt it, and
+    # the rate it is over.
+    closed: dict[tuple[str, str], tuple[float, str]] = {}
 
     def caller() -> str:
         known = credentials.known(request.headers.get("X-API-Key", "").strip())
         return known or f"addr-{request.remote_addr or 'unknown'}"
+
+    def refuse(scope: str, who: str, over: list[RateLimitItem]) -> RateLimited:
+        """The 429 for a caller over ``over``, remembered until the latest of them opens again."""
+        reset = max(limiter.get_window_stats(item, scope, who).reset_time for item in over)
+        closed[(scope, who)] = (reset, str(over[0]))
+        if len(closed) > CLOSED:
+            closed.pop(next(iter(closed)))
+        return RateLimited(description=str(over[0]), retry_after=_seconds_until(reset))
+
+    def hit(scope: str, who: str, rates: list[RateLimitItem]) -> RateLimited | None:
+        """Count one request with the library; the refusal when it is over one of the rates."""
+        try:
+            over = [item for item in rates if not limiter.hit(item, scope, who)]
+            return refuse(scope, who, over) if over else None
+        except (redis.RedisError, StorageError) as exc:
+            log.warning("could not count this request against its rate limit (%s); it passes", exc)
+            return None
 
     @app.before_request
     def count() -> None:
@@ -65,18 +106,49 @@ def limit_rates(
             return
         scope, rates = budget
         who = caller()
-        try:
-            over = [item for item in rates if not limiter.hit(item, scope, who)]
-            if over:
-                reset = max(limiter.get_window_stats(item, scope, who).reset_time for item in over)
-                wait = max(math.ceil(reset - time.time()), 1)
-        except (redis.RedisError, StorageError) as exc:
-            log.warning("could not count this request against its rate limit (%s); it passes", exc)
+        shut = closed.get((scope, who))
+        if shut is not None:
+            if shut[0] > time.time():
+                raise RateLimited(description=shut[1], retry_after=_seconds_until(shut[0]))
+            closed.pop((scope, who), None)
+        g.rate_budget = (scope, who, rates)
+        if counted_by_append and request.endpoint in WRITING:
+            named = [
+                (storage.prefixed_key(item.key_for(scope, who)), item.amount, item.get_expiry())
+                for item in rates
+            ]
+            g.rate_counters = RateCounters(named)
             return
-        if over:
-            raise RateLimited(description=str(over[0]), retry_after=wait)
+        refused = hit(scope, who, rates)
+        if refused is not None:
+            raise refused
+
+    @app.after_request
+    def count_unsent(response: Response) -> Response:
+        # A write refused before its append reached Redis still counts, as the library counts.
+        counters = rate_counters()
+        if counters is None or counters.sent:
+            return response
+        counters.sent = True
+        scope, who, rates = g.rate_budget
+        refused = hit(scope, who, rates)
+        return http_problem(refused) if refused is not None else response
+
+    @app.errorhandler(OverLimit)
+    def over_limit(error: OverLimit) -> Response:
+        scope, who, rates = g.rate_budget
+        try:
+            return http_problem(refuse(scope, who, [rates[error.which - 1]]))
+        except (redis.RedisError, StorageError):
+            # The window's end cannot be read: it opens within its length at the latest.
+            item = rates[error.which - 1]
+            return http_problem(RateLimited(description=str(item), retry_after=item.get_expiry()))
 
     return limiter
+
+
+def _seconds_until(moment: float) -> int:
+    return max(math.ceil(moment - time.time()), 1)
 
 
 def _storage(client: redis.Redis, keys: Keys) -> Storage:

@@ -25,7 +25,7 @@ import redis
 
 from events.envelope import AppendResult, NewEvent, StoredEvent
 from events.errors import VersionConflict
-from events.store import EventStore
+from events.store import EventStore, RateCounters
 from games.contract import Game, RuleViolation
 from games.registry import get_game
 from games.validation import validate_action, validate_match
@@ -225,8 +225,12 @@ class Recorder:
         action: Any,
         if_match: int | None = None,
         idempotency_key: str | None = None,
+        rates: RateCounters | None = None,
     ) -> Recorded:
-        """Record one action: decided by the rules, appended atomically, projected later."""
+        """Record one action: decided by the rules, appended atomically, projected later.
+
+        ``rates``: counters the append counts this write against (``events.store.RateCounters``);
+        over one, OverLimit and nothing recorded."""
         game = self._authorised(match_id, token)
         action = validate_action(game, action)
 
@@ -237,19 +241,29 @@ class Recorder:
             actor = str(action.get("player") or "table")
             return self._new_events(game, events, secrets.token_hex(16), actor, action)
 
-        return self._write(game, match_id, decide, if_match, idempotency_key, action)
+        return self._write(game, match_id, decide, if_match, idempotency_key, action, rates)
 
     def undo(
-        self, match_id: str, token: str | None, if_match: int | None, idempotency_key: str | None
+        self,
+        match_id: str,
+        token: str | None,
+        if_match: int | None,
+        idempotency_key: str | None,
+        rates: RateCounters | None = None,
     ) -> Recorded:
         """Append an event that takes back the last effective action."""
-        return self._correct(match_id, token, tape.UNDONE, if_match, idempotency_key)
+        return self._correct(match_id, token, tape.UNDONE, if_match, idempotency_key, rates)
 
     def redo(
-        self, match_id: str, token: str | None, if_match: int | None, idempotency_key: str | None
+        self,
+        match_id: str,
+        token: str | None,
+        if_match: int | None,
+        idempotency_key: str | None,
+        rates: RateCounters | None = None,
     ) -> Recorded:
         """Append an event that re-applies the action the last undo took back."""
-        return self._correct(match_id, token, tape.REDONE, if_match, idempotency_key)
+        return self._correct(match_id, token, tape.REDONE, if_match, idempotency_key, rates)
 
     def _correct(
         self,
@@ -258,6 +272,7 @@ class Recorder:
         kind: str,
         if_match: int | None,
         idempotency_key: str | None,
+        rates: RateCounters | None,
     ) -> Recorded:
         game = self._authorised(match_id, token)
         make = tape.undo_event if kind == tape.UNDONE else tape.redo_event
@@ -270,7 +285,7 @@ class Recorder:
             meta = self._meta("table", secrets.token_hex(16), 1, {"type": word}, self._now())
             return [NewEvent(kind, data, meta)]
 
-        return self._write(game, match_id, decide, if_match, idempotency_key, {"type": word})
+        return self._write(game, match_id, decide, if_match, idempotency_key, {"type": word}, rates)
 
     def _write(
         self,
@@ -280,6 +295,7 @@ class Recorder:
         if_match: int | None,
         idempotency_key: str | None,
         body: Any,
+        rates: RateCounters | None = None,
     ) -> Recorded:
         # The common write is one round trip: it decides on the newest position this process
         # knows and lets the conditional append (which checks the idempotency key first) tell
@@ -296,7 +312,10 @@ class Recorder:
                 # (folding a correction may read the log, so it waits for the reply).
                 folded: list[Folded] = []
                 fold = None if _corrects(new) else partial(self._fold, game, pos, new, folded)
-                result = self.store.append(match_id, new, pos["version"], idempotency_key, digest, fold)
+                # The rates are counted by the first append that reaches Redis, never again.
+                result = self.store.append(
+                    match_id, new, pos["version"], idempotency_key, digest, fold, rates
+                )
             except (RuleViolation, PreconditionFailed, VersionConflict) as refusal:
                 if not fresh or (isinstance(refusal, VersionConflict) and if_match is None):
                     actual = refusal.actual if isinstance(refusal, VersionConflict) else None

@@ -18,6 +18,7 @@ from service.api import (
     page_links,
     services,
 )
+from service.ratelimits import rate_counters
 from service.recorder import Recorded
 from service.schemas.answers import Created, MatchOut, MatchPage
 from service.schemas.answers import Recorded as RecordedOut
@@ -139,7 +140,8 @@ def show_match(match_id: str) -> dict[str, Any]:
 @blp.doc(parameters=WRITE_HEADERS)
 def post_action(action: dict[str, Any], match_id: str) -> Response:
     """Record one action; the rules check it and derive its events."""
-    answer = services().recorder.act(match_id, bearer_token(), action, if_match(), idempotency_key())
+    recorder = services().recorder
+    answer = recorder.act(match_id, bearer_token(), action, if_match(), idempotency_key(), rate_counters())
     return appended(answer)
 
 
@@ -148,7 +150,8 @@ def post_action(action: dict[str, Any], match_id: str) -> Response:
 @blp.doc(parameters=WRITE_HEADERS)
 def undo(match_id: str) -> Response:
     """Take back the last effective action (and the events it derived) by appending a correction."""
-    return appended(services().recorder.undo(match_id, bearer_token(), if_match(), idempotency_key()))
+    recorder = services().recorder
+    return appended(recorder.undo(match_id, bearer_token(), if_match(), idempotency_key(), rate_counters()))
 
 
 @blp.route("/<match_id>/redo", methods=["POST"])
@@ -156,7 +159,8 @@ def undo(match_id: str) -> Response:
 @blp.doc(parameters=WRITE_HEADERS)
 def redo(match_id: str) -> Response:
     """Re-apply the action the last undo took back, until a new action is recorded."""
-    return appended(services().recorder.redo(match_id, bearer_token(), if_match(), idempotency_key()))
+    recorder = services().recorder
+    return appended(recorder.redo(match_id, bearer_token(), if_match(), idempotency_key(), rate_counters()))
 
 
 def _origin(origin: str | None) -> dict[str, str]:

@@ -146,6 +146,50 @@ def test_writing_faster_than_any_of_the_write_rates_is_refused_and_records_nothi
     assert web.get(f"/v1/matches/{made['id']}/events").status_code == 200
 
 
+def test_a_write_decided_again_after_another_process_wrote_counts_once(
+    make_app: Callable[..., Flask],
+) -> None:
+    """Two API processes share a caller's budget. A write decided on a position its process knew
+    before the other's write is decided again (after a rule refusal, or inside a version
+    conflict) and still counts one request: five writes fit a budget of five, the sixth not."""
+    here, there = (make_app(write_rate="5/minute").test_client() for _ in range(2))
+    made = here.post("/v1/matches", json=wizard_body()).json
+    mark, actions = bearer(made["token"]), f"/v1/matches/{made['id']}/actions"
+
+    def bid(web: FlaskClient, player: str) -> Any:
+        return web.post(actions, json={"type": "bid", "player": player, "tricks": 0}, headers=mark)
+
+    assert (
+        here.post(actions, json={"type": "start_round", "trump_card": "7H"}, headers=mark).status_code == 201
+    )
+    assert bid(there, "bob").status_code == 201
+    # ``here`` knows the match before bob's bid, where it is not cy's turn: refused, read on, recorded.
+    assert bid(here, "cy").status_code == 201
+    # ``there`` knows it before cy's bid, where cy's is legal: its append conflicts; read on, refused.
+    again = bid(there, "cy")
+    assert again.status_code == 422 and again.json["code"] == "already_bid", again.json
+    assert bid(here, "ann").status_code == 201
+    refused = bid(there, "ann")
+    assert refused.status_code == 429 and 1 <= int(refused.headers["Retry-After"]) <= 60
+    assert here.get(f"/v1/matches/{made['id']}").json["version"] == 5
+
+
+def test_a_caller_over_its_rate_is_refused_again_until_its_window_opens(
+    make_app: Callable[..., Flask],
+) -> None:
+    web = make_app(write_rate="1/minute").test_client()
+    made = web.post("/v1/matches", json=wizard_body()).json
+    mark, actions = bearer(made["token"]), f"/v1/matches/{made['id']}/actions"
+    assert (
+        web.post(actions, json={"type": "start_round", "trump_card": "7H"}, headers=mark).status_code == 201
+    )
+    for body in ({"type": "bid", "player": "bob", "tricks": 0}, {"type": "no such action"}):
+        refused = web.post(actions, json=body, headers=mark)
+        assert refused.status_code == 429 and "1 per 1 minute" in refused.json["detail"]
+        assert 1 <= int(refused.headers["Retry-After"]) <= 60
+    assert web.get(f"/v1/matches/{made['id']}").json["version"] == 2
+
+
 def test_the_rate_limiter_counts_under_the_deployments_prefix(
     make_app: Callable[..., Flask], redis_client: redis.Redis, keys: Keys
 ) -> None:
