@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
+from flask import Response
 from flask.json.provider import DefaultJSONProvider
 
 _OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
@@ -19,6 +20,19 @@ def _refuse(value: Any) -> Any:
 
 class OrjsonProvider(DefaultJSONProvider):
     """Flask's JSON provider, with orjson writing what it can."""
+
+    def response(self, *args: Any, **kwargs: Any) -> Response:
+        """A JSON answer (``jsonify``): orjson's bytes as the body, unless debug mode asks for
+        indented JSON or orjson cannot write the value (then Flask's own way)."""
+        obj = self._prepare_response_obj(args, kwargs)
+        if self.compact is not False and not self._app.debug:
+            try:
+                body = orjson.dumps(obj, default=_refuse, option=_OPTIONS | orjson.OPT_APPEND_NEWLINE)
+            except orjson.JSONEncodeError:
+                pass
+            else:
+                return self._app.response_class(body, mimetype=self.mimetype)
+        return super().response(obj)
 
     def dumps(self, obj: Any, **kwargs: Any) -> str:
         """Compact JSON with sorted keys; Flask's provider for anything orjson leaves."""

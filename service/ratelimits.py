@@ -86,8 +86,8 @@ def limit_rates(
         """The 429 for a caller over ``over``, remembered until the latest of them opens again."""
         reset = max(limiter.get_window_stats(item, scope, who).reset_time for item in over)
         closed[(scope, who)] = (reset, str(over[0]))
-        if len(closed) > CLOSED:
-            closed.pop(next(iter(closed)))
+        while len(closed) > CLOSED:
+            closed.pop(next(iter(closed), (scope, who)), None)
         return RateLimited(description=str(over[0]), retry_after=_seconds_until(reset))
 
     def hit(scope: str, who: str, rates: list[RateLimitItem]) -> RateLimited | None:
