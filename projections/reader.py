@@ -34,6 +34,10 @@ def frozen(value: Any) -> Any:
     return tape.thaw(tape.dump(value))
 
 
+class _NotRemembered(LookupError):
+    """A correction's landing position is not among those this process remembers."""
+
+
 def _no_jumps(step: int) -> Position:
     raise AssertionError(f"a fold without corrections jumped to step {step}")
 
@@ -177,15 +181,30 @@ class MatchReader:
             pos = playing.fold(events)
             self._remember(match_id, [*playing.kept(), (pos["version"], tape.dump(pos))])
             return pos
-        pos, dumped = self.fold_own(game, pos, events)
-        self._remember(match_id, [(pos["version"], dumped)])
+        pos = tape.fold(game, pos, events, _no_jumps)
+        self._remember(match_id, [(pos["version"], tape.dump(pos))])
         return pos
 
-    @staticmethod
-    def fold_own(game: Game, pos: Position, events: list[StoredEvent]) -> tuple[Position, bytes]:
-        """One batch without corrections folded onto a position the caller owns, and the result
-        frozen (``tape.dump``), for ``keep``: no jump back, so nothing is read from Redis."""
-        pos = tape.fold(game, pos, events, _no_jumps)
+    def fold_own(
+        self, game: Game, match_id: str, pos: Position, events: list[StoredEvent]
+    ) -> tuple[Position, bytes] | None:
+        """A writer's own batch folded onto a position it owns, and the result frozen
+        (``tape.dump``), for ``keep``; nothing is read from Redis. A correction lands on a
+        position this process remembers at exactly that step, else None (``pos`` unchanged: a
+        jump reads the position it lands on first) and the caller folds with ``advance``."""
+
+        def remembered(step: int) -> Position:
+            with self._lock:
+                ring = self._memo.get(match_id)
+                frozen_at = ring.get(step) if ring else None
+            if frozen_at is None:
+                raise _NotRemembered(step)
+            return tape.thaw(frozen_at)
+
+        try:
+            pos = tape.fold(game, pos, events, remembered)
+        except _NotRemembered:
+            return None
         return pos, tape.dump(pos)
 
     def keep(self, match_id: str, pos: Position, dumped: bytes) -> None:

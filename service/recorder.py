@@ -85,10 +85,6 @@ class Folded:
     state: Any
 
 
-def _corrects(new: list[NewEvent]) -> bool:
-    return any(event.type in tape.CORRECTIONS for event in new)
-
-
 @dataclass(frozen=True)
 class Copied:
     """A match made from a log (a fork or an import): its id, its token, and where it came from."""
@@ -308,10 +304,10 @@ class Recorder:
                 if if_match is not None and if_match != pos["version"]:
                     raise PreconditionFailed(if_match, pos["version"])
                 new = decide(pos)
-                # A batch without corrections is folded into the answer while Redis appends it
-                # (folding a correction may read the log, so it waits for the reply).
+                # The batch is folded into the answer while Redis appends it (a correction
+                # that lands where this process remembers nothing waits for the reply).
                 folded: list[Folded] = []
-                fold = None if _corrects(new) else partial(self._fold, game, pos, new, folded)
+                fold = partial(self._fold, game, match_id, pos, new, folded)
                 # The rates are counted by the first append that reaches Redis, never again.
                 result = self.store.append(
                     match_id, new, pos["version"], idempotency_key, digest, fold, rates
@@ -339,12 +335,18 @@ class Recorder:
     def _earlier(self, match_id: str, key: str | None, digest: str) -> AppendResult | None:
         return self.store.recall(match_id, key, digest) if key else None
 
-    def _fold(self, game: Game, pos: Position, new: list[NewEvent], into: list[Folded]) -> None:
-        """Fold a batch without corrections onto ``pos`` (the writer's own) as the steps right
-        after it, which a conditional append writes it as; the answer, for ``_answer``."""
+    def _fold(
+        self, game: Game, match_id: str, pos: Position, new: list[NewEvent], into: list[Folded]
+    ) -> None:
+        """Fold a batch onto ``pos`` (the writer's own) as the steps right after it, which a
+        conditional append writes it as; the answer, for ``_answer`` (nothing when the fold
+        needs the log)."""
         first = pos["version"] + 1
         events = [StoredEvent(first + i, e.type, e.data, e.meta) for i, e in enumerate(new)]
-        pos, dumped = self.reader.fold_own(game, pos, events)
+        done = self.reader.fold_own(game, match_id, pos, events)
+        if done is None:
+            return
+        pos, dumped = done
         # The next write here decides on pos itself (the reader hands it over uncopied), so the
         # answer keeps a copy of the view, which is smaller than the position.
         into.append(Folded(events, pos, dumped, frozen(game.view(pos["game"]))))

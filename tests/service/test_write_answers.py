@@ -15,7 +15,8 @@ import pytest
 
 from games.contract import Game, RuleViolation
 from games.registry import all_games, get_game
-from service.bootstrap import Services
+from service.bootstrap import Services, build
+from service.config import Settings
 from service.recorder import Busy, Recorded
 from tests.recording import record_example
 
@@ -70,3 +71,20 @@ def test_writers_of_one_match_in_one_process_each_get_their_own_state(parts: Ser
     for answer, as_given in answers:
         assert answer.state == as_given
         assert answer.state == state_at(parts, game, made.match_id, answer.version)
+
+
+@pytest.mark.parametrize("game", list(all_games().values()), ids=lambda g: g.id)
+def test_an_undo_and_a_redo_in_a_process_that_remembers_nothing_answer_their_own_state(
+    parts: Services, settings: Settings, game: Game
+) -> None:
+    """The undo lands where the recording process was; another process knows none of it and
+    finds the landing position in Redis once its append is answered."""
+    made = record_example(parts.recorder, game.id, seed=1)
+    parts.projector.project(made.match_id)
+    other = build(settings, notify=lambda match_id: None)
+    try:
+        for correct in (other.recorder.undo, other.recorder.redo, other.recorder.undo):
+            answer = correct(made.match_id, made.token, None, None)
+            assert answer.state == state_at(parts, game, made.match_id, answer.version)
+    finally:
+        other.close()
