@@ -26,7 +26,8 @@ def init_app(app: Flask) -> None:
 
 def refuse_unknown_query() -> None:
     """A 400 naming the query parameters the operation does not take (a typo is not ignored)."""
-    if not request.args or request.endpoint is None:
+    # The raw query first: most requests have none, and parsing an empty one still costs.
+    if not request.query_string or not request.args or request.endpoint is None:
         return
     view = current_app.view_functions.get(request.endpoint)
     known = _query_names(view)

@@ -40,7 +40,7 @@ CREATING = ("matches.create_match", "history.fork", "history.import_match")
 WRITING = ("matches.post_action", "matches.undo", "matches.redo")
 log = logging.getLogger("tabletape.ratelimits")
 Budget = tuple[str, list[RateLimitItem]]
-# How many callers over their rate a process remembers.
+# How many callers a process remembers: over their rate, or the names of their counters.
 CLOSED = 4096
 
 
@@ -77,6 +77,20 @@ def limit_rates(
     # (scope, caller) -> when its refused budget opens again, as this process last learnt it, and
     # the rate it is over.
     closed: dict[tuple[str, str], tuple[float, str]] = {}
+    # (scope, caller) -> the counters an append counts its writes against (key, limit, window).
+    named: dict[tuple[str, str], list[tuple[str, int, int]]] = {}
+
+    def counters(scope: str, who: str, rates: list[RateLimitItem]) -> RateCounters:
+        known = named.get((scope, who))
+        if known is None:
+            known = [
+                (storage.prefixed_key(item.key_for(scope, who)), item.amount, item.get_expiry())
+                for item in rates
+            ]
+            while len(named) >= CLOSED:
+                named.pop(next(iter(named), (scope, who)), None)
+            named[(scope, who)] = known
+        return RateCounters(known)
 
     def caller() -> str:
         known = credentials.known(request.headers.get("X-API-Key", "").strip())
@@ -113,11 +127,7 @@ def limit_rates(
             closed.pop((scope, who), None)
         g.rate_budget = (scope, who, rates)
         if counted_by_append and request.endpoint in WRITING:
-            named = [
-                (storage.prefixed_key(item.key_for(scope, who)), item.amount, item.get_expiry())
-                for item in rates
-            ]
-            g.rate_counters = RateCounters(named)
+            g.rate_counters = counters(scope, who, rates)
             return
         refused = hit(scope, who, rates)
         if refused is not None:
