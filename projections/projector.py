@@ -259,7 +259,9 @@ class Projector:
             # kept: a state read folds from the position, with disclosure applied then.)
             scores = run.game.scores(state)
             run.basis = self._summarise(run, scores)
-            args = [run.start, run.pos["version"], dumps(run.pos), dumps(scores)]
+            # The position frozen as the reader freezes it (states are JSON by the games'
+            # contract, so orjson needs no second look for what json would refuse).
+            args = [run.start, run.pos["version"], tape.dump(run.pos), dumps(scores)]
             args += [dumps(run.summary), run.basis, token]
             args += [lease.token if lease else "", run.match_id]
             for member in run.snapshots:
