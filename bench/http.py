@@ -7,6 +7,7 @@ connection sending the legal action sequences of its own 24 of 192 Wizard matche
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -146,10 +147,69 @@ def load(port: int, data: Path, folder: Path) -> tuple[float, int]:
     return rate, int(bad.group(1)) if bad else 0
 
 
+def in_process(parts: Services, matches: int = 3) -> float:
+    """Both apps served in process, one WSGI call per request, turn about; prints and returns the
+    ratio of their rates. No server, no load generator and no projection worker share the cores,
+    so it shows the application's own cost alone."""
+    from werkzeug.test import EnvironBuilder
+
+    from bench import anchor
+    from service.app import create_app
+
+    settings = dataclasses.replace(parts.settings, write_rate="10000000/minute")
+    ours = create_app(settings)
+    saved = {k: os.environ.get(k) for k in ("REDIS_URL", "TABLETAPE_PREFIX")}
+    os.environ.update(REDIS_URL=parts.settings.redis_url, TABLETAPE_PREFIX=parts.keys.prefix)
+    try:
+        floor = anchor.create_app()
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+    statuses: list[str] = []
+
+    def start_response(status: str, headers: Any, exc_info: Any = None) -> None:
+        statuses.append(status)
+
+    spent = {"tabletape": 0.0, "anchor": 0.0}
+    game = get_game("wizard")
+    script = max((game.example(seed) for seed in range(40)), key=lambda s: len(s["actions"]))
+    try:
+        for _ in range(matches):
+            made = parts.recorder.create("wizard", script["players"], script["setup"], script["options"])
+            for action in script["actions"]:
+                for name, app in (("tabletape", ours), ("anchor", floor)):
+                    environ = EnvironBuilder(
+                        path=f"/v1/matches/{made.match_id}/actions",
+                        method="POST",
+                        json=action,
+                        headers={"Authorization": f"Bearer {made.token}"},
+                    ).get_environ()
+                    started = time.perf_counter()
+                    b"".join(app.wsgi_app(environ, start_response))
+                    spent[name] += time.perf_counter() - started
+                    if not statuses[-1].startswith("201"):
+                        raise RuntimeError(f"{name} answered {statuses[-1]}")
+    finally:
+        ours.extensions["tabletape"].close()
+    count = matches * len(script["actions"])
+    ratio = spent["anchor"] / spent["tabletape"]
+    print(
+        f"http: served in process (a WSGI call per request, turn about), tabletape "
+        f"{spent['tabletape'] / count * 1e6:.0f} us a request, minimal Flask + one EVALSHA "
+        f"{spent['anchor'] / count * 1e6:.0f} us; ratio of rates {ratio:.2f}x"
+    )
+    return ratio
+
+
 def main() -> None:
-    """Print tabletape's HTTP recording rate against the anchor's."""
+    """Print tabletape's HTTP recording rate against the anchor's: in process, then under gunicorn."""
+    with bench_parts() as parts:
+        in_process(parts)
     if shutil.which("wrk") is None:
-        print("http: skipped, wrk is not installed (apt-get install wrk)")
+        print("http: under gunicorn skipped, wrk is not installed (apt-get install wrk)")
         return
     with bench_parts() as parts, tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
