@@ -84,8 +84,12 @@ class EventStore:
         self._headers: dict[str, dict[str, str]] = {}
         # The keys and arguments every write names beside the match's own.
         self._marks = (keys.dirty(), keys.wake(), str(WAKE_SECONDS))
-        # An append may count itself against rate counters only where they share its server.
-        self.counts = not self._cluster
+
+    @property
+    def counts(self) -> bool:
+        """Whether an append may count itself against rate counters: only where they share its
+        server (one Redis; on a cluster they are other slots)."""
+        return not self._cluster
 
     # -- writes ----------------------------------------------------------------------------------
 
