@@ -5,8 +5,20 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from events.codec import decode, dumps, encode, entry_id, read_stored, seq_of
+from events.codec import (
+    UnsafeNumber,
+    _careful_loads,
+    decode,
+    dumps,
+    encode,
+    entry_id,
+    loads,
+    read_stored,
+    seq_of,
+)
 from events.envelope import NewEvent, StoredEvent
 
 META = {"ts": "2024-05-01T20:00:00Z", "actor": "ann", "action_id": "a1", "schema": 1}
@@ -90,3 +102,38 @@ def test_a_stored_event_as_a_dict_is_plain_json() -> None:
     as_dict = stored.as_dict()
     assert as_dict == {"seq": 3, "type": "T", "data": {"a": [1]}, "meta": META}
     assert json.loads(json.dumps(as_dict)) == as_dict
+
+
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(10**30), max_value=10**30)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@given(JSON_VALUES, st.booleans())
+def test_a_request_body_reads_as_the_careful_reader_reads_it(value: object, as_bytes: bool) -> None:
+    text = json.dumps(value, ensure_ascii=False)
+    raw = text.encode() if as_bytes else text
+    found = loads(raw)
+    assert json.dumps(found) == json.dumps(_careful_loads(raw)) == json.dumps(value)
+
+
+@pytest.mark.parametrize(
+    ("text", "path"),
+    [('{"bid": NaN}', "bid"), ('{"a": [1, 1e400]}', "a.1"), ('{"n": -Infinity}', "n"), ("1" * 5000, "")],
+)
+def test_a_number_no_rule_may_be_handed_is_refused_with_its_field_named(text: str, path: str) -> None:
+    with pytest.raises(UnsafeNumber) as refused:
+        loads(text)
+    assert refused.value.path == path
+
+
+def test_a_lone_surrogate_and_a_long_integer_read_as_json_reads_them() -> None:
+    for text in ('{"v": "\\ud800"}', '{"v": 123456789012345678901234567890}', '{"v": 12345678901234567890}'):
+        assert loads(text) == json.loads(text)
+        assert type(loads(text)["v"]) is type(json.loads(text)["v"])
