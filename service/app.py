@@ -45,15 +45,17 @@ class TabletapeFlask(Flask):
     """Flask whose views are looked at once: ``ensure_sync`` asks whether a view is a coroutine
     function, which flask-smorest's decorators make it ask several times on every request."""
 
-    _sync: dict[Any, Any]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self._sync: dict[Any, Any] = {}
+        super().__init__(*args, **kwargs)
 
     def ensure_sync(self, func: Any) -> Any:
         """The function itself when it is not a coroutine function (remembered per function)."""
-        known = self.__dict__.setdefault("_sync", {})
-        found = known.get(func)
-        if found is None:
-            found = known[func] = super().ensure_sync(func)
-        return found
+        try:
+            return self._sync[func]
+        except KeyError:
+            found = self._sync[func] = super().ensure_sync(func)
+            return found
 
 
 def create_app(settings: Settings | None = None) -> Flask:

@@ -6,6 +6,7 @@ import socket
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from flask import request
 
@@ -19,14 +20,20 @@ BODY_SECONDS = 15.0
 
 def check_request(max_body: int, max_depth: int) -> None:
     """Refuse, with a clear 4xx, a write body that is too large, not JSON, or nested too deep."""
-    if request.method not in ("POST", "PUT", "PATCH"):
+    # The request looked up once, and its headers read from the WSGI environ: this runs on every write.
+    req = request._get_current_object()  # type: ignore[attr-defined]
+    environ = req.environ
+    if environ.get("REQUEST_METHOD") not in ("POST", "PUT", "PATCH"):
         return
-    length = request.content_length
+    length = req.content_length
     if length is not None and length > max_body:
         raise BadRequest(413, "body_too_large", f"the body is {length} bytes; the limit is {max_body}")
-    with _deadline(BODY_SECONDS):
-        data = request.get_data(cache=True)
-    if length is None and not data and "chunked" in request.headers.get("Transfer-Encoding", "").lower():
+    if _interruptible():
+        with _deadline(BODY_SECONDS):
+            data = req.get_data(cache=True)
+    else:
+        data = req.get_data(cache=True)
+    if length is None and not data and "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower():
         # Servers that do not terminate a chunked body hand the app none: refuse it, never read it
         # as empty.
         raise BadRequest(
@@ -37,18 +44,25 @@ def check_request(max_body: int, max_depth: int) -> None:
     # A body without Content-Length is cut at the limit as it is read, so reaching it means over.
     if len(data) > max_body or (length is None and len(data) >= max_body):
         raise BadRequest(413, "body_too_large", f"the body is over the limit of {max_body} bytes")
-    if not data.strip():
+    if not data or data.isspace():
         return
-    if request.mimetype not in JSON_TYPES and not request.mimetype.endswith("+json"):
+    mimetype = media_type(environ)
+    if mimetype not in JSON_TYPES and not mimetype.endswith("+json"):
         raise BadRequest(
             415,
             "unsupported_media_type",
-            f"send the body as application/json, not {request.mimetype or 'no content type'}",
+            f"send the body as application/json, not {mimetype or 'no content type'}",
         )
     # A body with no more brackets than the limit cannot nest deeper (counted in C, not walked).
     brackets = data.count(b"[") + data.count(b"{")
     if brackets > max_depth and nesting_depth(data) > max_depth:
         raise BadRequest(400, "json_too_deep", f"the JSON body nests deeper than {max_depth} levels")
+
+
+def media_type(environ: dict[str, Any]) -> str:
+    """The request body's media type: what precedes the parameters of Content-Type, in lower case
+    (as werkzeug's ``mimetype`` reads it, without parsing the parameters)."""
+    return str(environ.get("CONTENT_TYPE", "")).partition(";")[0].strip().lower()
 
 
 def nesting_depth(data: bytes) -> int:
@@ -73,18 +87,18 @@ def nesting_depth(data: bytes) -> int:
     return deepest
 
 
+def _interruptible() -> bool:
+    """Whether a read of the body can be cut short: under gevent's patched sockets a read waits
+    in a greenlet that a timeout interrupts; without them (gunicorn's threads, the development
+    server, tests) there is nothing to interrupt and no deadline."""
+    monkey = sys.modules.get("gevent.monkey")
+    return monkey is not None and bool(monkey.is_module_patched("socket"))
+
+
 @contextmanager
 def _deadline(seconds: float) -> Iterator[None]:
-    """Refuse with 408 a body not read within ``seconds``, where a read can be cut short (gevent).
-
-    Under gevent's patched sockets a read waits in a greenlet that a timeout interrupts; without
-    them (the development server, tests) there is nothing to interrupt and no deadline.
-    """
-    gevent = sys.modules.get("gevent")
-    monkey = sys.modules.get("gevent.monkey")
-    if gevent is None or monkey is None or not monkey.is_module_patched("socket"):
-        yield
-        return
+    """Refuse with 408 a body not read within ``seconds`` (only where ``_interruptible``)."""
+    gevent = sys.modules["gevent"]
     timer = gevent.Timeout(seconds)
     timer.start()
     try:

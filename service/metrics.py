@@ -138,10 +138,11 @@ def init_app(app: Flask, parts: Services) -> None:
     def count(response: Response) -> Response:
         # The request's clock, started with its id (service.request_log, the app's first hook).
         started = g.get("request_started")
+        req = request._get_current_object()  # type: ignore[attr-defined]
         # Scrapes are left out: they would count themselves.
-        if started is not None and request.endpoint != "metrics.scrape":
-            route = request.endpoint or "unknown"
-            metrics.observe(route, request.method, response.status_code, time.perf_counter() - started)
+        if started is not None and req.endpoint != "metrics.scrape":
+            route = req.endpoint or "unknown"
+            metrics.observe(route, req.method, response.status_code, time.perf_counter() - started)
         return response
 
 

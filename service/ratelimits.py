@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 import math
 import time
+from typing import Any
 
 import redis
 from flask import Flask, Response, g, request
@@ -92,9 +93,9 @@ def limit_rates(
             named[(scope, who)] = known
         return RateCounters(known)
 
-    def caller() -> str:
-        known = credentials.known(request.headers.get("X-API-Key", "").strip())
-        return known or f"addr-{request.remote_addr or 'unknown'}"
+    def caller(environ: dict[str, Any]) -> str:
+        known = credentials.known(environ.get("HTTP_X_API_KEY", "").strip())
+        return known or f"addr-{environ.get('REMOTE_ADDR') or 'unknown'}"
 
     def refuse(scope: str, who: str, over: list[RateLimitItem]) -> RateLimited:
         """The 429 for a caller over ``over``, remembered until the latest of them opens again."""
@@ -115,19 +116,22 @@ def limit_rates(
 
     @app.before_request
     def count() -> None:
-        budget = budgets.get(request.endpoint or "")
+        # The request and g looked up once: this runs on every request.
+        req = request._get_current_object()  # type: ignore[attr-defined]
+        budget = budgets.get(req.endpoint or "")
         if budget is None:
             return
         scope, rates = budget
-        who = caller()
+        who = caller(req.environ)
         shut = closed.get((scope, who))
         if shut is not None:
             if shut[0] > time.time():
                 raise RateLimited(description=shut[1], retry_after=_seconds_until(shut[0]))
             closed.pop((scope, who), None)
-        g.rate_budget = (scope, who, rates)
-        if counted_by_append and request.endpoint in WRITING:
-            g.rate_counters = counters(scope, who, rates)
+        found = g._get_current_object()  # type: ignore[attr-defined]
+        found.rate_budget = (scope, who, rates)
+        if counted_by_append and scope == "write":
+            found.rate_counters = counters(scope, who, rates)
             return
         refused = hit(scope, who, rates)
         if refused is not None:

@@ -23,6 +23,7 @@ from typing import Any
 
 import redis
 
+from events.codec import dumps_sorted, read_stored
 from events.envelope import AppendResult, NewEvent, StoredEvent
 from events.errors import VersionConflict
 from events.store import EventStore, RateCounters
@@ -33,9 +34,10 @@ from projections import tape
 from projections.access import holds_token, token_hash
 from projections.fork import fork_log
 from projections.importing import Checked, check_log, parse_lines
-from projections.reader import MatchReader, frozen
+from projections.reader import MatchReader
 from projections.tape import Position
 from service.credentials import OPERATOR, Credentials
+from service.ids import unique_hex
 
 ATTEMPTS = 8
 # How many matches' write tokens a process remembers as checked.
@@ -65,24 +67,37 @@ class Busy(Exception):
 
 @dataclass(frozen=True)
 class Recorded:
-    """The answer to a write: the new version, the events written and the state after them."""
+    """The answer to a write: the new version, the events written and the state after them.
+
+    The state is kept as the API writes it (``events.codec.dumps_sorted``): an answer is written
+    as it was made, and no later write to the match can change it."""
 
     match_id: str
     version: int
     events: list[StoredEvent]
-    state: Any
+    state_json: bytes
     duplicate: bool = False
+
+    @property
+    def state(self) -> Any:
+        """The state after the write (the view anyone may see), as a fresh value."""
+        return read_stored(self.state_json)
+
+
+def view_json(game: Game, state: Any) -> bytes:
+    """What anyone may see of ``state``, written as the API writes it."""
+    return dumps_sorted(game.view(state))
 
 
 @dataclass(frozen=True)
 class Folded:
     """A write's answer folded from its batch: its steps, the position after them (the next
-    writer's), that position frozen, and the copy of its view the answer shows."""
+    writer's), that position frozen, and its view written out for the answer."""
 
     events: list[StoredEvent]
     pos: Position
     dumped: bytes
-    state: Any
+    state_json: bytes
 
 
 @dataclass(frozen=True)
@@ -235,7 +250,7 @@ class Recorder:
                 raise RuleViolation("match_finished", "the match is over; undo to change its end")
             events = game.decide(pos["game"], action)
             actor = str(action.get("player") or "table")
-            return self._new_events(game, events, secrets.token_hex(16), actor, action)
+            return self._new_events(game, events, unique_hex(), actor, action)
 
         return self._write(game, match_id, decide, if_match, idempotency_key, action, rates)
 
@@ -278,7 +293,7 @@ class Recorder:
             data = make(pos)
             if data is None:
                 raise RuleViolation(f"nothing_to_{word}", f"there is no action to {word}")
-            meta = self._meta("table", secrets.token_hex(16), 1, {"type": word}, self._now())
+            meta = self._meta("table", unique_hex(), 1, {"type": word}, self._now())
             return [NewEvent(kind, data, meta)]
 
         return self._write(game, match_id, decide, if_match, idempotency_key, {"type": word}, rates)
@@ -348,8 +363,8 @@ class Recorder:
             return
         pos, dumped = done
         # The next write here decides on pos itself (the reader hands it over uncopied), so the
-        # answer keeps a copy of the view, which is smaller than the position.
-        into.append(Folded(events, pos, dumped, frozen(game.view(pos["game"]))))
+        # answer keeps its view written out, which is smaller than the position.
+        into.append(Folded(events, pos, dumped, view_json(game, pos["game"])))
 
     def _answer(
         self,
@@ -366,10 +381,10 @@ class Recorder:
         if folded:
             done = folded[0]
             self.reader.keep(match_id, done.pos, done.dumped)
-            return Recorded(match_id, done.pos["version"], done.events, done.state)
+            return Recorded(match_id, done.pos["version"], done.events, done.state_json)
         events = [StoredEvent(first + i, e.type, e.data, e.meta) for i, e in enumerate(new)]
         pos = self.reader.advance(game, match_id, pos, events)
-        state = frozen(game.view(pos["game"]))
+        state = view_json(game, pos["game"])
         self.reader.hand_back(match_id, pos)
         return Recorded(match_id, first + len(events) - 1, events, state)
 
@@ -383,7 +398,7 @@ class Recorder:
     def _replayed(self, game: Game, match_id: str, first: int, last: int) -> Recorded:
         events = self.store.read(match_id, first, last)
         pos = self.reader.position(game, match_id, last)
-        return Recorded(match_id, last, events, frozen(game.view(pos["game"])), duplicate=True)
+        return Recorded(match_id, last, events, view_json(game, pos["game"]), duplicate=True)
 
     def _authorised(self, match_id: str, token: str | None) -> Game:
         header = self.store.header(match_id)
