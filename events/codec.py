@@ -97,13 +97,8 @@ def loads(text: str | bytes) -> Any:
     orjson reads it when it can read it alike: it refuses NaN, infinities and lone surrogates,
     and only a run of 19 digits can be an integer it would read otherwise. Those texts, and every
     text it refuses, are read the careful way, which takes them or names what is wrong."""
-    long = _LONG_BYTES.search(text) if isinstance(text, bytes) else _LONG_TEXT.search(text)
-    if long is None:
-        try:
-            return orjson.loads(text)
-        except orjson.JSONDecodeError:
-            pass
-    return _careful_loads(text)
+    found = _read_quickly(text)
+    return _careful_loads(text) if found is _UNREAD else found
 
 
 def _careful_loads(text: str | bytes) -> Any:
@@ -159,18 +154,26 @@ def decode(entry: Raw, fields: Mapping[Any, Raw]) -> StoredEvent:
 
 # 19 digits in a row may be an integer beyond 64 bits, which orjson would read as a float.
 _LONG_TEXT, _LONG_BYTES = re.compile(r"\d{19}"), re.compile(rb"\d{19}")
+_UNREAD = object()
 
 
-def read_stored(raw: Raw) -> Any:
-    """A stored JSON text read as ``json.loads`` reads it: by orjson, unless the text holds what
-    orjson reads otherwise or refuses (integers beyond 64 bits, NaN, a lone surrogate)."""
+def _read_quickly(raw: Raw) -> Any:
+    """orjson's reading of a JSON text where it reads it as ``json`` does; else ``_UNREAD``
+    (integers beyond 64 bits, NaN, infinities, a lone surrogate, or a text that is not JSON)."""
     long = _LONG_BYTES.search(raw) if isinstance(raw, bytes) else _LONG_TEXT.search(raw)
     if long is None:
         try:
             return orjson.loads(raw)
         except orjson.JSONDecodeError:
             pass
-    return json.loads(raw)
+    return _UNREAD
+
+
+def read_stored(raw: Raw) -> Any:
+    """A stored JSON text read as ``json.loads`` reads it: by orjson, unless the text holds what
+    orjson reads otherwise or refuses (integers beyond 64 bits, NaN, a lone surrogate)."""
+    found = _read_quickly(raw)
+    return json.loads(raw) if found is _UNREAD else found
 
 
 def as_text(value: Any) -> str:
