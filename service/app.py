@@ -8,7 +8,7 @@ from flask import Flask, Response
 from flask_smorest import Api
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from service import errors, http_conventions, metrics, openapi_shape, request_log
+from service import errors, hooks, http_conventions, metrics, openapi_shape, request_log
 from service.api import games, health, matches, players, reads, sharing
 from service.bootstrap import build
 from service.config import Settings
@@ -78,18 +78,16 @@ def create_app(settings: Settings | None = None) -> Flask:
         },
     )
     app.extensions["tabletape"] = build(settings)
-    # First, so that even a request refused by the limits below has an id and is counted.
-    request_log.init_app(app, access_log=settings.json_logs)
-    metrics.init_app(app, app.extensions["tabletape"])
+    take_id, echo_id = request_log.steps(access_log=settings.json_logs)
+    count_answer = metrics.init_app(app, app.extensions["tabletape"])
     api = TabletapeApi(app, spec_kwargs={"extra_plugins": [openapi_shape.ShapePlugin()]})
     openapi_shape.register_components(api.spec)
     for blueprint in (health.blp, metrics.blp, games.blp, matches.blp, reads.blp, sharing.blp, players.blp):
         api.register_blueprint(blueprint)
     app.register_blueprint(web_pages)
     errors.register(app)
-    _cors(app, settings.cors_origins)
     parts = app.extensions["tabletape"]
-    limit_rates(
+    count_rate, count_unsent = limit_rates(
         app,
         parts.client,
         parts.keys,
@@ -97,6 +95,27 @@ def create_app(settings: Settings | None = None) -> Flask:
         settings.create_rate,
         settings.write_rate,
         counted_by_append=parts.store.counts,
+    )
+
+    def limits() -> None:
+        check_request(settings.max_body_bytes, settings.max_json_depth)
+
+    # Before the steps below: Flask runs after-request hooks last registered first, so CORS
+    # headers go on the answer the steps leave (a 429 they make included).
+    _cors(app, settings.cors_origins)
+    # The steps of every request, in the order they run. The id comes first, so that even a
+    # request refused by a limit has one; a refusal after the view (a write over its rate that
+    # never reached its append) is counted by the metrics and carries the id.
+    hooks.run_in_order(
+        app,
+        before=[take_id, count_rate, limits, http_conventions.refuse_unknown_query],
+        after=[
+            http_conventions.version_etag,
+            http_conventions.add_location,
+            count_unsent,
+            count_answer,
+            echo_id,
+        ],
     )
     if settings.trusted_proxies:
         # The caller's address (rate limits, logs) is the one the trusted proxies forward.
@@ -106,11 +125,6 @@ def create_app(settings: Settings | None = None) -> Flask:
     if settings.json_logs:
         request_log.configure(json_logs=True)
 
-    @app.before_request
-    def limits() -> None:
-        check_request(settings.max_body_bytes, settings.max_json_depth)
-
-    http_conventions.init_app(app)
     return app
 
 

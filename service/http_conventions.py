@@ -1,13 +1,14 @@
 """HTTP conventions every route shares, applied once: Location on a created match, unknown query
 parameters refused, and ETags that carry the match's version so that If-Match can send one back.
-(A write's answer carries the Location of the steps it appended itself: service.api.matches.)"""
+(A write's answer carries the Location of the steps it appended itself: service.api.matches.)
+``service.app`` runs them among the steps of every request (``service.hooks``)."""
 
 from __future__ import annotations
 
 import hashlib
 from typing import Any
 
-from flask import Flask, Response, current_app, request, url_for
+from flask import Response, current_app, request, url_for
 from flask_smorest.utils import get_appcontext
 
 from service.errors import BadRequest
@@ -15,13 +16,6 @@ from service.errors import BadRequest
 # A created match is read at its own URL. (Views by function name: the blueprint part of an
 # endpoint is the route group's, and may change.)
 CREATES = {"create_match", "fork", "import_match"}
-
-
-def init_app(app: Flask) -> None:
-    """Register the conventions on the app."""
-    app.before_request(refuse_unknown_query)
-    app.after_request(add_location)
-    app.after_request(version_etag)
 
 
 def refuse_unknown_query() -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import redis
@@ -129,12 +129,12 @@ class _Forward(Collector):
         yield from self.registry.collect()
 
 
-def init_app(app: Flask, parts: Services) -> None:
-    """Count every request and serve GET /metrics."""
+def init_app(app: Flask, parts: Services) -> Callable[[Response], Response]:
+    """Keep the app's metrics for GET /metrics; the step that counts each answer
+    (``service.hooks`` runs it)."""
     metrics = Metrics(parts)
     app.extensions["tabletape.metrics"] = metrics
 
-    @app.after_request
     def count(response: Response) -> Response:
         # The request's clock, started with its id (service.request_log, the app's first hook).
         started = g.get("request_started")
@@ -144,6 +144,8 @@ def init_app(app: Flask, parts: Services) -> None:
             route = req.endpoint or "unknown"
             metrics.observe(route, req.method, response.status_code, time.perf_counter() - started)
         return response
+
+    return count
 
 
 blp = SmorestBlueprint("metrics", __name__, description="Prometheus metrics.")

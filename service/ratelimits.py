@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 import math
 import time
+from collections.abc import Callable
 from typing import Any
 
 import redis
@@ -62,8 +63,10 @@ def limit_rates(
     create_rate: str | None,
     write_rate: str | None,
     counted_by_append: bool = False,
-) -> FixedWindowRateLimiter | None:
-    """Limit the creating writes and the writes of each caller; None when both limits are off.
+) -> tuple[Callable[[], None] | None, Callable[[Response], Response] | None]:
+    """Limit the creating writes and the writes of each caller: the step that counts (or refuses)
+    a request before its view, and the one that counts a write refused before its append, after
+    it (``service.hooks`` runs them); none when both limits are off.
 
     ``counted_by_append``: the store counts a write to a match in its append (one Redis).
     """
@@ -72,7 +75,7 @@ def limit_rates(
         if rate:
             budgets |= {endpoint: (scope, parse_many(rate)) for endpoint in endpoints}
     if not budgets:
-        return None
+        return None, None
     storage = _storage(client, keys)
     limiter = FixedWindowRateLimiter(storage)
     # (scope, caller) -> when its refused budget opens again, as this process last learnt it, and
@@ -114,7 +117,6 @@ def limit_rates(
             log.warning("could not count this request against its rate limit (%s); it passes", exc)
             return None
 
-    @app.before_request
     def count() -> None:
         # The request and g looked up once: this runs on every request.
         req = request._get_current_object()  # type: ignore[attr-defined]
@@ -137,7 +139,6 @@ def limit_rates(
         if refused is not None:
             raise refused
 
-    @app.after_request
     def count_unsent(response: Response) -> Response:
         # A write refused before its append reached Redis still counts, as the library counts.
         counters = rate_counters()
@@ -158,7 +159,7 @@ def limit_rates(
             item = rates[error.which - 1]
             return http_problem(RateLimited(description=str(item), retry_after=item.get_expiry()))
 
-    return limiter
+    return count, count_unsent
 
 
 def _seconds_until(moment: float) -> int:

@@ -7,9 +7,10 @@ import json
 import logging
 import re
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 
-from flask import Flask, Response, g, has_request_context, request
+from flask import Response, g, has_request_context, request
 
 from service.ids import unique_hex
 
@@ -60,10 +61,10 @@ def configure(json_logs: bool) -> None:
     root.setLevel(logging.INFO)
 
 
-def init_app(app: Flask, access_log: bool) -> None:
-    """Give every request an id, echo it, and (with ``access_log``) log each answer."""
+def steps(access_log: bool) -> tuple[Callable[[], None], Callable[[Response], Response]]:
+    """The steps that give every request an id (before it), and echo it and, with ``access_log``,
+    log the answer (after it); ``service.hooks`` runs them."""
 
-    @app.before_request
     def take_id() -> None:
         # Straight from the WSGI environ, and g looked up once: this runs on every request.
         sent = request.environ.get(ENVIRON_KEY, "")
@@ -71,7 +72,6 @@ def init_app(app: Flask, access_log: bool) -> None:
         found.request_id = sent if sent and USABLE.match(sent) else unique_hex()
         found.request_started = time.perf_counter()
 
-    @app.after_request
     def echo_id(response: Response) -> Response:
         response.headers[HEADER] = g.get("request_id", "")
         if access_log:
@@ -79,3 +79,5 @@ def init_app(app: Flask, access_log: bool) -> None:
             fields = {"method": request.method, "path": request.path, "status": response.status_code}
             log.info("answered", extra={"fields": fields | {"duration_ms": round(took, 1)}})
         return response
+
+    return take_id, echo_id

@@ -198,3 +198,27 @@ def test_the_rate_limiter_counts_under_the_deployments_prefix(
     web.post(f"/v1/matches/{made['id']}/undo", headers=bearer(made["token"]))
     counters = list(redis_client.scan_iter(match=f"{keys.rate_limits()}*", count=1000))
     assert counters and all(json.dumps(c.decode()).startswith(f'"{keys.prefix}:') for c in counters)
+
+
+@pytest.mark.parametrize("refused_when", ["before its append", "by its append"])
+def test_a_web_app_over_its_rate_reads_the_429_with_its_id(
+    make_app: Callable[..., Flask], refused_when: str
+) -> None:
+    # A browser shows a cross-origin answer only with the CORS headers: a refusal must carry them
+    # whichever step made it, and the request id a bug report quotes.
+    origin = {"Origin": "https://score.example"}
+    web = make_app(write_rate="1/minute", cors_origins=("https://score.example",)).test_client()
+    made = web.post("/v1/matches", json=wizard_body()).json
+    mark = bearer(made["token"]) | origin
+    # An undo the rules refuse is counted after the view; an action is counted by its append.
+    first = web.post(f"/v1/matches/{made['id']}/undo", headers=mark)
+    assert first.status_code == 422
+    start = {"type": "start_round", "trump_card": "7H"}
+    if refused_when == "before its append":
+        refused = web.post(f"/v1/matches/{made['id']}/undo", headers=mark)
+    else:
+        refused = web.post(f"/v1/matches/{made['id']}/actions", json=start, headers=mark)
+    assert refused.status_code == 429
+    assert refused.headers["Access-Control-Allow-Origin"] == "https://score.example"
+    assert "X-Request-Id" in refused.headers["Access-Control-Expose-Headers"]
+    assert len(refused.headers["X-Request-Id"]) == 32

@@ -1,0 +1,39 @@
+"""The steps every request passes, in one before-request and one after-request hook.
+
+Each part of the service brings its own step: the request id and access log
+(``service.request_log``), the caller's rate (``service.ratelimits``), the body's limits
+(``service.limits``), the query, Location and ETag conventions (``service.http_conventions``)
+and the metrics (``service.metrics``). ``service.app`` lists them once, in the order they run,
+and this module runs them: one hook each way instead of one per step, which Flask would look up
+and call one by one on every request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from flask import Flask, Response
+
+Before = Callable[[], Response | None]
+After = Callable[[Response], Response]
+
+
+def run_in_order(app: Flask, before: Sequence[Before | None], after: Sequence[After | None]) -> None:
+    """Run ``before`` in order ahead of each view (a step that answers, or raises, ends it there,
+    as Flask's own hooks do), and ``after`` in order on each answer, error answers included."""
+    firsts = [step for step in before if step is not None]
+    lasts = [step for step in after if step is not None]
+
+    @app.before_request
+    def before_each() -> Response | None:
+        for step in firsts:
+            answer = step()
+            if answer is not None:
+                return answer
+        return None
+
+    @app.after_request
+    def after_each(response: Response) -> Response:
+        for step in lasts:
+            response = step(response)
+        return response
