@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, Response
+from flask import Flask, Request, Response
 from flask_smorest import Api
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -97,8 +97,8 @@ def create_app(settings: Settings | None = None) -> Flask:
         counted_by_append=parts.store.counts,
     )
 
-    def limits() -> None:
-        check_request(settings.max_body_bytes, settings.max_json_depth)
+    def limits(req: Request, ctx: Any) -> None:
+        check_request(req, settings.max_body_bytes, settings.max_json_depth)
 
     # Before the steps below: Flask runs after-request hooks last registered first, so CORS
     # headers go on the answer the steps leave (a 429 they make included).

@@ -5,17 +5,21 @@ Each part of the service brings its own step: the request id and access log
 (``service.limits``), the query, Location and ETag conventions (``service.http_conventions``)
 and the metrics (``service.metrics``). ``service.app`` lists them once, in the order they run,
 and this module runs them: one hook each way instead of one per step, which Flask would look up
-and call one by one on every request.
+and call one by one on every request. Each step is handed the request and its ``g`` (looked up
+once, not through Flask's context proxies at every use).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
-from flask import Flask, Response
+from flask import Flask, Request, Response, g, request
 
-Before = Callable[[], Response | None]
-After = Callable[[Response], Response]
+# A step before the view: (request, g) -> an answer that ends the request there, or None.
+Before = Callable[[Request, Any], Response | None]
+# A step after the view: (request, g, answer) -> the answer.
+After = Callable[[Request, Any, Response], Response]
 
 
 def run_in_order(app: Flask, before: Sequence[Before | None], after: Sequence[After | None]) -> None:
@@ -26,14 +30,16 @@ def run_in_order(app: Flask, before: Sequence[Before | None], after: Sequence[Af
 
     @app.before_request
     def before_each() -> Response | None:
+        req, ctx = request._get_current_object(), g._get_current_object()  # type: ignore[attr-defined]
         for step in firsts:
-            answer = step()
+            answer = step(req, ctx)
             if answer is not None:
                 return answer
         return None
 
     @app.after_request
     def after_each(response: Response) -> Response:
+        req, ctx = request._get_current_object(), g._get_current_object()  # type: ignore[attr-defined]
         for step in lasts:
-            response = step(response)
+            response = step(req, ctx, response)
         return response

@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from flask import Response, current_app, request, url_for
+from flask import Request, Response, current_app, url_for
 from flask_smorest.utils import get_appcontext
 
 from service.errors import BadRequest
@@ -18,16 +18,16 @@ from service.errors import BadRequest
 CREATES = {"create_match", "fork", "import_match"}
 
 
-def refuse_unknown_query() -> None:
+def refuse_unknown_query(req: Request, ctx: Any) -> None:
     """A 400 naming the query parameters the operation does not take (a typo is not ignored)."""
     # The raw query first: most requests have none, and parsing an empty one still costs.
-    if not request.query_string or not request.args or request.endpoint is None:
+    if not req.query_string or not req.args or req.endpoint is None:
         return
-    view = current_app.view_functions.get(request.endpoint)
+    view = current_app.view_functions.get(req.endpoint)
     known = _query_names(view)
     if known is None:
         return  # not an API operation (static files, the spec itself)
-    unknown = sorted(set(request.args) - known)
+    unknown = sorted(set(req.args) - known)
     if unknown:
         takes = ", ".join(sorted(known)) or "no query parameters"
         raise BadRequest(
@@ -37,7 +37,7 @@ def refuse_unknown_query() -> None:
         )
 
 
-def add_location(response: Response) -> Response:
+def add_location(req: Request, ctx: Any, response: Response) -> Response:
     """Location on the 201 of a created match: the match's own URL."""
     if response.status_code != 201 or "Location" in response.headers or not response.is_json:
         return response
@@ -48,25 +48,25 @@ def add_location(response: Response) -> Response:
     match_id = body.get("id") if isinstance(body, dict) else None
     if not match_id:
         return response
-    if (request.endpoint or "").rsplit(".", 1)[-1] in CREATES:
+    if (req.endpoint or "").rsplit(".", 1)[-1] in CREATES:
         response.headers["Location"] = url_for("matches.show_match", match_id=match_id)
     return response
 
 
-def version_etag(response: Response) -> Response:
+def version_etag(req: Request, ctx: Any, response: Response) -> Response:
     """An ETag for every 200 read: ``"<version>.<digest>"`` when the answer has a match version.
 
     The version lets a client send the ETag back as If-Match on a write (RFC 9110), and the digest
     keeps it a strong validator of the whole body for If-None-Match.
     """
-    if request.method != "GET" or response.status_code != 200 or response.is_streamed:
+    if req.method != "GET" or response.status_code != 200 or response.is_streamed:
         return response
     digest = hashlib.sha256(response.get_data()).hexdigest()[:20]
     body: Any = response.get_json(silent=True) if response.is_json else None
     version = body.get("version") if isinstance(body, dict) else None
     tag = f"{version}.{digest}" if isinstance(version, int) and not isinstance(version, bool) else digest
     response.set_etag(tag)
-    response.make_conditional(request)
+    response.make_conditional(req)
     return response
 
 

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from flask import request
+from flask import Request, request
 
 from service.errors import BadRequest
 
@@ -18,10 +18,9 @@ JSON_TYPES = ("application/json", "application/x-ndjson")
 BODY_SECONDS = 15.0
 
 
-def check_request(max_body: int, max_depth: int) -> None:
+def check_request(req: Request, max_body: int, max_depth: int) -> None:
     """Refuse, with a clear 4xx, a write body that is too large, not JSON, or nested too deep."""
-    # The request looked up once, and its headers read from the WSGI environ: this runs on every write.
-    req = request._get_current_object()  # type: ignore[attr-defined]
+    # The headers are read from the WSGI environ: this runs on every write.
     environ = req.environ
     if environ.get("REQUEST_METHOD") not in ("POST", "PUT", "PATCH"):
         return

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import redis
-from flask import Flask, Response, current_app, g, request
+from flask import Flask, Request, Response, current_app
 from flask_smorest import Blueprint as SmorestBlueprint
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily
@@ -129,16 +129,15 @@ class _Forward(Collector):
         yield from self.registry.collect()
 
 
-def init_app(app: Flask, parts: Services) -> Callable[[Response], Response]:
+def init_app(app: Flask, parts: Services) -> Callable[[Request, Any, Response], Response]:
     """Keep the app's metrics for GET /metrics; the step that counts each answer
     (``service.hooks`` runs it)."""
     metrics = Metrics(parts)
     app.extensions["tabletape.metrics"] = metrics
 
-    def count(response: Response) -> Response:
-        # The request's clock, started with its id (service.request_log, the app's first hook).
-        started = g.get("request_started")
-        req = request._get_current_object()  # type: ignore[attr-defined]
+    def count(req: Request, ctx: Any, response: Response) -> Response:
+        # The request's clock, started with its id (service.request_log, the first step).
+        started = ctx.get("request_started")
         # Scrapes are left out: they would count themselves.
         if started is not None and req.endpoint != "metrics.scrape":
             route = req.endpoint or "unknown"

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 import redis
-from flask import Flask, Response, g, request
+from flask import Flask, Request, Response, g
 from limits import RateLimitItem, parse_many
 from limits.errors import StorageError
 from limits.storage import RedisClusterStorage, RedisStorage, Storage
@@ -63,7 +63,7 @@ def limit_rates(
     create_rate: str | None,
     write_rate: str | None,
     counted_by_append: bool = False,
-) -> tuple[Callable[[], None] | None, Callable[[Response], Response] | None]:
+) -> tuple[Callable[[Request, Any], None] | None, Callable[[Request, Any, Response], Response] | None]:
     """Limit the creating writes and the writes of each caller: the step that counts (or refuses)
     a request before its view, and the one that counts a write refused before its append, after
     it (``service.hooks`` runs them); none when both limits are off.
@@ -117,9 +117,7 @@ def limit_rates(
             log.warning("could not count this request against its rate limit (%s); it passes", exc)
             return None
 
-    def count() -> None:
-        # The request and g looked up once: this runs on every request.
-        req = request._get_current_object()  # type: ignore[attr-defined]
+    def count(req: Request, ctx: Any) -> None:
         budget = budgets.get(req.endpoint or "")
         if budget is None:
             return
@@ -130,22 +128,21 @@ def limit_rates(
             if shut[0] > time.time():
                 raise RateLimited(description=shut[1], retry_after=_seconds_until(shut[0]))
             closed.pop((scope, who), None)
-        found = g._get_current_object()  # type: ignore[attr-defined]
-        found.rate_budget = (scope, who, rates)
+        ctx.rate_budget = (scope, who, rates)
         if counted_by_append and scope == "write":
-            found.rate_counters = counters(scope, who, rates)
+            ctx.rate_counters = counters(scope, who, rates)
             return
         refused = hit(scope, who, rates)
         if refused is not None:
             raise refused
 
-    def count_unsent(response: Response) -> Response:
+    def count_unsent(req: Request, ctx: Any, response: Response) -> Response:
         # A write refused before its append reached Redis still counts, as the library counts.
-        counters = rate_counters()
+        counters = ctx.get("rate_counters")
         if counters is None or counters.sent:
             return response
         counters.sent = True
-        scope, who, rates = g.rate_budget
+        scope, who, rates = ctx.rate_budget
         refused = hit(scope, who, rates)
         return http_problem(refused) if refused is not None else response
 

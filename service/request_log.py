@@ -9,8 +9,9 @@ import re
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
+from typing import Any
 
-from flask import Response, g, has_request_context, request
+from flask import Request, Response, g, has_request_context
 
 from service.ids import unique_hex
 
@@ -61,22 +62,22 @@ def configure(json_logs: bool) -> None:
     root.setLevel(logging.INFO)
 
 
-def steps(access_log: bool) -> tuple[Callable[[], None], Callable[[Response], Response]]:
+def steps(
+    access_log: bool,
+) -> tuple[Callable[[Request, Any], None], Callable[[Request, Any, Response], Response]]:
     """The steps that give every request an id (before it), and echo it and, with ``access_log``,
     log the answer (after it); ``service.hooks`` runs them."""
 
-    def take_id() -> None:
-        # Straight from the WSGI environ, and g looked up once: this runs on every request.
-        sent = request.environ.get(ENVIRON_KEY, "")
-        found = g._get_current_object()  # type: ignore[attr-defined]
-        found.request_id = sent if sent and USABLE.match(sent) else unique_hex()
-        found.request_started = time.perf_counter()
+    def take_id(req: Request, ctx: Any) -> None:
+        sent = req.environ.get(ENVIRON_KEY, "")
+        ctx.request_id = sent if sent and USABLE.match(sent) else unique_hex()
+        ctx.request_started = time.perf_counter()
 
-    def echo_id(response: Response) -> Response:
-        response.headers[HEADER] = g.get("request_id", "")
+    def echo_id(req: Request, ctx: Any, response: Response) -> Response:
+        response.headers[HEADER] = ctx.get("request_id", "")
         if access_log:
-            took = (time.perf_counter() - g.get("request_started", time.perf_counter())) * 1000
-            fields = {"method": request.method, "path": request.path, "status": response.status_code}
+            took = (time.perf_counter() - ctx.get("request_started", time.perf_counter())) * 1000
+            fields = {"method": req.method, "path": req.path, "status": response.status_code}
             log.info("answered", extra={"fields": fields | {"duration_ms": round(took, 1)}})
         return response
 
