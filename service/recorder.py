@@ -18,7 +18,7 @@ import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from functools import partial
+from functools import partial, partialmethod
 from typing import Any
 
 import redis
@@ -254,37 +254,17 @@ class Recorder:
 
         return self._write(game, match_id, decide, if_match, idempotency_key, action, rates)
 
-    def undo(
+    def correct(
         self,
-        match_id: str,
-        token: str | None,
-        if_match: int | None,
-        idempotency_key: str | None,
-        rates: RateCounters | None = None,
-    ) -> Recorded:
-        """Append an event that takes back the last effective action."""
-        return self._correct(match_id, token, tape.UNDONE, if_match, idempotency_key, rates)
-
-    def redo(
-        self,
-        match_id: str,
-        token: str | None,
-        if_match: int | None,
-        idempotency_key: str | None,
-        rates: RateCounters | None = None,
-    ) -> Recorded:
-        """Append an event that re-applies the action the last undo took back."""
-        return self._correct(match_id, token, tape.REDONE, if_match, idempotency_key, rates)
-
-    def _correct(
-        self,
-        match_id: str,
-        token: str | None,
         kind: str,
-        if_match: int | None,
-        idempotency_key: str | None,
-        rates: RateCounters | None,
+        match_id: str,
+        token: str | None,
+        if_match: int | None = None,
+        idempotency_key: str | None = None,
+        rates: RateCounters | None = None,
     ) -> Recorded:
+        """Append a correction of ``kind``: an undo (``tape.UNDONE``) takes back the last effective
+        action, a redo (``tape.REDONE``) re-applies the action the last undo took back."""
         game = self._authorised(match_id, token)
         make = tape.undo_event if kind == tape.UNDONE else tape.redo_event
         word = "undo" if kind == tape.UNDONE else "redo"
@@ -297,6 +277,10 @@ class Recorder:
             return [NewEvent(kind, data, meta)]
 
         return self._write(game, match_id, decide, if_match, idempotency_key, {"type": word}, rates)
+
+    # ``recorder.undo(match_id, token, if_match, idempotency_key, rates)``, and redo alike.
+    undo = partialmethod(correct, tape.UNDONE)
+    redo = partialmethod(correct, tape.REDONE)
 
     def _write(
         self,
