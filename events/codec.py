@@ -10,7 +10,7 @@ import json
 import math
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import orjson
@@ -138,8 +138,15 @@ def encode(event: NewEvent) -> dict[str, str]:
     return {"type": event.type, "data": dumps(event.data), "meta": dumps(event.meta)}
 
 
-def decode(entry: Raw, fields: Mapping[Any, Raw]) -> StoredEvent:
-    """The stored event of one stream entry (its id and its fields)."""
+def decode(entry: Raw, fields: Mapping[Any, Raw] | Sequence[Raw]) -> StoredEvent:
+    """The stored event of one stream entry: its id and its fields, as a mapping (as redis-py
+    reads XRANGE) or as the flat list of names and values a script's reply holds."""
+    if isinstance(fields, Sequence):
+        if len(fields) == 6 and fields[0] == b"type" and fields[2] == b"data" and fields[4] == b"meta":
+            # The order every append writes, read by the projector on every run.
+            kind, data, meta = fields[1], fields[3], fields[5]
+            return StoredEvent(_seq_of_bytes(entry), as_text(kind), read_stored(data), read_stored(meta))
+        fields = dict(zip(fields[::2], fields[1::2], strict=True))
     named = {as_text(k): v for k, v in fields.items()}
     missing = {"type", "data", "meta"} - named.keys()
     if missing:
@@ -150,6 +157,15 @@ def decode(entry: Raw, fields: Mapping[Any, Raw]) -> StoredEvent:
         data=read_stored(named["data"]),
         meta=read_stored(named["meta"]),
     )
+
+
+def _seq_of_bytes(entry: Raw) -> int:
+    """``seq_of``, without the text a reply's bytes would be decoded to first."""
+    if isinstance(entry, bytes):
+        head, sep, tail = entry.partition(b"-")
+        if sep and tail == b"0" and head.isdigit():
+            return int(head)
+    return seq_of(entry)
 
 
 # 19 digits in a row may be an integer beyond 64 bits, which orjson would read as a float.

@@ -337,9 +337,10 @@ class EventStore:
         }
 
     def events_of(
-        self, game: str | None, entries: Iterable[tuple[Any, Mapping[Any, Any]]]
+        self, game: str | None, entries: Iterable[tuple[Any, Mapping[Any, Any] | Sequence[Any]]]
     ) -> list[StoredEvent]:
-        """The stored events of stream entries (ids and fields, as XRANGE gives them), upcast for ``game``."""
+        """The stored events of stream entries (ids and fields, as XRANGE gives them or as a
+        script's reply holds them), upcast for ``game``."""
         events = [decode(entry, fields) for entry, fields in entries]
         if self.upcasters is not None and game is not None:
             events = [self.upcasters.upcast(game, event) for event in events]

@@ -15,34 +15,39 @@
 --           dirty set here unless a write came in after the fold (version is then the log's).
 --   code 2: written, and the read models may not say it: models reads "pending:<token>" until
 --           the run that writes them confirms them (projections/settle.lua, which ends the run).
+--
+-- `run` is one match's part; projections/many.lua, appended to this script, runs it for each match
+-- of a call, with that match's keys and arguments.
 
-local proj, snap, lease, meta, dirty = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local function run(KEYS, ARGV)
+  local proj, snap, lease, meta, dirty = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 
-local function release()
-  if ARGV[8] ~= '' and redis.call('GET', lease) == ARGV[8] then
-    redis.call('DEL', lease)
+  local function release()
+    if ARGV[8] ~= '' and redis.call('GET', lease) == ARGV[8] then
+      redis.call('DEL', lease)
+    end
   end
-end
 
-local stored = redis.call('HGET', proj, 'checkpoint') or '0'
-if stored ~= ARGV[1] then
+  local stored = redis.call('HGET', proj, 'checkpoint') or '0'
+  if stored ~= ARGV[1] then
+    release()
+    return {0, 0}
+  end
+  redis.call('HSET', proj, 'checkpoint', ARGV[2], 'env', ARGV[3], 'scores', ARGV[4], 'summary', ARGV[5])
+  -- Projections written before held the game's view too, which no read used.
+  redis.call('HDEL', proj, 'view')
+  for i = 10, #ARGV, 2 do
+    redis.call('ZADD', snap, tonumber(ARGV[i]), ARGV[i + 1])
+  end
+  if redis.call('HGET', proj, 'models') ~= ARGV[6] then
+    redis.call('HSET', proj, 'models', 'pending:' .. ARGV[7])
+    return {2, 0}
+  end
   release()
-  return {0, 0}
+  local version = redis.call('HGET', meta, 'version') or '0'
+  -- A write after the fold marked the match itself (and is not undone here): it stays dirty.
+  if dirty and version == ARGV[2] then
+    redis.call('SREM', dirty, ARGV[9])
+  end
+  return {1, tonumber(version)}
 end
-redis.call('HSET', proj, 'checkpoint', ARGV[2], 'env', ARGV[3], 'scores', ARGV[4], 'summary', ARGV[5])
--- Projections written before held the game's view too, which no read used.
-redis.call('HDEL', proj, 'view')
-for i = 10, #ARGV, 2 do
-  redis.call('ZADD', snap, tonumber(ARGV[i]), ARGV[i + 1])
-end
-if redis.call('HGET', proj, 'models') ~= ARGV[6] then
-  redis.call('HSET', proj, 'models', 'pending:' .. ARGV[7])
-  return {2, 0}
-end
-release()
-local version = redis.call('HGET', meta, 'version') or '0'
--- A write after the fold marked the match itself (and is not undone here): it stays dirty.
-if dirty and version == ARGV[2] then
-  redis.call('SREM', dirty, ARGV[9])
-end
-return {1, tonumber(version)}

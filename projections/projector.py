@@ -1,7 +1,8 @@
 """Bringing projections up to their logs: state, scoreboards, snapshots and read models, idempotently.
 
 A run takes any number of matches and costs a handful of round trips whatever their number, each
-a script per match in its own slot (projections/*.lua): ``take`` leases the match (for a worker's
+a script run for each match in its own slot (projections/*.lua; on one Redis one call runs it for
+many matches, projections/many.lua): ``take`` leases the match (for a worker's
 pass) and reads where its projection stands and the events after it; ``project`` writes the new
 position, scoreboard and snapshots with a compare-and-set on the checkpoint the fold started from;
 ``settle`` gives the lease back and reads the log's version once the match is off the dirty set.
@@ -48,6 +49,9 @@ TAIL = 1000
 # Positions a projector holds between runs (the least recently projected matches go first).
 HELD = 1024
 _SCRIPTS = ("take", "project", "settle")
+# Matches per script call on one Redis: a call runs without a break, so a write waits for a
+# call at most this many matches' work.
+CALL_MATCHES = 50
 # The models field while a run writes read models it has not confirmed yet (settle.lua).
 _PENDING = "pending:"
 log = logging.getLogger("tabletape.projector")
@@ -55,7 +59,12 @@ log = logging.getLogger("tabletape.projector")
 
 @cache
 def _source(name: str) -> str:
-    return files("projections").joinpath(f"{name}.lua").read_text(encoding="utf-8")
+    """A projection script: its run of one match (``name``.lua) and the loop over a call's
+    matches (many.lua)."""
+    folder = files("projections")
+    return folder.joinpath(f"{name}.lua").read_text(encoding="utf-8") + folder.joinpath("many.lua").read_text(
+        encoding="utf-8"
+    )
 
 
 @dataclass(frozen=True)
@@ -209,7 +218,7 @@ class Projector:
                 pos = known
             else:
                 pos = tape.empty()  # never projected, or its projection was dropped (rebuild)
-            events = self.store.events_of(header["game"], [(e[0], _fields(e[1])) for e in entries])
+            events = self.store.events_of(header["game"], entries)
             if pos["version"] != int(checkpoint):
                 # A position not at its checkpoint (a damaged projection): fold from its own step.
                 events = self.store.read(match_id, pos["version"] + 1, count=TAIL)
@@ -341,16 +350,27 @@ class Projector:
             pass
 
     def _scripts(self, name: str, calls: list[tuple[list[str], list[Any]]], dirty: bool = False) -> list[Any]:
-        """One script's reply per call: each to its match's server, one round trip per server.
+        """One script's reply per call (a match's keys and arguments), in order.
 
-        ``dirty``: the script may settle the run's dirty mark itself, given the dirty set as its
-        last key; only on one Redis, where that key may join a match's in one script.
+        On one Redis the matches go in calls of up to CALL_MATCHES each (projections/many.lua),
+        all in one round trip; on a cluster each match's call goes to its server, one round trip
+        per server. ``dirty``: the script may settle the run's dirty mark itself, given the dirty
+        set after the match's keys; only on one Redis, where that key may join a match's.
         """
-        if dirty and not self._cluster:
-            calls = [([*keys, self.keys.dirty()], args) for keys, args in calls]
-        sha = self._sha[name]
-        groups = [(keys[0], [("EVALSHA", sha, len(keys), *keys, *args)]) for keys, args in calls]
-        return [found[0] for found in self._send(groups)]
+        if not calls:
+            return []
+        sha, per = self._sha[name], len(calls[0][0])
+        size = 1 if self._cluster else CALL_MATCHES
+        shared = [self.keys.dirty()] if dirty and not self._cluster else []
+        groups = []
+        for at in range(0, len(calls), size):
+            part = calls[at : at + size]
+            keys = [key for match_keys, _ in part for key in match_keys] + shared
+            argv: list[Any] = [per]
+            for _, args in part:
+                argv += [len(args), *args]
+            groups.append((keys[0], [("EVALSHA", sha, len(keys), *keys, *argv)]))
+        return [reply for found in self._send(groups) for reply in found[0]]
 
     def _send(self, groups: Sequence[Group]) -> list[list[Any]]:
         if not groups:
@@ -365,8 +385,3 @@ class Projector:
 def _confirmed(models: str | None) -> bool:
     """Whether the projection's models field says its read models were written and confirmed."""
     return models is not None and not models.startswith(_PENDING)
-
-
-def _fields(flat: list[Any]) -> dict[Any, Any]:
-    """A stream entry's fields from a script's reply (a flat list of names and values)."""
-    return dict(zip(flat[::2], flat[1::2], strict=True))

@@ -17,32 +17,37 @@
 -- this same checkpoint (every compare-and-set replaces it), so it wrote the same entries; a mark
 -- that is this run's basis already stays. Anything else may mean that read models of another
 -- summary were written after this run's (or will be, by a run that wrote before it).
+--
+-- `run` is one match's part; projections/many.lua, appended to this script, runs it for each match
+-- of a call, with that match's keys and arguments.
 
-local lease, proj, meta, dirty = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-if ARGV[1] ~= '' and redis.call('GET', lease) == ARGV[1] then
-  redis.call('DEL', lease)
-end
-local confirmed = 1
-if ARGV[3] ~= '' then
-  local mark = redis.call('HGET', proj, 'models')
-  local pending = mark and string.sub(mark, 1, 8) == 'pending:'
-  local mine = mark == 'pending:' .. ARGV[4] or (ARGV[5] == '1' and (not mark or pending))
-  if mark == ARGV[3] then
-    -- Confirmed already, by a run whose entries are the ones this run wrote.
-  elseif mine and redis.call('HGET', proj, 'checkpoint') == ARGV[2] then
-    redis.call('HSET', proj, 'models', ARGV[3])
-  else
-    redis.call('HDEL', proj, 'models')
-    confirmed = 0
+local function run(KEYS, ARGV)
+  local lease, proj, meta, dirty = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+  if ARGV[1] ~= '' and redis.call('GET', lease) == ARGV[1] then
+    redis.call('DEL', lease)
   end
-end
-local version = redis.call('HGET', meta, 'version') or '0'
-if dirty then
-  if confirmed == 0 then
-    redis.call('SADD', dirty, ARGV[6])
-  elseif version == ARGV[2] then
-    -- A write after the fold marked the match itself (and is not undone here): it stays dirty.
-    redis.call('SREM', dirty, ARGV[6])
+  local confirmed = 1
+  if ARGV[3] ~= '' then
+    local mark = redis.call('HGET', proj, 'models')
+    local pending = mark and string.sub(mark, 1, 8) == 'pending:'
+    local mine = mark == 'pending:' .. ARGV[4] or (ARGV[5] == '1' and (not mark or pending))
+    if mark == ARGV[3] then
+      -- Confirmed already, by a run whose entries are the ones this run wrote.
+    elseif mine and redis.call('HGET', proj, 'checkpoint') == ARGV[2] then
+      redis.call('HSET', proj, 'models', ARGV[3])
+    else
+      redis.call('HDEL', proj, 'models')
+      confirmed = 0
+    end
   end
+  local version = redis.call('HGET', meta, 'version') or '0'
+  if dirty then
+    if confirmed == 0 then
+      redis.call('SADD', dirty, ARGV[6])
+    elseif version == ARGV[2] then
+      -- A write after the fold marked the match itself (and is not undone here): it stays dirty.
+      redis.call('SREM', dirty, ARGV[6])
+    end
+  end
+  return {tonumber(version), confirmed}
 end
-return {tonumber(version), confirmed}

@@ -9,17 +9,22 @@
 -- env only when the stored checkpoint is not the one the caller holds (false otherwise, and
 -- when the match was never projected), models false when absent, events as XRANGE gives them
 -- from the step after the stored checkpoint.
+--
+-- `run` is one match's part; projections/many.lua, appended to this script, runs it for each match
+-- of a call, with that match's keys and arguments.
 
-local lease, proj, log = KEYS[1], KEYS[2], KEYS[3]
-if ARGV[1] ~= '' and not redis.call('SET', lease, ARGV[1], 'NX', 'PX', tonumber(ARGV[2])) then
-  return false
+local function run(KEYS, ARGV)
+  local lease, proj, log = KEYS[1], KEYS[2], KEYS[3]
+  if ARGV[1] ~= '' and not redis.call('SET', lease, ARGV[1], 'NX', 'PX', tonumber(ARGV[2])) then
+    return false
+  end
+  local stored = redis.call('HMGET', proj, 'checkpoint', 'models')
+  local checkpoint = stored[1] or '0'
+  local env = false
+  if checkpoint ~= ARGV[3] then
+    env = redis.call('HGET', proj, 'env')
+  end
+  local from = string.format('%d-0', tonumber(checkpoint) + 1)
+  local events = redis.call('XRANGE', log, from, '+', 'COUNT', tonumber(ARGV[4]))
+  return {checkpoint, stored[2], env, events}
 end
-local stored = redis.call('HMGET', proj, 'checkpoint', 'models')
-local checkpoint = stored[1] or '0'
-local env = false
-if checkpoint ~= ARGV[3] then
-  env = redis.call('HGET', proj, 'env')
-end
-local from = string.format('%d-0', tonumber(checkpoint) + 1)
-local events = redis.call('XRANGE', log, from, '+', 'COUNT', tonumber(ARGV[4]))
-return {checkpoint, stored[2], env, events}

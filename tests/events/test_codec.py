@@ -44,6 +44,27 @@ def test_entries_read_as_bytes_decode_like_entries_read_as_text() -> None:
     assert decode(b"7-0", fields) == decode("7-0", encode(NewEvent("T", {"é": 1}, META)))
 
 
+def _flat(fields: dict[str, str], order: tuple[str, ...] = ("type", "data", "meta")) -> list[bytes]:
+    return [part.encode() for name in order for part in (name, fields[name])]
+
+
+def test_fields_as_a_script_replies_them_decode_like_fields_read_by_xrange() -> None:
+    fields = encode(NewEvent("CardPlayed", {"player": "Zoë", "n": 10**20}, META))
+    expected = decode("12-0", fields)
+    assert decode(b"12-0", _flat(fields)) == expected
+    # Another order of the names, or an id read as text, takes the general reading.
+    assert decode(b"12-0", _flat(fields, ("meta", "type", "data"))) == expected
+    assert decode("12-0", _flat(fields)) == expected
+
+
+def test_flat_fields_missing_one_or_a_bad_id_are_refused() -> None:
+    fields = encode(NewEvent("T", {}, META))
+    with pytest.raises(ValueError, match="lacks meta"):
+        decode(b"3-0", _flat(fields, ("type", "data")))
+    with pytest.raises(ValueError, match="not of the form"):
+        decode(b"3-1", _flat(fields))
+
+
 def test_non_ascii_text_is_kept_as_is_in_the_json() -> None:
     assert encode(NewEvent("T", {"name": "帽子戏法"}, {}))["data"] == '{"name":"帽子戏法"}'
 

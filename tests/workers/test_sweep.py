@@ -12,7 +12,9 @@ from rq.serializers import JSONSerializer
 
 from events.store import created_ids
 from games.registry import get_game
+from projections import projector as projector_module
 from projections.assembly import assemble
+from projections.projector import Lease
 from service.bootstrap import Services, connect_store
 from tests.recording import record_example
 from workers.drain import drain
@@ -181,3 +183,27 @@ def test_read_models_an_older_run_writes_after_a_newer_runs_are_written_again(pa
     assert not parts.client.hexists(parts.keys.stats(player), made.match_id)
     for projector in (older, newer):
         projector.client.close()
+
+
+def test_a_pass_over_more_matches_than_a_call_holds_projects_all_but_one_another_pass_holds(
+    parts: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # On one Redis a run sends its matches in calls of CALL_MATCHES; three matches a call here.
+    monkeypatch.setattr(projector_module, "CALL_MATCHES", 3)
+    made = [
+        record_example(parts.recorder, game, seed, upto=9) for game in ("wizard", "hats") for seed in range(4)
+    ]
+    held = made[4].match_id
+    parts.client.set(parts.keys.lease(held), "another-pass", px=8_000)
+    ids = [m.match_id for m in made]
+    done = parts.projector.project_many(ids, Lease("this-pass", 8_000))
+    assert sorted(p.match_id for p in done) == sorted(set(ids) - {held})
+    for match_id in ids:
+        version = parts.store.version(match_id)
+        assert (parts.cache.checkpoint(match_id) == version) is (match_id != held)
+        assert bool(parts.client.sismember(parts.keys.dirty(), match_id)) is (match_id == held)
+        if match_id != held:
+            assert parts.verifier.check(match_id) == []
+    # The other pass's lease is its own still; this pass gave back every one it took.
+    assert parts.client.get(parts.keys.lease(held)) == b"another-pass"
+    assert [m for m in ids if m != held and parts.client.exists(parts.keys.lease(m))] == []
