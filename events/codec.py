@@ -26,7 +26,11 @@ def entry_id(seq: int) -> str:
 
 
 def seq_of(entry: Raw) -> int:
-    """The step number encoded in a stream entry id ``<seq>-0``."""
+    """The step number encoded in a stream entry id ``<seq>-0`` (as bytes, or as text)."""
+    if isinstance(entry, bytes):
+        number, dash, zero = entry.partition(b"-")
+        if dash and zero == b"0" and number.isdigit():
+            return int(number)
     text = as_text(entry)
     head, sep, tail = text.partition("-")
     if not sep or tail != "0" or not head.isdigit():
@@ -145,7 +149,7 @@ def decode(entry: Raw, fields: Mapping[Any, Raw] | Sequence[Raw]) -> StoredEvent
         if len(fields) == 6 and fields[0] == b"type" and fields[2] == b"data" and fields[4] == b"meta":
             # The order every append writes, read by the projector on every run.
             kind, data, meta = fields[1], fields[3], fields[5]
-            return StoredEvent(_seq_of_bytes(entry), as_text(kind), read_stored(data), read_stored(meta))
+            return StoredEvent(seq_of(entry), as_text(kind), read_stored(data), read_stored(meta))
         fields = dict(zip(fields[::2], fields[1::2], strict=True))
     named = {as_text(k): v for k, v in fields.items()}
     missing = {"type", "data", "meta"} - named.keys()
@@ -157,15 +161,6 @@ def decode(entry: Raw, fields: Mapping[Any, Raw] | Sequence[Raw]) -> StoredEvent
         data=read_stored(named["data"]),
         meta=read_stored(named["meta"]),
     )
-
-
-def _seq_of_bytes(entry: Raw) -> int:
-    """``seq_of``, without the text a reply's bytes would be decoded to first."""
-    if isinstance(entry, bytes):
-        head, sep, tail = entry.partition(b"-")
-        if sep and tail == b"0" and head.isdigit():
-            return int(head)
-    return seq_of(entry)
 
 
 # 19 digits in a row may be an integer beyond 64 bits, which orjson would read as a float.

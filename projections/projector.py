@@ -62,9 +62,7 @@ def _source(name: str) -> str:
     """A projection script: its run of one match (``name``.lua) and the loop over a call's
     matches (many.lua)."""
     folder = files("projections")
-    return folder.joinpath(f"{name}.lua").read_text(encoding="utf-8") + folder.joinpath("many.lua").read_text(
-        encoding="utf-8"
-    )
+    return "".join(folder.joinpath(part).read_text(encoding="utf-8") for part in (f"{name}.lua", "many.lua"))
 
 
 @dataclass(frozen=True)
