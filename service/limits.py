@@ -24,7 +24,7 @@ def check_request(req: Request, max_body: int, max_depth: int) -> None:
     environ = req.environ
     if environ.get("REQUEST_METHOD") not in ("POST", "PUT", "PATCH"):
         return
-    length = req.content_length
+    length = content_length(environ)
     if length is not None and length > max_body:
         raise BadRequest(413, "body_too_large", f"the body is {length} bytes; the limit is {max_body}")
     if _interruptible():
@@ -56,6 +56,18 @@ def check_request(req: Request, max_body: int, max_depth: int) -> None:
     brackets = data.count(b"[") + data.count(b"{")
     if brackets > max_depth and nesting_depth(data) > max_depth:
         raise BadRequest(400, "json_too_deep", f"the JSON body nests deeper than {max_depth} levels")
+
+
+def content_length(environ: dict[str, Any]) -> int | None:
+    """The body's declared length, as werkzeug's ``Request.content_length`` reads it (None for
+    none or a chunked body, 0 for a value that is not a number), from the environ directly."""
+    declared = environ.get("CONTENT_LENGTH")
+    codings = environ.get("HTTP_TRANSFER_ENCODING", "").lower().split(",")
+    chunked = any(coding.strip() == "chunked" for coding in codings)
+    if declared is None or chunked:
+        return None
+    value = declared.strip()
+    return int(value) if value.isascii() and value.isdigit() else 0
 
 
 def media_type(environ: dict[str, Any]) -> str:

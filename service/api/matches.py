@@ -55,7 +55,7 @@ def appended(answer: Recorded) -> Response:
     events = dumps_sorted([e.as_dict() for e in answer.events])
     parts = (b'{"events":', events, b',"id":', dumps_sorted(answer.match_id), b',"state":', answer.state_json)
     body = b"".join((*parts, b',"version":%d}\n' % answer.version))
-    response = Response(body, status=201, mimetype="application/json")
+    response = Response(body, status=201, content_type="application/json")
     if answer.events:
         first, last = answer.events[0].seq, answer.events[-1].seq
         # The route of reads.events, spelled out: building it with url_for costs more than the

@@ -8,8 +8,11 @@ from collections.abc import Callable
 
 import redis
 from flask.testing import FlaskClient
+from hypothesis import given
+from hypothesis import strategies as st
+from werkzeug.urls import iri_to_uri
 
-from service.app import create_app
+from service.app import URI, create_app
 from service.config import Settings
 from tests.service.conftest import Table
 
@@ -28,6 +31,29 @@ def test_every_201_says_where_the_new_thing_is(table: Callable[..., Table], clie
     assert client.get(acted.headers["Location"]).json["events"][0]["type"] == "RoundStarted"
     forked = client.post(f"/v1/matches/{match_id}/fork", json={"at": 2})
     assert forked.status_code == 201 and forked.headers["Location"] == f"/v1/matches/{forked.json['id']}"
+
+
+def test_a_location_under_a_mount_point_that_is_not_ascii_is_sent_as_a_uri(client: FlaskClient) -> None:
+    # Mounted under /bühne: the WSGI server hands the app the path's bytes as latin-1 text.
+    mounted = {"SCRIPT_NAME": "/bühne".encode().decode("latin-1")}
+    body = {"game": "wizard", "players": ["ann", "bob", "cy"], **WIZARD}
+    made = client.post("/v1/matches", json=body, environ_overrides=mounted)
+    match_id = made.json["id"]
+    assert made.headers["Location"] == f"/b%C3%BChne/v1/matches/{match_id}"
+    acted = client.post(
+        f"/v1/matches/{match_id}/actions",
+        json={"type": "start_round", "trump_card": "7H"},
+        headers={"Authorization": f"Bearer {made.json['token']}"},
+        environ_overrides=mounted,
+    )
+    assert acted.headers["Location"] == f"/b%C3%BChne/v1/matches/{match_id}/events?from=2&to=2"
+
+
+@given(st.text(alphabet="/?#%&=:;@!$'()*+,-._~ \"<>[]^`{|}\\aZ09üé", max_size=16))
+def test_a_location_sent_as_it_is_is_one_the_iri_conversion_gives_back_unchanged(tail: str) -> None:
+    location = "/" + tail
+    if URI.fullmatch(location):
+        assert iri_to_uri(location) == location
 
 
 def test_an_unknown_query_parameter_is_refused_with_its_name(client: FlaskClient) -> None:

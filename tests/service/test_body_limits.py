@@ -1,0 +1,46 @@
+"""The body limits read a request's declared length from the WSGI environ, as werkzeug reads it:
+a body refused or let through by its length is the one werkzeug's reading would say."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from flask.testing import FlaskClient
+from werkzeug.wrappers import Request
+
+from service.limits import content_length
+
+DECLARED = [
+    {},
+    {"CONTENT_LENGTH": "12"},
+    {"CONTENT_LENGTH": " 12 "},
+    {"CONTENT_LENGTH": ""},
+    {"CONTENT_LENGTH": "-3"},
+    {"CONTENT_LENGTH": "+5"},
+    {"CONTENT_LENGTH": "1e3"},
+    {"CONTENT_LENGTH": "twelve"},
+    {"CONTENT_LENGTH": "١٢"},  # digits, but not ASCII ones
+    {"CONTENT_LENGTH": "99999999999999999999"},
+    {"CONTENT_LENGTH": "12", "HTTP_TRANSFER_ENCODING": "chunked"},
+    {"CONTENT_LENGTH": "12", "HTTP_TRANSFER_ENCODING": "gzip, Chunked"},
+    {"CONTENT_LENGTH": "12", "HTTP_TRANSFER_ENCODING": "notchunked"},
+    {"HTTP_TRANSFER_ENCODING": "chunked"},
+]
+
+
+@pytest.mark.parametrize("declared", DECLARED, ids=repr)
+def test_the_declared_length_is_werkzeugs(declared: dict[str, str]) -> None:
+    environ = {"REQUEST_METHOD": "POST", "wsgi.input": io.BytesIO(b""), **declared}
+    assert content_length(environ) == Request(environ).content_length
+
+
+def test_an_over_long_declared_body_is_refused_before_it_is_read(client: FlaskClient) -> None:
+    answer = client.post(
+        "/v1/matches",
+        data=b"{}",
+        content_type="application/json",
+        environ_overrides={"CONTENT_LENGTH": "99999999999"},
+    )
+    assert answer.status_code == 413 and answer.json["code"] == "body_too_large"
+    assert "99999999999 bytes" in answer.json["detail"]
