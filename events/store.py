@@ -11,6 +11,7 @@ answer that a pipeline would only give later.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -38,6 +39,8 @@ _WRITTEN, _DUPLICATE = 0, 1
 # The wake flag outlives a lost enqueue by this long; the workers' sweep covers that gap.
 WAKE_SECONDS = 5
 _HEADERS = 4096
+# How many connections a process keeps for its next appends (``EventStore._checkout``).
+_KEPT = 8
 _NO_MATCH, _EXISTS, _CONFLICT, _OTHER_REQUEST, _OVER_LIMIT = -1, -2, -3, -4, -5
 
 
@@ -84,6 +87,10 @@ class EventStore:
         self._headers: dict[str, dict[str, str]] = {}
         # The keys and arguments every write names beside the match's own.
         self._marks = (keys.dirty(), keys.wake(), str(WAKE_SECONDS))
+        # Connections of the client's pool whose last reply was read, kept for the next appends
+        # of this process (``_checkout``).
+        self._kept: list[Any] = []
+        self._kept_by = os.getpid()
 
     @property
     def counts(self) -> bool:
@@ -244,17 +251,18 @@ class EventStore:
         failed: Exception | None = None
         ran = False
         reply: Any = None
-        pool = self.client.connection_pool
-        conn = pool.get_connection()
+        conn = self._checkout()
         # A reply left unread on a pooled connection would be the next command's: such a
         # connection is closed, never given back as it is.
         unread = False
+        lost = False
         try:
             try:
                 conn.send_command("EVALSHA", self._script.sha, len(keys), *keys, *argv)
                 unread = True
             except (redis.ConnectionError, redis.TimeoutError):
                 conn.disconnect()
+                lost = True
             else:
                 failed, ran = _attempt(meanwhile), True
                 try:
@@ -264,16 +272,41 @@ class EventStore:
                     unread = False
                 except (redis.ConnectionError, redis.TimeoutError):
                     conn.disconnect()
-                    unread = False
+                    unread, lost = False, True
         finally:
             if unread:
                 conn.disconnect()
-            pool.release(conn)
+            self._checkin(conn, clean=not (unread or lost))
         if reply is None:
             reply = self._script(keys=keys, args=argv)
         if not ran:
             failed = _attempt(meanwhile)
         return reply, failed
+
+    def _checkout(self) -> Any:
+        """A connection for an append: one an earlier append of this process gave back, else one
+        of the client's pool.
+
+        The pool checks each connection out and in with a poll of its socket and bookkeeping of
+        its own, which cost an append more than the rest of its own work. A kept connection is
+        one whose last reply was read; one the server closed since fails on its send or its read,
+        and the append goes again through the client (``_evalsha``), conditional as before.
+        """
+        if self._kept_by != os.getpid():
+            # Forked: the parent's connections are not this process's (its pool starts anew).
+            self._kept, self._kept_by = [], os.getpid()
+        try:
+            return self._kept.pop()
+        except IndexError:
+            return self.client.connection_pool.get_connection()
+
+    def _checkin(self, conn: Any, clean: bool) -> None:
+        """Keep a connection for the next append, or give it back to the pool (a connection that
+        failed, or one more than the store keeps)."""
+        if clean and len(self._kept) < _KEPT and self._kept_by == os.getpid():
+            self._kept.append(conn)
+        else:
+            self.client.connection_pool.release(conn)
 
     def _replicated(self, match_id: str, args: list[str], reply: list[int], acknowledged: int) -> None:
         """NotReplicated unless enough replicas hold what this write (or the one it repeats) wrote."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -109,3 +110,61 @@ def _run_all(work: Callable[[int], None], count: int) -> None:
         thread.join(timeout=120)
     if failures:
         raise failures[0]
+
+
+def _named_client(url: str, name: str) -> redis.Redis:
+    """A client whose every connection the server lists under ``name``."""
+    return redis.Redis.from_url(url, client_name=name, socket_timeout=5)
+
+
+def test_an_append_after_the_server_dropped_the_stores_connections_is_written_once(
+    standalone_url: str, keys: Keys
+) -> None:
+    name = f"{keys.prefix}-appender"
+    client = _named_client(standalone_url, name)
+    store = EventStore(client, keys)
+    store.create("m", {"game": "wizard"}, [made(i=0)], created_ms=1)
+    answered: list[int] = []
+    for i in (1, 2):
+        store.append("m", [made(i=i)], expected_version=i, meanwhile=lambda: answered.append(1))
+    # The server drops every connection the store holds (a restart, an idle timeout).
+    admin = redis.Redis.from_url(standalone_url)
+    for connection in admin.client_list():
+        if connection.get("name") == name:
+            admin.client_kill_filter(_id=connection["id"])
+    result = store.append("m", [made(i=3)], expected_version=3, meanwhile=lambda: answered.append(1))
+    assert (result.first, result.last, result.duplicate) == (4, 4, False)
+    assert [e.data["i"] for e in store.read("m", 1, 10)] == [0, 1, 2, 3]
+    assert answered == [1, 1, 1]
+    client.close()
+    admin.close()
+
+
+def test_a_forked_process_appends_on_connections_of_its_own(standalone_url: str, keys: Keys) -> None:
+    client = _named_client(standalone_url, f"{keys.prefix}-forked")
+    store = EventStore(client, keys)
+    for match_id in ("parent", "child"):
+        store.create(match_id, {"game": "wizard"}, [made(i=0)], created_ms=1)
+    # The parent's append leaves a connection for the next; the child is forked holding it.
+    store.append("parent", [made(i=1)], expected_version=1, meanwhile=lambda: None)
+    rounds = 150
+
+    def append_all(match_id: str, start: int) -> None:
+        for i in range(start, start + rounds):
+            result = store.append(match_id, [made(i=i)], expected_version=i, meanwhile=lambda: None)
+            assert (result.first, result.last) == (i + 1, i + 1)
+
+    pid = os.fork()
+    if pid == 0:  # the child: both processes append at once, each on its own connections
+        code = 0
+        try:
+            append_all("child", 1)
+        except BaseException:
+            code = 1
+        os._exit(code)
+    append_all("parent", 2)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert [e.data["i"] for e in store.read("child", 1, 1000)] == list(range(rounds + 1))
+    assert [e.data["i"] for e in store.read("parent", 1, 1000)] == list(range(rounds + 2))
+    client.close()
