@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -16,6 +16,7 @@ from events.keys import Keys
 from events.store import EventStore
 from service.bootstrap import connect_store
 from service.config import Settings
+from workers.jobs import forget
 
 
 def made(**data: Any) -> NewEvent:
@@ -112,17 +113,20 @@ def _run_all(work: Callable[[int], None], count: int) -> None:
         raise failures[0]
 
 
-def _named_client(url: str, name: str) -> redis.Redis:
-    """A client whose every connection the server lists under ``name``."""
-    return redis.Redis.from_url(url, client_name=name, socket_timeout=5)
+@pytest.fixture
+def named_client(standalone_url: str, keys: Keys) -> Iterator[redis.Redis]:
+    """A client of the standalone Redis whose every connection the server lists under the test's
+    prefix; the test's keys are deleted afterwards."""
+    client = redis.Redis.from_url(standalone_url, client_name=f"{keys.prefix}-appender", socket_timeout=5)
+    yield client
+    forget(client, keys.prefix)
+    client.close()
 
 
 def test_an_append_after_the_server_dropped_the_stores_connections_is_written_once(
-    standalone_url: str, keys: Keys
+    named_client: redis.Redis, standalone_url: str, keys: Keys
 ) -> None:
-    name = f"{keys.prefix}-appender"
-    client = _named_client(standalone_url, name)
-    store = EventStore(client, keys)
+    store = EventStore(named_client, keys)
     store.create("m", {"game": "wizard"}, [made(i=0)], created_ms=1)
     answered: list[int] = []
     for i in (1, 2):
@@ -130,19 +134,17 @@ def test_an_append_after_the_server_dropped_the_stores_connections_is_written_on
     # The server drops every connection the store holds (a restart, an idle timeout).
     admin = redis.Redis.from_url(standalone_url)
     for connection in admin.client_list():
-        if connection.get("name") == name:
+        if connection.get("name") == f"{keys.prefix}-appender":
             admin.client_kill_filter(_id=connection["id"])
     result = store.append("m", [made(i=3)], expected_version=3, meanwhile=lambda: answered.append(1))
     assert (result.first, result.last, result.duplicate) == (4, 4, False)
     assert [e.data["i"] for e in store.read("m", 1, 10)] == [0, 1, 2, 3]
     assert answered == [1, 1, 1]
-    client.close()
     admin.close()
 
 
-def test_a_forked_process_appends_on_connections_of_its_own(standalone_url: str, keys: Keys) -> None:
-    client = _named_client(standalone_url, f"{keys.prefix}-forked")
-    store = EventStore(client, keys)
+def test_a_forked_process_appends_on_connections_of_its_own(named_client: redis.Redis, keys: Keys) -> None:
+    store = EventStore(named_client, keys)
     for match_id in ("parent", "child"):
         store.create(match_id, {"game": "wizard"}, [made(i=0)], created_ms=1)
     # The parent's append leaves a connection for the next; the child is forked holding it.
@@ -167,4 +169,3 @@ def test_a_forked_process_appends_on_connections_of_its_own(standalone_url: str,
     assert os.waitstatus_to_exitcode(status) == 0
     assert [e.data["i"] for e in store.read("child", 1, 1000)] == list(range(rounds + 1))
     assert [e.data["i"] for e in store.read("parent", 1, 1000)] == list(range(rounds + 2))
-    client.close()
