@@ -32,7 +32,7 @@ def check_request(req: Request, max_body: int, max_depth: int) -> None:
             data = req.get_data(cache=True)
     else:
         data = req.get_data(cache=True)
-    if length is None and not data and "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower():
+    if length is None and not data and chunked(environ):
         # Servers that do not terminate a chunked body hand the app none: refuse it, never read it
         # as empty.
         raise BadRequest(
@@ -62,12 +62,16 @@ def content_length(environ: dict[str, Any]) -> int | None:
     """The body's declared length, as werkzeug's ``Request.content_length`` reads it (None for
     none or a chunked body, 0 for a value that is not a number), from the environ directly."""
     declared = environ.get("CONTENT_LENGTH")
-    codings = environ.get("HTTP_TRANSFER_ENCODING", "").lower().split(",")
-    chunked = any(coding.strip() == "chunked" for coding in codings)
-    if declared is None or chunked:
+    if declared is None or chunked(environ):
         return None
     value = declared.strip()
     return int(value) if value.isascii() and value.isdigit() else 0
+
+
+def chunked(environ: dict[str, Any]) -> bool:
+    """Whether the request says its body is chunked (``Transfer-Encoding`` names ``chunked``)."""
+    codings = environ.get("HTTP_TRANSFER_ENCODING", "").lower().split(",")
+    return any(coding.strip() == "chunked" for coding in codings)
 
 
 def media_type(environ: dict[str, Any]) -> str:
