@@ -134,7 +134,7 @@ def test_an_append_after_the_server_dropped_the_stores_connections_is_written_on
     # The server drops every connection the store holds (a restart, an idle timeout).
     admin = redis.Redis.from_url(standalone_url)
     for connection in admin.client_list():
-        if connection.get("name") == f"{keys.prefix}-appender":
+        if connection.get("name") == named_client.connection_pool.connection_kwargs["client_name"]:
             admin.client_kill_filter(_id=connection["id"])
     result = store.append("m", [made(i=3)], expected_version=3, meanwhile=lambda: answered.append(1))
     assert (result.first, result.last, result.duplicate) == (4, 4, False)
