@@ -29,7 +29,9 @@ def create_app() -> Flask:
         body = request.get_data(as_text=True)
         scratch = f"anchor-{match_id}"
         keys = [store.keys.meta(scratch), store.keys.log(scratch), store.keys.idem(scratch)]
-        reply = client.evalsha(script.sha, 3, *keys, "append", "", "", "", "", "", "0", "Noted", body, "{}")
+        # No rate counters and no projection: the bare append.
+        bare = ("append", "", "", "", "", "", "0", "0")
+        reply = client.evalsha(script.sha, 3, *keys, *bare, "Noted", body, "{}")
         if reply[0] == -1:  # the first write to this scratch log creates it
             reply = client.evalsha(
                 script.sha, 3, *keys, "create", "", "", "1", "game", "anchor", "Noted", body, "{}"

@@ -155,7 +155,9 @@ def load(port: int, data: Path, folder: Path) -> tuple[float, int]:
 def in_process(parts: Services, matches: int = 3) -> float:
     """Both apps served in process, one WSGI call per request, turn about; prints and returns the
     ratio of their rates. No server, no load generator and no projection worker share the cores,
-    so it shows the application's own cost alone."""
+    so it shows the application's own cost alone. The matches' projections are kept up between
+    requests, untimed, as workers that keep up keep them: each write carries the projection it
+    leaves and moves it in, as under gunicorn."""
     from werkzeug.test import EnvironBuilder
 
     from bench import anchor
@@ -185,6 +187,8 @@ def in_process(parts: Services, matches: int = 3) -> float:
         for _ in range(matches):
             made = parts.recorder.create("wizard", script["players"], script["setup"], script["options"])
             for action in script["actions"]:
+                if parts.cache.checkpoint(made.match_id) != parts.store.version(made.match_id):
+                    parts.projector.project(made.match_id)  # a creation, or a snapshot's step
                 for name, app in (("tabletape", ours), ("anchor", floor)):
                     environ = EnvironBuilder(
                         path=f"/v1/matches/{made.match_id}/actions",

@@ -3,22 +3,37 @@
 -- KEYS: 1 meta (hash: header fields and "version"), 2 log (stream), 3 idem (hash: idempotency
 --       key -> "<first> <last> <fingerprint>"); on one Redis also 4 dirty (set of the match ids
 --       whose projection is behind) and 5 wake (the workers' wake flag), which a write then marks
---       in the same run, and 6... the rate counters an append counts itself against (see below).
---       On a Redis Cluster all those live in other slots: the client marks and counts them.
+--       in the same run, then 6... the rate counters an append counts itself against (see below)
+--       and, for an append that carries its projection, the match's staged and proj (hashes).
+--       On a Redis Cluster the dirty set, the wake flag and the counters live in other slots: the
+--       client marks and counts them, and an append carries no projection there.
 -- ARGV: 1 "create" or "append", 2 the match id (the member KEYS[4] takes), 3 the wake flag's
 --       lifetime in seconds, then
 --   create: <number of header pairs>, field, value, ..., then the events
 --   append: <expected version or "">, <idempotency key or "">, <fingerprint>, <number of rate
---           counters n>, then n pairs <limit>, <window seconds> for KEYS[6..5+n], then the events
+--           counters n>, then n pairs <limit>, <window seconds> for KEYS[6..5+n], then <1 when
+--           the append carries its projection, else 0>, then for 1 the read models' basis of
+--           its summary, then the events
 -- The events: type, data, meta for each, in order. Entry ids are "<seq>-0".
 --
 -- A rate counter is a fixed window, as the `limits` library keeps one: each append adds one to
 -- every counter it names (a new counter expires after its window) before anything else, and an
 -- append that takes one past its limit writes nothing more.
 --
+-- An append that carries its projection sends it beforehand, on the same connection, as the hash
+-- KEYS[6+n] (staged): checkpoint (the batch's last step), env (the position there, frozen),
+-- scores, summary and models (the basis), the fields a projection run writes
+-- (projections/project.lua). When the stored projection KEYS[7+n] was caught up with the log (its
+-- checkpoint is the version this append follows), its read models hold what the summary says
+-- (field models equals the basis) and it holds no view of an earlier release, the append renames
+-- staged to proj in place of the dirty mark: the projection moves in the same atomic run, without
+-- passing through the script. Otherwise, and for every refused append, staged is deleted, and a
+-- written batch marks the match as any other does, for the workers to project.
+--
 -- Replies (numbers only, so the client may decode responses or not):
---   {0, first, last, woke} written; woke is 1 when this write raised the wake flag (KEYS[5]),
---                          else 0 (also when the client marks)
+--   {0, first, last, woke, moved} written; woke is 1 when this write raised the wake flag
+--                          (KEYS[5]), else 0 (also when the client marks); moved is 1 when the
+--                          projection it carried took the stored one's place, else 0
 --   {1, first, last}      a retry: the steps the first request under this key wrote
 --   {-1}                  no such match
 --   {-2}                  the match already exists
@@ -39,6 +54,25 @@ local function mark()
     return 1
   end
   return 0
+end
+
+-- The projection an append carries (ARGV[at] is 1), moved into place when the projection was
+-- at ``version`` and its read models say what it says; else the match is marked. Returns woke
+-- (as mark does) and whether the projection moved.
+local function project(at, version)
+  if ARGV[at] == '0' then
+    return mark(), 0
+  end
+  local staged, proj = KEYS[6 + tonumber(ARGV[7])], KEYS[7 + tonumber(ARGV[7])]
+  local stored = redis.call('HMGET', proj, 'checkpoint', 'models', 'view')
+  if stored[1] == tostring(version) and stored[2] == ARGV[at + 1] and not stored[3] then
+    local moved = redis.pcall('RENAME', staged, proj)
+    if type(moved) == 'table' and moved['ok'] then
+      return 0, 1
+    end
+  end
+  redis.call('DEL', staged)
+  return mark(), 0
 end
 
 local function add_events(from, version)
@@ -79,7 +113,7 @@ local function count()
   return over
 end
 
-local function append()
+local function append(at)
   local over = count()
   if over > 0 then
     return {-5, over}
@@ -103,17 +137,24 @@ local function append()
   if ARGV[4] ~= '' and tonumber(ARGV[4]) ~= version then
     return {-3, version}
   end
-  local last = add_events(8 + 2 * tonumber(ARGV[7]), version)
+  local last = add_events(at + 1 + tonumber(ARGV[at]), version)
   if last > version then
     redis.call('HINCRBY', meta, 'version', last - version)
   end
   if key ~= '' then
     redis.call('HSET', idem, key, string.format('%d %d %s', version + 1, last, fingerprint))
   end
-  return {0, version + 1, last, mark()}
+  local woke, moved = project(at, version)
+  return {0, version + 1, last, woke, moved}
 end
 
 if ARGV[1] == 'create' then
   return create()
 end
-return append()
+local at = 8 + 2 * tonumber(ARGV[7])
+local reply = append(at)
+if reply[1] ~= 0 and ARGV[at] ~= '0' then
+  -- A refused append's projection is nobody's.
+  redis.call('DEL', KEYS[6 + tonumber(ARGV[7])])
+end
+return reply

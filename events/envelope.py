@@ -47,6 +47,8 @@ class AppendResult:
     duplicate: bool = False
     # The write raised the wake flag: no projection pass was queued, so the writer enqueues one.
     woke: bool = field(default=False, compare=False)
+    # The projection the write carried is the match's now (``EventStore.append``).
+    projected: bool = field(default=False, compare=False)
 
     @property
     def version(self) -> int:

@@ -36,8 +36,14 @@ class Keys:
         return self._match(match_id, "snap")
 
     def proj(self, match_id: str) -> str:
-        """Hash: the projection's checkpoint, state, view and scoreboard."""
+        """Hash: the projection's checkpoint, position (env), scoreboard, summary and the basis of
+        the read models written from it (models)."""
         return self._match(match_id, "proj")
+
+    def staged(self, match_id: str) -> str:
+        """Hash: the projection an append carries, as ``proj`` holds one; the append's script
+        renames it to ``proj`` or deletes it (events/append.lua)."""
+        return self._match(match_id, "staged")
 
     def meta_pattern(self) -> str:
         """A SCAN pattern that matches every match's header key under this prefix."""

@@ -18,6 +18,7 @@ from functools import cache
 from importlib.resources import files
 from typing import Any
 
+import hiredis
 import redis
 from redis.commands.core import Script
 
@@ -98,6 +99,13 @@ class EventStore:
         server (one Redis; on a cluster they are other slots)."""
         return not self._cluster
 
+    @property
+    def projects(self) -> bool:
+        """Whether an append may carry its match's projection (``append``): only on one Redis,
+        where the script also takes the dirty mark that it then leaves out, and not while it
+        waits for replicas."""
+        return not self._cluster and not self.replicas
+
     # -- writes ----------------------------------------------------------------------------------
 
     def create(
@@ -148,6 +156,7 @@ class EventStore:
         fingerprint: str = "",
         meanwhile: Callable[[], object] | None = None,
         rates: RateCounters | None = None,
+        projection: Sequence[str] = (),
     ) -> AppendResult:
         """Append a batch atomically after the match's last step.
 
@@ -162,16 +171,34 @@ class EventStore:
         refusal is raised instead.
 
         ``rates`` not yet ``sent`` are counted by this append first (``RateCounters``).
+
+        ``projection``: the match's projection at the batch's last step, as a projection run
+        writes it (basis, env, scores, summary: ``Projector.through``), for a conditional append
+        (``expected_version``): it goes ahead of the script on the same connection and takes
+        the stored projection's place in the script's run, instead of the dirty mark, when that
+        one was caught up and its read models current (events/append.lua). Only one Redis
+        without replicas to wait for takes it (``projects``); elsewhere it is left out, and the
+        workers project the batch.
         """
         expected = "" if expected_version is None else str(expected_version)
         counted = rates.counters if rates is not None and not rates.sent else []
         if counted and not self.counts:
             raise ValueError("an append on a Redis Cluster cannot count rate counters in its run")
         limits = [str(n) for _, limit, window in counted for n in (limit, window)]
+        staged: list[Any] = []
         args = ["append", expected, idempotency_key or "", fingerprint, str(len(counted)), *limits]
         extra = [key for key, _, _ in counted]
+        if projection and self.projects and expected_version is not None and meanwhile is not None:
+            basis, env, scores, summary = projection
+            last = expected_version + len(events)
+            staged = [self.keys.staged(match_id), "checkpoint", last, "env", env, "scores", scores]
+            staged += ["summary", summary, "models", basis]
+            args += ["1", basis]
+            extra += [self.keys.staged(match_id), self.keys.proj(match_id)]
+        else:
+            args.append("0")
         try:
-            reply, woke, failed = self._run(match_id, args + _event_args(events), meanwhile, extra)
+            reply, woke, failed = self._run(match_id, args + _event_args(events), meanwhile, extra, staged)
         finally:
             if counted and rates is not None:
                 # Sent, whatever came back: a lost reply may have counted them.
@@ -192,7 +219,8 @@ class EventStore:
         match_id: str,
         args: list[str],
         meanwhile: Callable[[], object] | None = None,
-        counters: Sequence[str] = (),
+        more: Sequence[str] = (),
+        staged: Sequence[Any] = (),
     ) -> tuple[list[int], bool, Exception | None]:
         """Run the script, marking the match dirty and raising the wake flag in the same round trip;
         the reply, whether this write raised the flag, and what ``meanwhile`` raised.
@@ -201,16 +229,20 @@ class EventStore:
         is one EVALSHA. On a cluster they are cross-match keys (other slots), sent in the same
         round trip to their own servers: a process that dies after the script leaves a log ahead
         of its projection's checkpoint, which the workers' periodic full sweep finds.
+
+        ``more``: the keys an append names after the marks (its rate counters, then those of the
+        projection it carries); ``staged``: that projection's HSET arguments (``append``), sent
+        ahead of the script on one Redis.
         """
         keys = [self.keys.meta(match_id), self.keys.log(match_id), self.keys.idem(match_id)]
         dirty, wake, seconds = self._marks
         argv = [args[0], match_id, seconds, *args[1:]]
         if not self._cluster and not self.replicas:
-            raw, failed = self._evalsha([*keys, dirty, wake, *counters], argv, meanwhile)
+            raw, failed = self._evalsha([*keys, dirty, wake, *more], argv, meanwhile, staged)
             reply = [int(x) for x in raw]
             return reply, len(reply) > 3 and reply[3] == 1, failed
         if not self._cluster:
-            keys += [dirty, wake, *counters]
+            keys += [dirty, wake, *more]
         script: list[tuple[Any, ...]] = [("EVALSHA", self._script.sha, len(keys), *keys, *argv)]
         if self.replicas:
             # WAIT counts the replicas that hold the writes of its own connection: it follows the
@@ -236,15 +268,21 @@ class EventStore:
         return reply, woke, failed
 
     def _evalsha(
-        self, keys: list[str], argv: list[str], meanwhile: Callable[[], object] | None
+        self,
+        keys: list[str],
+        argv: list[str],
+        meanwhile: Callable[[], object] | None,
+        staged: Sequence[Any] = (),
     ) -> tuple[Any, Exception | None]:
         """The script's reply on one Redis, ``meanwhile`` run between sending it and reading it.
 
-        The command goes out on a connection of the client's pool and the reply is read on it
-        after ``meanwhile``. Whatever goes wrong on the way (a connection lost, a server that no
-        longer has the script) sends it again through the client, which loads the script and
-        retries as it does for any command: the version the batch is conditional on makes a
-        repeated append a conflict, never a second batch.
+        The command goes out on a connection of the client's pool (after the HSET of the
+        projection it carries, ``staged``, in the same send) and the reply is read on it after
+        ``meanwhile``. Whatever goes wrong on the way (a connection lost, a server that no longer
+        has the script) sends it again through the client, which loads the script and retries
+        as it does for any command, carrying no projection then (a staged hash left behind is
+        replaced by the match's next carried one): the version the batch is conditional on
+        makes a repeated append a conflict, never a second batch.
         """
         if meanwhile is None:
             return self._script(keys=keys, args=argv), None
@@ -258,7 +296,10 @@ class EventStore:
         lost = False
         try:
             try:
-                conn.send_command("EVALSHA", self._script.sha, len(keys), *keys, *argv)
+                script = _packed("EVALSHA", self._script.sha, len(keys), *keys, *argv)
+                if staged:
+                    script = _packed("HSET", *staged) + script
+                conn.send_packed_command([script])
                 unread = True
             except (redis.ConnectionError, redis.TimeoutError):
                 conn.disconnect()
@@ -266,6 +307,11 @@ class EventStore:
             else:
                 failed, ran = _attempt(meanwhile), True
                 try:
+                    if staged:
+                        try:
+                            conn.read_response()
+                        except redis.ResponseError:
+                            pass  # nothing staged: the script finds none and marks the match
                     reply = conn.read_response()
                     unread = False
                 except redis.exceptions.NoScriptError:
@@ -278,6 +324,10 @@ class EventStore:
                 conn.disconnect()
             self._checkin(conn, clean=not (unread or lost))
         if reply is None:
+            if staged:
+                # Carried no more: the flag says none, and the basis after it goes.
+                at = 7 + 2 * int(argv[6])
+                argv = [*argv[:at], "0", *argv[at + 2 :]]
             reply = self._script(keys=keys, args=argv)
         if not ran:
             failed = _attempt(meanwhile)
@@ -494,9 +544,17 @@ def _attempt(work: Callable[[], object] | None) -> Exception | None:
     return None
 
 
+def _packed(*args: Any) -> bytes:
+    """One command in Redis's protocol, packed by hiredis itself (redis-py's packers go over
+    every argument once more first, which costs an append a few microseconds)."""
+    # hiredis's stubs name a tuple of one argument; it packs any number.
+    return hiredis.pack_command(args)  # type: ignore[arg-type]
+
+
 def _result(match_id: str, reply: list[int], woke: bool) -> AppendResult:
     if reply[0] in (_WRITTEN, _DUPLICATE):
-        return AppendResult(first=reply[1], last=reply[2], duplicate=reply[0] == _DUPLICATE, woke=woke)
+        duplicate, projected = reply[0] == _DUPLICATE, len(reply) > 4 and reply[4] == 1
+        return AppendResult(reply[1], reply[2], duplicate, woke=woke, projected=projected)
     if reply[0] == _NO_MATCH:
         raise UnknownMatch(match_id)
     if reply[0] == _EXISTS:

@@ -261,15 +261,11 @@ class Projector:
                 if run.pos["version"] > 0 and not _confirmed(run.models):
                     run.basis = self._summarise(run, run.game.scores(run.pos["game"]))
                 continue
-            state = run.pos["game"]
-            # scores only reads the state, and its answer is written at once. (The view is not
-            # kept: a state read folds from the position, with disclosure applied then.)
-            scores = run.game.scores(state)
-            run.basis = self._summarise(run, scores)
             # The position frozen as the reader freezes it (states are JSON by the games'
             # contract, so orjson needs no second look for what json would refuse).
-            args = [run.start, run.pos["version"], tape.dump(run.pos), dumps(scores)]
-            args += [dumps(run.summary), run.basis, token]
+            basis, env, scores, summary = self._fields(run, tape.dump(run.pos))
+            run.basis = basis
+            args = [run.start, run.pos["version"], env, scores, summary, run.basis, token]
             args += [lease.token if lease else "", run.match_id]
             for member in run.snapshots:
                 args += [int(member.split("|", 1)[0]), member]
@@ -313,6 +309,29 @@ class Projector:
         state, version = run.pos["game"], run.pos["version"]
         run.summary = summary_of(run.match_id, run.header, run.game, state, scores, version)
         return self.models.basis(run.summary, created_ms)
+
+    def _fields(self, run: _Run, env: bytes | str) -> tuple[str, bytes | str, str, str]:
+        """The projection of the run's position as project.lua stores it: the read models'
+        basis, ``env`` (the position frozen), the scoreboard and the summary, written out."""
+        # scores only reads the state, and its answer is written at once. (The view is not
+        # kept: a state read folds from the position, with disclosure applied then.)
+        scores = run.game.scores(run.pos["game"])
+        basis = self._summarise(run, scores)
+        return basis, env, dumps(scores), dumps(run.summary)
+
+    def through(
+        self, match_id: str, header: dict[str, str], game: Game, start: int, pos: Position, env: bytes
+    ) -> list[Any]:
+        """What a write of the steps after ``start`` up to ``pos`` carries of its projection
+        (``EventStore.append``): what a run that folded them would write; nothing when one of
+        them is a snapshot's step (a run writes it, with its snapshot).
+
+        ``env`` is ``pos`` frozen (``tape.dump``).
+        """
+        if pos["version"] // self.snapshot_every > start // self.snapshot_every:
+            return []
+        run = _Run(match_id, game, header, pos["version"], pos, [], None)
+        return list(self._fields(run, env))
 
     def _settle(self, runs: list[_Run], lease: Lease | None, token: str) -> None:
         """End the runs the compare-and-set did not end: off the dirty set if caught up, leases back."""

@@ -1,10 +1,12 @@
 """Recording: the commands that create a match and append its actions, undos and redos.
 
 Every write follows the same path: check the token, take the current position (projection plus
-the events after it), let the rules decide, append the resulting events with the version they were
-decided on, and ask a worker to project the match. A concurrent writer makes the append fail with
-a version conflict; the command then decides again on the newer state (unless the client made the
-write conditional with If-Match, which then answers 412).
+the events after it), let the rules decide, fold the resulting events into the position after them,
+and append them with the version they were decided on, carrying the projection of that position
+(written in the same atomic run when the stored one was caught up; else the workers project the
+match). A concurrent writer makes the append fail with a version conflict; the command then
+decides again on the newer state (unless the client made the write conditional with If-Match,
+which then answers 412).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import hmac
 import json
 import logging
 import secrets
+import time
 import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -34,6 +37,7 @@ from projections import tape
 from projections.access import holds_token, token_hash
 from projections.fork import fork_log
 from projections.importing import Checked, check_log, parse_lines
+from projections.projector import Projector
 from projections.reader import MatchReader
 from projections.tape import Position
 from service.credentials import OPERATOR, Credentials
@@ -42,6 +46,11 @@ from service.ids import unique_hex
 ATTEMPTS = 8
 # How many matches' write tokens a process remembers as checked.
 HOLDERS = 4096
+# Seconds a process carries no projection for a match whose projection its last write found
+# behind (the workers bring it up meanwhile; a write that carries one in vain costs more).
+CARRY_PAUSE = 0.05
+# The clock the pause is kept by.
+monotonic = time.monotonic
 log = logging.getLogger("tabletape.recorder")
 
 
@@ -91,13 +100,12 @@ def view_json(game: Game, state: Any) -> bytes:
 
 @dataclass(frozen=True)
 class Folded:
-    """A write's answer folded from its batch: its steps, the position after them (the next
-    writer's), that position frozen, and its view written out for the answer."""
+    """A write's batch folded before it is sent: its steps, the position after them (the next
+    writer's) and that position frozen."""
 
     events: list[StoredEvent]
     pos: Position
     dumped: bytes
-    state_json: bytes
 
 
 @dataclass(frozen=True)
@@ -140,12 +148,17 @@ class Recorder:
         notify: Callable[[str], None],
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
         credentials: Credentials | None = None,
+        projector: Projector | None = None,
     ) -> None:
         self.store = store
         self.reader = reader
         self.notify = notify
         self.clock = clock
         self.credentials = credentials or Credentials(())
+        # What a write carries of its projection (none without one: the workers project all).
+        self.projector = projector
+        # When each match whose projection a write here found behind may carry one again.
+        self._behind: dict[str, float] = {}
         # The token each match was last written with, once its hash was found to match: the
         # next write with the same token is compared with it instead of hashing it again.
         self._holders: dict[str, str] = {}
@@ -242,7 +255,7 @@ class Recorder:
 
         ``rates``: counters the append counts this write against (``events.store.RateCounters``);
         over one, OverLimit and nothing recorded."""
-        game = self._authorised(match_id, token)
+        game, header = self._authorised(match_id, token)
         action = validate_action(game, action)
 
         def decide(pos: Position) -> list[NewEvent]:
@@ -252,7 +265,7 @@ class Recorder:
             actor = str(action.get("player") or "table")
             return self._new_events(game, events, unique_hex(), actor, action)
 
-        return self._write(game, match_id, decide, if_match, idempotency_key, action, rates)
+        return self._write(game, header, match_id, decide, if_match, idempotency_key, action, rates)
 
     def correct(
         self,
@@ -265,7 +278,7 @@ class Recorder:
     ) -> Recorded:
         """Append a correction of ``kind``: an undo (``tape.UNDONE``) takes back the last effective
         action, a redo (``tape.REDONE``) re-applies the action the last undo took back."""
-        game = self._authorised(match_id, token)
+        game, header = self._authorised(match_id, token)
         make = tape.undo_event if kind == tape.UNDONE else tape.redo_event
         word = "undo" if kind == tape.UNDONE else "redo"
 
@@ -276,7 +289,7 @@ class Recorder:
             meta = self._meta("table", unique_hex(), 1, {"type": word}, self._now())
             return [NewEvent(kind, data, meta)]
 
-        return self._write(game, match_id, decide, if_match, idempotency_key, {"type": word}, rates)
+        return self._write(game, header, match_id, decide, if_match, idempotency_key, {"type": word}, rates)
 
     # ``recorder.undo(match_id, token, if_match, idempotency_key, rates)``, and redo alike.
     undo = partialmethod(correct, tape.UNDONE)
@@ -285,6 +298,7 @@ class Recorder:
     def _write(
         self,
         game: Game,
+        header: dict[str, str],
         match_id: str,
         decide: Callable[[Position], list[NewEvent]],
         if_match: int | None,
@@ -303,13 +317,18 @@ class Recorder:
                 if if_match is not None and if_match != pos["version"]:
                     raise PreconditionFailed(if_match, pos["version"])
                 new = decide(pos)
-                # The batch is folded into the answer while Redis appends it (a correction
-                # that lands where this process remembers nothing waits for the reply).
-                folded: list[Folded] = []
-                fold = partial(self._fold, game, match_id, pos, new, folded)
+                start = pos["version"]
+                # The batch is folded before it is sent, so that the append carries the
+                # projection it leaves; the answer's view is written while Redis appends it. A
+                # correction that lands where this process remembers nothing is folded once the
+                # reply is in, and carries none (the workers project it).
+                done = self._fold(game, match_id, pos, new)
+                carried = self._carried(game, header, match_id, start, done)
+                answer: list[bytes] = []
+                view = partial(self._view, game, done, answer)
                 # The rates are counted by the first append that reaches Redis, never again.
                 result = self.store.append(
-                    match_id, new, pos["version"], idempotency_key, digest, fold, rates
+                    match_id, new, start, idempotency_key, digest, view, rates, carried
                 )
             except (RuleViolation, PreconditionFailed, VersionConflict) as refusal:
                 if not fresh or (isinstance(refusal, VersionConflict) and if_match is None):
@@ -326,29 +345,54 @@ class Recorder:
                 raise
             if result.duplicate:
                 return self._replayed(game, match_id, result.first, result.last)
+            if carried:
+                self._carried_in(match_id, result.projected)
             if result.woke:
                 self._notify(match_id)
-            return self._answer(game, match_id, pos, result.first, new, folded)
+            return self._answer(game, match_id, pos, result.first, new, done, answer)
         raise Busy(f"the match changed {ATTEMPTS} times while this write was decided; send it again")
 
     def _earlier(self, match_id: str, key: str | None, digest: str) -> AppendResult | None:
         return self.store.recall(match_id, key, digest) if key else None
 
-    def _fold(
-        self, game: Game, match_id: str, pos: Position, new: list[NewEvent], into: list[Folded]
-    ) -> None:
-        """Fold a batch onto ``pos`` (the writer's own) as the steps right after it, which a
-        conditional append writes it as; the answer, for ``_answer`` (nothing when the fold
-        needs the log)."""
+    def _fold(self, game: Game, match_id: str, pos: Position, new: list[NewEvent]) -> Folded | None:
+        """Fold a batch onto ``pos`` (the writer's own, folded in place) as the steps right after
+        it, which a conditional append writes it as; None, ``pos`` unchanged, when the fold needs
+        the log (``MatchReader.fold_own``)."""
         first = pos["version"] + 1
         events = [StoredEvent(first + i, e.type, e.data, e.meta) for i, e in enumerate(new)]
         done = self.reader.fold_own(game, match_id, pos, events)
         if done is None:
+            return None
+        return Folded(events, *done)
+
+    def _carried(
+        self, game: Game, header: dict[str, str], match_id: str, start: int, done: Folded | None
+    ) -> list[Any]:
+        """The projection the append of a folded batch carries (``EventStore.append``): none
+        when the match's projection was found behind a moment ago (``CARRY_PAUSE``)."""
+        if done is None or self.projector is None or not self.store.projects:
+            return []
+        paused = self._behind.get(match_id)
+        if paused is not None and monotonic() < paused:
+            return []
+        return self.projector.through(match_id, header, game, start, done.pos, done.dumped)
+
+    def _carried_in(self, match_id: str, projected: bool) -> None:
+        """Note whether the projection a write carried took its place (else it was behind)."""
+        if projected:
+            self._behind.pop(match_id, None)
             return
-        pos, dumped = done
-        # The next write here decides on pos itself (the reader hands it over uncopied), so the
-        # answer keeps its view written out, which is smaller than the position.
-        into.append(Folded(events, pos, dumped, view_json(game, pos["game"])))
+        if len(self._behind) >= HOLDERS:
+            self._behind.pop(next(iter(self._behind)), None)
+        self._behind[match_id] = monotonic() + CARRY_PAUSE
+
+    @staticmethod
+    def _view(game: Game, done: Folded | None, into: list[bytes]) -> None:
+        # The next write here decides on the position itself (the reader hands it over
+        # uncopied), so the answer keeps its view written out, which is smaller than the position.
+        if done is not None:
+            into.append(view_json(game, done.pos["game"]))
 
     def _answer(
         self,
@@ -357,15 +401,16 @@ class Recorder:
         pos: Position,
         first: int,
         new: list[NewEvent],
-        folded: list[Folded] | None = None,
+        done: Folded | None = None,
+        answer: list[bytes] | None = None,
     ) -> Recorded:
         # Built from what was appended, not read back: once the append is done the answer needs
         # Redis only for a rewind, so a store that fails now does not turn a recorded write into
         # an error that invites a second one.
-        if folded:
-            done = folded[0]
+        if done is not None:
             self.reader.keep(match_id, done.pos, done.dumped)
-            return Recorded(match_id, done.pos["version"], done.events, done.state_json)
+            state = answer[0] if answer else view_json(game, done.pos["game"])
+            return Recorded(match_id, done.pos["version"], done.events, state)
         events = [StoredEvent(first + i, e.type, e.data, e.meta) for i, e in enumerate(new)]
         pos = self.reader.advance(game, match_id, pos, events)
         state = view_json(game, pos["game"])
@@ -384,7 +429,8 @@ class Recorder:
         pos = self.reader.position(game, match_id, last)
         return Recorded(match_id, last, events, view_json(game, pos["game"]), duplicate=True)
 
-    def _authorised(self, match_id: str, token: str | None) -> Game:
+    def _authorised(self, match_id: str, token: str | None) -> tuple[Game, dict[str, str]]:
+        """The match's rules and header, once ``token`` is found to be its write token."""
         header = self.store.header(match_id)
         known = self._holders.get(match_id)
         if not (token and known and hmac.compare_digest(known, token)):
@@ -393,7 +439,7 @@ class Recorder:
             if len(self._holders) >= HOLDERS:
                 self._holders.pop(next(iter(self._holders)), None)
             self._holders[match_id] = str(token)
-        return get_game(header["game"])
+        return get_game(header["game"]), header
 
     def _new_events(
         self, game: Game, events: list[dict[str, Any]], action_id: str, actor: str, action: Any
