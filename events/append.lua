@@ -20,15 +20,16 @@
 -- every counter it names (a new counter expires after its window) before anything else, and an
 -- append that takes one past its limit writes nothing more.
 --
--- An append that carries its projection sends it beforehand, on the same connection, as the hash
--- KEYS[6+n] (staged): checkpoint (the batch's last step), env (the position there, frozen),
--- scores, summary and models (the basis), the fields a projection run writes
+-- An append that carries its projection sends it beforehand, in one transaction (MULTI, EXEC)
+-- with this script, as the hash KEYS[6+n] (staged): checkpoint (the batch's last step), env (the
+-- position there, frozen), summary and models (the basis), the fields a projection run writes
 -- (projections/project.lua). When the stored projection KEYS[7+n] was caught up with the log (its
--- checkpoint is the version this append follows), its read models hold what the summary says
--- (field models equals the basis) and it holds no view of an earlier release, the append renames
--- staged to proj in place of the dirty mark: the projection moves in the same atomic run, without
--- passing through the script. Otherwise, and for every refused append, staged is deleted, and a
--- written batch marks the match as any other does, for the workers to project.
+-- checkpoint is the version this append follows) and its read models hold what the summary says
+-- (field models equals the basis), the append renames staged to proj in place of the dirty mark:
+-- the projection moves in the same atomic run, without passing through the script (what a
+-- projection of an earlier release held besides goes with the hash it replaces). Otherwise, and
+-- for every refused append, staged is deleted, and a written batch marks the match as any other
+-- does, for the workers to project.
 --
 -- Replies (numbers only, so the client may decode responses or not):
 --   {0, first, last, woke, moved} written; woke is 1 when this write raised the wake flag
@@ -64,8 +65,8 @@ local function project(at, version)
     return mark(), 0
   end
   local staged, proj = KEYS[6 + tonumber(ARGV[7])], KEYS[7 + tonumber(ARGV[7])]
-  local stored = redis.call('HMGET', proj, 'checkpoint', 'models', 'view')
-  if stored[1] == tostring(version) and stored[2] == ARGV[at + 1] and not stored[3] then
+  local stored = redis.call('HMGET', proj, 'checkpoint', 'models')
+  if stored[1] == tostring(version) and stored[2] == ARGV[at + 1] then
     local moved = redis.pcall('RENAME', staged, proj)
     if type(moved) == 'table' and moved['ok'] then
       return 0, 1

@@ -37,6 +37,8 @@ from events.servers import on_servers
 from events.upcasting import Upcasters
 
 _WRITTEN, _DUPLICATE = 0, 1
+# The transaction an append that carries its projection is sent in (``EventStore._evalsha``).
+_MULTI, _EXEC = hiredis.pack_command(("MULTI",)), hiredis.pack_command(("EXEC",))
 # The wake flag outlives a lost enqueue by this long; the workers' sweep covers that gap.
 WAKE_SECONDS = 5
 _HEADERS = 4096
@@ -173,7 +175,7 @@ class EventStore:
         ``rates`` not yet ``sent`` are counted by this append first (``RateCounters``).
 
         ``projection``: the match's projection at the batch's last step, as a projection run
-        writes it (basis, env, scores, summary: ``Projector.through``), for a conditional append
+        writes it (basis, env, summary: ``Projector.through``), for a conditional append
         (``expected_version``): it goes ahead of the script on the same connection and takes
         the stored projection's place in the script's run, instead of the dirty mark, when that
         one was caught up and its read models current (events/append.lua). Only one Redis
@@ -189,9 +191,9 @@ class EventStore:
         args = ["append", expected, idempotency_key or "", fingerprint, str(len(counted)), *limits]
         extra = [key for key, _, _ in counted]
         if projection and self.projects and expected_version is not None and meanwhile is not None:
-            basis, env, scores, summary = projection
+            basis, env, summary = projection
             last = expected_version + len(events)
-            staged = [self.keys.staged(match_id), "checkpoint", last, "env", env, "scores", scores]
+            staged = [self.keys.staged(match_id), "checkpoint", last, "env", env]
             staged += ["summary", summary, "models", basis]
             args += ["1", basis]
             extra += [self.keys.staged(match_id), self.keys.proj(match_id)]
@@ -276,13 +278,16 @@ class EventStore:
     ) -> tuple[Any, Exception | None]:
         """The script's reply on one Redis, ``meanwhile`` run between sending it and reading it.
 
-        The command goes out on a connection of the client's pool (after the HSET of the
-        projection it carries, ``staged``, in the same send) and the reply is read on it after
-        ``meanwhile``. Whatever goes wrong on the way (a connection lost, a server that no longer
-        has the script) sends it again through the client, which loads the script and retries
-        as it does for any command, carrying no projection then (a staged hash left behind is
-        replaced by the match's next carried one): the version the batch is conditional on
-        makes a repeated append a conflict, never a second batch.
+        The command goes out on a connection of the client's pool and the reply is read on it
+        after ``meanwhile``. An append that carries its projection sends the HSET of it
+        (``staged``) and the script as one transaction (MULTI, EXEC) in the same send: no other
+        client's command comes between the two, so of two writers of one match at once the one
+        whose append is written renames its own projection, never the other's. Whatever goes
+        wrong on the way (a connection lost, a server that no longer has the script) sends the
+        script again through the client, which loads the script and retries as it does for any
+        command, carrying no projection then (a staged hash left behind is replaced by the
+        match's next carried one): the version the batch is conditional on makes a repeated
+        append a conflict, never a second batch.
         """
         if meanwhile is None:
             return self._script(keys=keys, args=argv), None
@@ -298,7 +303,7 @@ class EventStore:
             try:
                 script = _packed("EVALSHA", self._script.sha, len(keys), *keys, *argv)
                 if staged:
-                    script = _packed("HSET", *staged) + script
+                    script = b"".join((_MULTI, _packed("HSET", *staged), script, _EXEC))
                 conn.send_packed_command([script])
                 unread = True
             except (redis.ConnectionError, redis.TimeoutError):
@@ -307,12 +312,7 @@ class EventStore:
             else:
                 failed, ran = _attempt(meanwhile), True
                 try:
-                    if staged:
-                        try:
-                            conn.read_response()
-                        except redis.ResponseError:
-                            pass  # nothing staged: the script finds none and marks the match
-                    reply = conn.read_response()
+                    reply = _transaction_reply(conn) if staged else conn.read_response()
                     unread = False
                 except redis.exceptions.NoScriptError:
                     unread = False
@@ -542,6 +542,24 @@ def _attempt(work: Callable[[], object] | None) -> Exception | None:
     except Exception as exc:
         return exc
     return None
+
+
+def _transaction_reply(conn: Any) -> Any:
+    """The script's reply in a MULTI, HSET, EVALSHA, EXEC sent at once (``EventStore._evalsha``),
+    every reply of the four read; the error that refused a command, raised."""
+    refused: Exception | None = None
+    for _ in range(3):  # OK, then QUEUED for each command, or why it was refused (an OOM)
+        try:
+            conn.read_response()
+        except redis.ResponseError as exc:
+            refused = refused or exc
+    try:
+        done = conn.read_response()
+    except redis.ResponseError as exc:  # EXECABORT: a command was refused, nothing ran
+        raise (refused or exc) from None
+    if isinstance(done[1], Exception):  # the script's own error (NOSCRIPT: not loaded)
+        raise done[1]
+    return done[1]
 
 
 def _packed(*args: Any) -> bytes:

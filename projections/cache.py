@@ -9,6 +9,7 @@ import redis
 
 from events.codec import as_text, dumps
 from events.keys import Keys
+from projections import tape
 from projections.tape import Position
 
 _SNAP_DIGITS = 12
@@ -36,8 +37,15 @@ class ProjectionCache:
         raw = self.client.hget(self.keys.proj(match_id), "env")
         return json.loads(raw) if raw is not None else None
 
+    def projected(self, match_id: str) -> tuple[int, Position] | None:
+        """(checkpoint, position there) of the projection, or None when never projected."""
+        checkpoint, raw = self.client.hmget(self.keys.proj(match_id), ["checkpoint", "env"])
+        if checkpoint is None or raw is None:
+            return None
+        return int(checkpoint), tape.thaw(raw)
+
     def field(self, match_id: str, name: str) -> tuple[int, Any] | None:
-        """(checkpoint, value) of one projected field ("scores", "summary"), or None."""
+        """(checkpoint, value) of one projected field ("env", "summary"), or None."""
         checkpoint, raw = self.client.hmget(self.keys.proj(match_id), ["checkpoint", name])
         if checkpoint is None or raw is None:
             return None

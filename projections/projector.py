@@ -263,9 +263,9 @@ class Projector:
                 continue
             # The position frozen as the reader freezes it (states are JSON by the games'
             # contract, so orjson needs no second look for what json would refuse).
-            basis, env, scores, summary = self._fields(run, tape.dump(run.pos))
+            basis, env, summary = self._fields(run, tape.dump(run.pos))
             run.basis = basis
-            args = [run.start, run.pos["version"], env, scores, summary, run.basis, token]
+            args = [run.start, run.pos["version"], env, summary, run.basis, token]
             args += [lease.token if lease else "", run.match_id]
             for member in run.snapshots:
                 args += [int(member.split("|", 1)[0]), member]
@@ -310,14 +310,15 @@ class Projector:
         run.summary = summary_of(run.match_id, run.header, run.game, state, scores, version)
         return self.models.basis(run.summary, created_ms)
 
-    def _fields(self, run: _Run, env: bytes | str) -> tuple[str, bytes | str, str, str]:
+    def _fields(self, run: _Run, env: bytes | str) -> tuple[str, bytes | str, str]:
         """The projection of the run's position as project.lua stores it: the read models'
-        basis, ``env`` (the position frozen), the scoreboard and the summary, written out."""
-        # scores only reads the state, and its answer is written at once. (The view is not
-        # kept: a state read folds from the position, with disclosure applied then.)
-        scores = run.game.scores(run.pos["game"])
-        basis = self._summarise(run, scores)
-        return basis, env, dumps(scores), dumps(run.summary)
+        basis, ``env`` (the position frozen) and the summary, written out.
+
+        Neither the view nor the scoreboard is kept: reads compute them from the position (a
+        state read with disclosure applied then), so they cannot disagree with it."""
+        # scores only reads the state.
+        basis = self._summarise(run, run.game.scores(run.pos["game"]))
+        return basis, env, dumps(run.summary)
 
     def through(
         self, match_id: str, header: dict[str, str], game: Game, start: int, pos: Position, env: bytes

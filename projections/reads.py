@@ -120,16 +120,19 @@ class Reads:
         return Frames(first, last, version, frames)
 
     def scoreboard(self, match_id: str) -> dict[str, Any]:
-        """The projected scoreboard, with how far it has reached; folded here before any projection."""
+        """The scoreboard of the projected position, with how far it has reached; folded here
+        before any projection."""
         version = self.store.version(match_id)
-        projected = self.cache.field(match_id, "scores")
+        game = self.reader.game_of(match_id)
+        projected = self.cache.projected(match_id)
         if projected is None:
             # Not projected yet (a worker has not run since the match was created): fold it here.
-            game, pos = self.reader.head(match_id)
+            pos = self.reader.current(game, match_id, version)
             board = frozen(game.scores(pos["game"])) | {"version": version, "projected": False}
         else:
-            at, board = projected
-            board = board | {"version": at, "projected": True}
+            # The position is read fresh, so the game's scores may be given it as they are.
+            at, pos = projected
+            board = dict(game.scores(pos["game"])) | {"version": at, "projected": True}
         return dict(board | {"log_version": version})
 
     def export(self, match_id: str, token: str | None = None) -> Iterator[str]:

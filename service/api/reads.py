@@ -81,5 +81,5 @@ def replay(query: dict[str, Any], match_id: str) -> dict[str, Any]:
 @blp.route("/<match_id>/scores", methods=["GET"])
 @blp.response(200, ScoresOut)
 def scores(match_id: str) -> Response:
-    """The scoreboard the workers projected, with the step it has reached (``version``)."""
+    """The scoreboard of the projected position, with the step it has reached (``version``)."""
     return jsonify(services().reads.scoreboard(match_id))

@@ -62,8 +62,8 @@ def test_undo_and_redo_leave_exactly_the_effective_actions(parts: Services, game
     match_id, _ = record_with_corrections(parts, game, seed)
     parts.projector.project(match_id)
     assert_agrees_with_its_log(parts, match_id)
-    board = parts.cache.field(match_id, "scores")
-    assert board is not None and board[1]["finished"] is True
+    board = parts.reads.scoreboard(match_id)
+    assert board["projected"] and board["finished"] is True
 
 
 @pytest.mark.parametrize("game", list(all_games().values()), ids=lambda g: g.id)
@@ -91,18 +91,19 @@ def test_projecting_twice_writes_the_same_projection(parts: Services) -> None:
     assert first.caught_up and not parts.client.sismember(parts.keys.dirty(), made.match_id)
 
 
-def test_a_projection_written_over_one_of_an_earlier_release_drops_the_view_it_held(
+def test_a_projection_written_over_one_of_an_earlier_release_drops_the_view_and_scores_it_held(
     parts: Services,
 ) -> None:
-    """Projections once kept the game's view too, which no read used (3 KB a match); the next
-    projection of such a match leaves only what reads and verify use."""
+    """Projections once kept the game's view and scoreboard too (reads now take both from the
+    position); the next projection of such a match leaves only what reads and verify use."""
     made = record_example(parts.recorder, "wizard", 2, upto=10)
     parts.projector.project(made.match_id)
     parts.client.hset(parts.keys.proj(made.match_id), "view", json.dumps({"old": True}))
+    parts.client.hset(parts.keys.proj(made.match_id), "scores", json.dumps({"old": True}))
     parts.recorder.undo(made.match_id, made.token, None, None)
     parts.projector.project(made.match_id)
     kept = {k.decode() for k in parts.client.hkeys(parts.keys.proj(made.match_id))}
-    assert kept == {"checkpoint", "env", "scores", "summary", "models"}
+    assert kept == {"checkpoint", "env", "summary", "models"}
     assert parts.verifier.check(made.match_id) == []
 
 

@@ -59,7 +59,7 @@ def test_verify_lists_every_damaged_projection_and_rebuild_repairs_them(
 ) -> None:
     client, keys = stack.client(), stack.keys
     scored, snapped, indexed, behind = recorded[0], recorded[1], recorded[2], recorded[3]
-    client.hset(keys.proj(scored.id), "scores", json.dumps({"finished": False, "winners": []}))
+    client.hset(keys.proj(scored.id), "summary", json.dumps({"finished": False, "winners": []}))
     client.zremrangebyrank(keys.snap(snapped.id), 0, 0)
     game_id = client.hget(keys.meta(indexed.id), "game").decode()
     client.zrem(keys.index("game", game_id), indexed.id)
@@ -67,7 +67,7 @@ def test_verify_lists_every_damaged_projection_and_rebuild_repairs_them(
 
     run = tabletape(stack, "verify")
     assert run.returncode == 1, run.stdout + run.stderr
-    assert f"{scored.id}: scores: differs" in run.stdout
+    assert f"{scored.id}: summary: differs" in run.stdout
     assert f"{snapped.id}: snapshot" in run.stdout
     assert f"{indexed.id}: index {keys.index('game', game_id)}: should list the match" in run.stdout
     assert f"{behind.id}: checkpoint: projected to step 1" in run.stdout
