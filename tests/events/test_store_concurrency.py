@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 from collections.abc import Callable, Iterator
@@ -80,6 +81,56 @@ def test_concurrent_retries_of_one_key_append_once(store: EventStore, settings: 
     assert {(r.first, r.last) for r in results} == {(2, 3)}
     assert sum(not r.duplicate for r in results) == 1
     assert [e.data["n"] for e in store.read("m")] == [0, 1, 2]
+
+
+def test_of_writers_racing_with_projections_the_one_written_moves_its_own_in(
+    store: EventStore, settings: Settings
+) -> None:
+    """Each round every writer appends at the same version, carrying a projection of its own: one
+    append is written, and the projection that moved in is that one's, never another's."""
+    store.create("m", {"game": "wizard"}, [made(writer=-1)], created_ms=1)
+    proj = store.keys.proj("m")
+    store.client.hset(proj, mapping={"checkpoint": 1, "models": "b"})
+    writers, rounds = 4, 25
+    won: dict[int, int] = {}
+    lock = threading.Lock()
+
+    def race(writer: int, own: EventStore, version: int, ready: threading.Barrier) -> None:
+        ready.wait()
+        carried = ("b", f'{{"version":{version + 1},"by":{writer}}}', f'{{"by":{writer}}}')
+        try:
+            own.append("m", [made(writer=writer)], version, meanwhile=lambda: None, projection=carried)
+        except VersionConflict:
+            return
+        with lock:
+            won[version] = writer
+
+    stores = [EventStore(connect_store(settings, 10), store.keys) for _ in range(writers)]
+    try:
+        for version in range(1, rounds + 1):
+            ready = threading.Barrier(writers)
+            threads = [
+                threading.Thread(target=race, args=(w, stores[w], version, ready)) for w in range(writers)
+            ]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(timeout=30)
+            assert store.version("m") == version + 1
+            winner = store.read("m", version + 1, version + 1)[0].data["writer"]
+            assert won[version] == winner
+            env = store.client.hget(proj, "env")
+            if store.projects:
+                assert env is not None and json.loads(env) == {"version": version + 1, "by": winner}
+                assert store.client.hget(proj, "checkpoint") == str(version + 1).encode()
+                assert not store.client.exists(store.keys.staged("m"))
+            else:
+                # A cluster carries no projection: the workers write it.
+                assert env is None
+                store.client.hset(proj, "checkpoint", version + 1)
+    finally:
+        for own in stores:
+            own.client.close()
 
 
 def _append_with_retries(store: EventStore, events: list[NewEvent], conditional: bool) -> AppendResult:
