@@ -32,11 +32,6 @@ class ProjectionCache:
         raw = self.client.hget(self.keys.proj(match_id), "checkpoint")
         return int(raw) if raw is not None else 0
 
-    def position(self, match_id: str) -> Position | None:
-        """The projected position, or None when the match was never projected."""
-        raw = self.client.hget(self.keys.proj(match_id), "env")
-        return json.loads(raw) if raw is not None else None
-
     def projected(self, match_id: str) -> tuple[int, Position] | None:
         """(checkpoint, position there) of the projection, or None when never projected."""
         checkpoint, raw = self.client.hmget(self.keys.proj(match_id), ["checkpoint", "env"])

@@ -263,7 +263,9 @@ class Projector:
                 continue
             # The position frozen as the reader freezes it (states are JSON by the games'
             # contract, so orjson needs no second look for what json would refuse).
-            basis, env, summary = self._fields(run, tape.dump(run.pos))
+            basis, env, summary, run.summary = self._fields(
+                run.match_id, run.header, run.game, run.pos, tape.dump(run.pos)
+            )
             run.basis = basis
             args = [run.start, run.pos["version"], env, summary, run.basis, token]
             args += [lease.token if lease else "", run.match_id]
@@ -305,20 +307,27 @@ class Projector:
 
     def _summarise(self, run: _Run, scores: Any) -> str:
         """Set the run's summary; return the basis of the read models it implies."""
-        created_ms = float(run.header.get("created_ms", 0))
-        state, version = run.pos["game"], run.pos["version"]
-        run.summary = summary_of(run.match_id, run.header, run.game, state, scores, version)
-        return self.models.basis(run.summary, created_ms)
+        run.summary, basis = self._summary(run.match_id, run.header, run.game, run.pos, scores)
+        return basis
 
-    def _fields(self, run: _Run, env: bytes | str) -> tuple[str, bytes | str, str]:
-        """The projection of the run's position as project.lua stores it: the read models'
-        basis, ``env`` (the position frozen) and the summary, written out.
+    def _summary(
+        self, match_id: str, header: dict[str, str], game: Game, pos: Position, scores: Any
+    ) -> tuple[dict[str, Any], str]:
+        """The match's summary at ``pos`` and the basis of the read models it implies."""
+        summary = summary_of(match_id, header, game, pos["game"], scores, pos["version"])
+        return summary, self.models.basis(summary, float(header.get("created_ms", 0)))
+
+    def _fields(
+        self, match_id: str, header: dict[str, str], game: Game, pos: Position, env: bytes
+    ) -> tuple[str, bytes, str, dict[str, Any]]:
+        """The projection of ``pos`` as project.lua stores it: the read models' basis, ``env``
+        (the position frozen) and the summary written out; and the summary itself.
 
         Neither the view nor the scoreboard is kept: reads compute them from the position (a
         state read with disclosure applied then), so they cannot disagree with it."""
         # scores only reads the state.
-        basis = self._summarise(run, run.game.scores(run.pos["game"]))
-        return basis, env, dumps(run.summary)
+        summary, basis = self._summary(match_id, header, game, pos, game.scores(pos["game"]))
+        return basis, env, dumps(summary), summary
 
     def through(
         self, match_id: str, header: dict[str, str], game: Game, start: int, pos: Position, env: bytes
@@ -331,8 +340,7 @@ class Projector:
         """
         if pos["version"] // self.snapshot_every > start // self.snapshot_every:
             return []
-        run = _Run(match_id, game, header, pos["version"], pos, [], None)
-        return list(self._fields(run, env))
+        return list(self._fields(match_id, header, game, pos, env)[:3])
 
     def _settle(self, runs: list[_Run], lease: Lease | None, token: str) -> None:
         """End the runs the compare-and-set did not end: off the dirty set if caught up, leases back."""
