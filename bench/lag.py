@@ -117,7 +117,7 @@ def workers(url: str, prefix: str, count: int = 2) -> list[subprocess.Popen[byte
     root = Path(__file__).resolve().parents[1]
     return [
         subprocess.Popen(
-            [sys.executable, "-m", "service.cli", "worker"], env=env, cwd=root, stderr=subprocess.DEVNULL
+            [sys.executable, "-m", "service.cli.main", "worker"], env=env, cwd=root, stderr=subprocess.DEVNULL
         )
         for _ in range(count)
     ]

@@ -13,10 +13,10 @@ import redis
 
 from bench.harness import bench_parts
 from games.registry import get_game
-from projections.export import export_lines
-from projections.fork import fork_log
-from projections.importing import check_log, parse_lines
-from projections.live import LiveHub
+from projections.live.hub import LiveHub
+from projections.sharing.export import export_lines
+from projections.sharing.fork import fork_log
+from projections.sharing.importing import check_log, parse_lines
 from service.bootstrap import Services
 
 

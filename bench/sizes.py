@@ -18,8 +18,8 @@ from events.envelope import StoredEvent
 from games.contract import Game
 from games.registry import all_games
 from games.validation import validate_action, validate_match
-from projections import tape
-from projections.tape import Position, Tape
+from projections.positions import tape
+from projections.positions.tape import Position, Tape
 
 SMALL, LARGE = 1_000, 100_000
 

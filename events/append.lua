@@ -23,7 +23,7 @@
 -- An append that carries its projection sends it beforehand, in one transaction (MULTI, EXEC)
 -- with this script, as the hash KEYS[6+n] (staged): checkpoint (the batch's last step), env (the
 -- position there, frozen), summary and models (the basis), the fields a projection run writes
--- (projections/project.lua). When the stored projection KEYS[7+n] was caught up with the log (its
+-- (projections/projecting/project.lua). When the stored projection KEYS[7+n] was caught up with the log (its
 -- checkpoint is the version this append follows) and its read models hold what the summary says
 -- (field models equals the basis), the append renames staged to proj in place of the dirty mark:
 -- the projection moves in the same atomic run, without passing through the script (what a

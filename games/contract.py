@@ -24,7 +24,7 @@ Ownership: ``decide`` never changes the state it is given. ``evolve`` owns the s
 may change it in place and returns the state to use from then on (callers that need the old state
 keep a copy). ``view`` and ``scores`` only read the state, and their answers may share parts of
 it: a caller that keeps an answer while the state moves on keeps a copy
-(``projections.reader.frozen``).
+(``projections.positions.rewind.frozen``).
 
 Every state holds at least ``players`` (names in seat order), ``finished`` (bool) and
 ``disputes`` (a list of ``{"code", "message", "player", ...}``: contradictions found after the

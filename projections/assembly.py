@@ -12,15 +12,15 @@ import redis
 
 from events.keys import Keys
 from events.store import EventStore
-from projections.cache import ProjectionCache
-from projections.listing import MatchList
-from projections.projector import Projector
-from projections.reader import MatchReader
-from projections.readmodels import ReadModels
-from projections.reads import Reads
-from projections.stats import Statistics
+from projections.positions.rewind import MatchReader
+from projections.positions.stored import ProjectionCache
+from projections.projecting.projector import Projector
+from projections.projecting.verify import Verifier
+from projections.queries.answers import Reads
+from projections.readmodels.indexes import ReadModels
+from projections.readmodels.listing import MatchList
+from projections.readmodels.stats import Statistics
 from projections.upcasting import game_upcasters
-from projections.verify import Verifier
 
 
 @dataclass

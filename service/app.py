@@ -10,14 +10,16 @@ from flask_smorest import Api
 from werkzeug.datastructures import Headers
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from service import errors, hooks, http_conventions, metrics, openapi_shape, request_log
-from service.api import games, health, matches, players, reads, sharing
+from service.api import games, health, history, matches, openapi_shape, players, queries
+from service.api.schemas.answers import Problem
 from service.bootstrap import build
 from service.config import Settings
-from service.json_provider import OrjsonProvider
-from service.limits import check_request
-from service.ratelimits import limit_rates
-from service.schemas.answers import Problem
+from service.http import conventions as http_conventions
+from service.http import errors, metrics, request_log
+from service.http import pipeline as hooks
+from service.http.body_limits import check_request
+from service.http.json_answers import OrjsonProvider
+from service.http.rate_limits import limit_rates
 from service.web import blp as web_pages
 
 API_TITLE = "tabletape"
@@ -111,7 +113,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     count_answer = metrics.init_app(app, app.extensions["tabletape"])
     api = TabletapeApi(app, spec_kwargs={"extra_plugins": [openapi_shape.ShapePlugin()]})
     openapi_shape.register_components(api.spec)
-    for blueprint in (health.blp, metrics.blp, games.blp, matches.blp, reads.blp, sharing.blp, players.blp):
+    for blueprint in (health.blp, metrics.blp, games.blp, matches.blp, queries.blp, history.blp, players.blp):
         api.register_blueprint(blueprint)
     app.register_blueprint(web_pages)
     errors.register(app)

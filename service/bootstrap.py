@@ -27,11 +27,11 @@ from rq import Queue
 from events.errors import StoreFull
 from events.keys import Keys
 from projections.assembly import Projections, assemble
-from projections.live import BLOCK_MS, LiveHub
-from projections.queueing import enqueue_pass, projection_queue
+from projections.live.hub import BLOCK_MS, LiveHub
+from projections.projecting.queueing import enqueue_pass, projection_queue
 from service.config import Settings
-from service.credentials import Credentials
-from service.recorder import Recorder
+from service.recording.credentials import Credentials
+from service.recording.recorder import Recorder
 
 Connect = Callable[[], redis.Redis]
 # Connections to Redis per API process, shared by all its requests.

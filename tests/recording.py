@@ -16,7 +16,7 @@ from games.contract import Game
 from games.registry import all_games
 from games.validation import validate_action, validate_match
 from service.bootstrap import Services
-from service.recorder import Created, Recorded, Recorder
+from service.recording.recorder import Created, Recorded, Recorder
 
 Match = TypeVar("Match")
 Script = dict[str, Any]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from service.openapi import spec_yaml
+from service.api.openapi import spec_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 

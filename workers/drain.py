@@ -19,7 +19,7 @@ import uuid
 from events.codec import as_text
 from events.keys import Keys
 from events.store import WAKE_SECONDS
-from projections.projector import Lease, Projector
+from projections.projecting.projector import Lease, Projector
 
 BATCH = 200
 # Long enough for one batch of a pass; short, because a pass cut off with Redis (a crash, a

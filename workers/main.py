@@ -17,7 +17,7 @@ from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
 from events.keys import Keys
-from projections.queueing import projection_queue
+from projections.projecting.queueing import projection_queue
 from workers.jobs import use_store
 from workers.sweep import sweep_all, sweep_dirty
 
@@ -27,7 +27,7 @@ MAX_RECONNECT_WAIT = 4.0
 FULL_SWEEP_EVERY = 30.0
 Connect = Callable[[], redis.Redis]
 # The cycle collector's thresholds in a worker: a young generation a hundred times the default's.
-# A worker holds the positions of many matches (up to ``projections.projector.HELD``): nested
+# A worker holds the positions of many matches (up to ``projections.projecting.projector.HELD``): nested
 # dicts and lists, which the collector walks again at every older collection, though positions
 # hold no cycles. With the default thresholds collections took about a tenth of a projection
 # run's CPU; what they free (a run's few cycles) now waits a little longer.

@@ -16,7 +16,7 @@ from rq import Queue
 
 from events.keys import Keys
 from events.store import created_ids
-from projections.queueing import enqueue_pass
+from projections.projecting.queueing import enqueue_pass
 
 
 def sweep_dirty(client: redis.Redis, keys: Keys, queue: Queue, snapshot_every: int) -> int:

@@ -12,10 +12,10 @@ from webargs import core
 from webargs.flaskparser import FlaskParser
 
 from events.codec import loads
+from service.api.schemas.answers import NDJSON
 from service.bootstrap import Services
-from service.errors import BadRequest
-from service.limits import media_type
-from service.schemas.answers import NDJSON
+from service.http.body_limits import media_type
+from service.http.errors import BadRequest
 
 
 class Parser(FlaskParser):
@@ -66,7 +66,7 @@ def bearer_token(environ: Environ | None = None) -> str | None:
 
 # A step number as a header may carry it: ASCII digits only (``"²".isdigit()`` is true), and no
 # more of them than a stream entry id holds. If-Match also takes a read's ETag,
-# ``"<version>.<digest>"`` (service.http_conventions), which names the version that read saw.
+# ``"<version>.<digest>"`` (service.http.conventions), which names the version that read saw.
 STEP_NUMBER = re.compile(r"[0-9]{1,15}")
 IF_MATCH = r'^\s*(W/)?"?[0-9]{1,15}(\.[^"\s]*)?"?\s*$'
 IDEMPOTENCY_KEY_MAX = 200

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from service.api import Blueprint, services
-from service.examples import short_example
-from service.schemas.answers import GameDetail, GameList
+from service.api.examples import short_example
+from service.api.schemas.answers import GameDetail, GameList
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="The games tabletape records.")
 

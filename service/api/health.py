@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from service.api import Blueprint, services
-from service.schemas.answers import Health
+from service.api.schemas.answers import Health
 
 blp = Blueprint("health", __name__, description="Liveness.")
 

@@ -18,11 +18,11 @@ from service.api import (
     page_links,
     services,
 )
-from service.ratelimits import rate_counters
-from service.recorder import Recorded
-from service.schemas.answers import Created, MatchOut, MatchPage
-from service.schemas.answers import Recorded as RecordedOut
-from service.schemas.requests import Action, CreateMatch, MatchesQuery
+from service.api.schemas.answers import Created, MatchOut, MatchPage
+from service.api.schemas.answers import Recorded as RecordedOut
+from service.api.schemas.requests import Action, CreateMatch, MatchesQuery
+from service.http.rate_limits import rate_counters
+from service.recording.recorder import Recorded
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 blp = Blueprint("matches", __name__, url_prefix="/v1/matches", description="Record matches and correct them.")

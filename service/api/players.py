@@ -7,7 +7,7 @@ from typing import Any
 from flask import url_for
 
 from service.api import Blueprint, services
-from service.schemas.answers import LeaderboardOut, PlayerOut
+from service.api.schemas.answers import LeaderboardOut, PlayerOut
 
 blp = Blueprint("players", __name__, url_prefix="/v1", description="Player statistics and leaderboards.")
 

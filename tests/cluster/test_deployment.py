@@ -133,7 +133,7 @@ def test_matches_spread_over_every_master_and_verify_finds_every_projection_equa
     assert len(matches) == 3 and all(count > 0 for count in matches.values()), matches
     assert all(count > 0 for count in deployed.keys_per_master().values())
     verified = subprocess.run(
-        [sys.executable, "-m", "service.cli", "verify"],
+        [sys.executable, "-m", "service.cli.main", "verify"],
         env=deployed.env(),
         capture_output=True,
         text=True,

@@ -166,14 +166,14 @@ def test_a_master_killed_during_writes_fails_over_with_503s_and_no_500(
             f"failover, TABLETAPE_WAIT_REPLICAS={wait_replicas}: verify listed {len(differing)} differences"
         )
         rebuilt = subprocess.run(
-            [sys.executable, "-m", "service.cli", "rebuild"],
+            [sys.executable, "-m", "service.cli.main", "rebuild"],
             env=running.env(),
             capture_output=True,
             timeout=300,
         )
         assert rebuilt.returncode == 0, rebuilt.stderr
         verified = subprocess.run(
-            [sys.executable, "-m", "service.cli", "verify"],
+            [sys.executable, "-m", "service.cli.main", "verify"],
             env=running.env(),
             capture_output=True,
             timeout=300,

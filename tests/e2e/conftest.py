@@ -90,7 +90,7 @@ def served(tmp_path: Path, store_settings: Settings) -> Iterator[Served]:
             [
                 sys.executable,
                 "-m",
-                "service.cli",
+                "service.cli.main",
                 "serve",
                 "--port",
                 str(port),

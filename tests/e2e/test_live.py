@@ -143,7 +143,7 @@ def test_a_spectator_on_a_second_api_process_follows_what_the_first_one_records(
     log = tmp_path / "second.log"
     with log.open("wb") as out:
         second = subprocess.Popen(
-            [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", "0"],
+            [sys.executable, "-m", "service.cli.main", "serve", "--port", str(port), "--workers", "0"],
             env=env,
             stdout=out,
             stderr=subprocess.STDOUT,

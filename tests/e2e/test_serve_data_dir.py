@@ -27,7 +27,11 @@ def tabletape(*args: str, prefix: str | None = None, timeout: float = 60) -> sub
     if prefix:
         env["TABLETAPE_PREFIX"] = prefix
     return subprocess.run(
-        [sys.executable, "-m", "service.cli", *args], env=env, capture_output=True, text=True, timeout=timeout
+        [sys.executable, "-m", "service.cli.main", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
     )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from projections.stats import aggregate, leaderboard
+from projections.readmodels.stats import aggregate, leaderboard
 
 
 def summary(

@@ -7,11 +7,11 @@ from collections.abc import Iterator
 
 import pytest
 
-import service.recorder
+import service.recording.recorder
 from games.registry import get_game
-from projections.reader import MatchReader
+from projections.positions.rewind import MatchReader
 from service.bootstrap import Services
-from service.recorder import Created
+from service.recording.recorder import Created
 from tests.recording import assert_agrees_with_its_log
 
 WIZARD = get_game("wizard")
@@ -20,7 +20,7 @@ WIZARD = get_game("wizard")
 @pytest.fixture(autouse=True)
 def no_pause(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each write here carries its projection, whatever the one before found."""
-    monkeypatch.setattr(service.recorder, "CARRY_PAUSE", 0.0)
+    monkeypatch.setattr(service.recording.recorder, "CARRY_PAUSE", 0.0)
 
 
 def started(parts: Services, projected: bool = True) -> tuple[Created, Iterator[dict[str, object]]]:
@@ -111,7 +111,9 @@ def test_a_refused_or_repeated_write_leaves_no_projection_staged(parts: Services
     # Another process decided on an older position: its append is refused (a version conflict),
     # then decided again on the newer one and written.
     elsewhere = MatchReader(parts.store, parts.cache)
-    other = service.recorder.Recorder(parts.store, elsewhere, lambda m: None, projector=parts.projector)
+    other = service.recording.recorder.Recorder(
+        parts.store, elsewhere, lambda m: None, projector=parts.projector
+    )
     other.reader.current(WIZARD, made.match_id)
     parts.recorder.act(made.match_id, made.token, next(actions))
     late = other.act(made.match_id, made.token, next(actions))
@@ -160,9 +162,9 @@ def test_a_write_that_lands_during_a_projection_run_wins_and_the_run_settles_aft
 def test_a_write_that_finds_the_projection_behind_carries_none_for_a_moment(
     parts: Services, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(service.recorder, "CARRY_PAUSE", 0.05)
+    monkeypatch.setattr(service.recording.recorder, "CARRY_PAUSE", 0.05)
     now = [100.0]
-    monkeypatch.setattr(service.recorder, "monotonic", lambda: now[0])
+    monkeypatch.setattr(service.recording.recorder, "monotonic", lambda: now[0])
     made, actions = started(parts, projected=False)
     parts.recorder.act(made.match_id, made.token, next(actions))
     parts.projector.project(made.match_id)

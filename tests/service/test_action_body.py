@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from marshmallow import Schema, ValidationError
 
-from service.schemas.requests import Action
+from service.api.schemas.requests import Action
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(max_size=8),

@@ -9,7 +9,7 @@ import pytest
 from flask.testing import FlaskClient
 from werkzeug.wrappers import Request
 
-from service.limits import content_length
+from service.http.body_limits import content_length
 
 DECLARED = [
     {},

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.registry import all_games
-from service.examples import MAX_ACTIONS, short_example
+from service.api.examples import MAX_ACTIONS, short_example
 
 
 @pytest.mark.parametrize("game", sorted(all_games()))

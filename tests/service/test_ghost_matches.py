@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 
 from events.envelope import NewEvent
 from events.keys import Keys
-from service.cli import main
+from service.cli.main import main
 from tests.service.conftest import Table
 
 

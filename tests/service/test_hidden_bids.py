@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from projections.live import Feed
+from projections.live.hub import Feed
 from tests.service.conftest import Table
 from tests.service.test_live_hub import hubs, messages
 

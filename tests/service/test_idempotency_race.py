@@ -12,7 +12,7 @@ import pytest
 from games.registry import get_game
 from service.bootstrap import Services, build
 from service.config import Settings
-from service.recorder import Recorded
+from service.recording.recorder import Recorded
 from tests.recording import record_example
 
 SENDS = 6

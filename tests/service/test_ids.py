@@ -5,7 +5,7 @@ from __future__ import annotations
 import multiprocessing
 import re
 
-from service.ids import unique_hex
+from service.recording.ids import unique_hex
 
 
 def _draw(out: multiprocessing.Queue) -> None:  # type: ignore[type-arg]

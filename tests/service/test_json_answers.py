@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import orjson
 from flask import Flask
 
-from service.json_provider import OrjsonProvider
+from service.http.json_answers import OrjsonProvider
 
 
 def test_a_compact_answer_is_orjson_text_with_sorted_keys_and_the_same_values() -> None:

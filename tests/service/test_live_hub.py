@@ -13,7 +13,7 @@ from flask import Flask
 from redis.cluster import RedisCluster
 
 from games.registry import all_games
-from projections.live import Feed, LiveHub
+from projections.live.hub import Feed, LiveHub
 from service.bootstrap import connect_store
 from service.config import Settings
 from tests.service.conftest import Table

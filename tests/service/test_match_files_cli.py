@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner, Result
 from flask.testing import FlaskClient
 
-from service.cli import main
+from service.cli.main import main
 from tests.service.conftest import SHORT, Table
 
 

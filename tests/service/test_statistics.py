@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 
 from events.keys import Keys
 from games.registry import all_games, get_game
-from projections.rebuild import rebuild_all
+from projections.projecting.rebuild import rebuild_all
 from tests.service.conftest import Table, record
 
 # Example seeds with short matches, so that a dozen matches stay quick to record.

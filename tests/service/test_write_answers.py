@@ -17,7 +17,7 @@ from games.contract import Game, RuleViolation
 from games.registry import all_games, get_game
 from service.bootstrap import Services, build
 from service.config import Settings
-from service.recorder import Busy, Recorded
+from service.recording.recorder import Busy, Recorded
 from tests.recording import record_example
 
 

@@ -52,7 +52,7 @@ def serving(folder: Path, prefix: str) -> Iterator[str]:
     # A session records every game's matches from one address, faster than any table would.
     env["TABLETAPE_RATE_LIMIT_WRITE"] = env["TABLETAPE_RATE_LIMIT_CREATE"] = "off"
     log = folder / "serve.log"
-    command = [sys.executable, "-m", "service.cli", "serve", "--port", str(port)]
+    command = [sys.executable, "-m", "service.cli.main", "serve", "--port", str(port)]
     command += ["--data-dir", str(folder / "var")]
     with log.open("wb") as out:
         process = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT)

@@ -12,9 +12,9 @@ from rq.serializers import JSONSerializer
 
 from events.store import created_ids
 from games.registry import get_game
-from projections import projector as projector_module
 from projections.assembly import assemble
-from projections.projector import Lease
+from projections.projecting import projector as projector_module
+from projections.projecting.projector import Lease
 from service.bootstrap import Services, connect_store
 from tests.recording import record_example
 from workers.drain import drain

@@ -174,7 +174,7 @@ def service_env(redis_url: str, prefix: str, **extra: str) -> dict[str, str]:
 
 
 class Api(Process):
-    """The API under gunicorn as in production (service.gunicorn_conf), two processes, access log on."""
+    """The API under gunicorn as in production (service.run.gunicorn_conf), two processes, access log on."""
 
     def __init__(self, folder: Path, env: dict[str, str], processes: int = 2) -> None:
         self.port = 0
@@ -196,7 +196,7 @@ class Api(Process):
                 "-m",
                 "gunicorn",
                 "--config",
-                "python:service.gunicorn_conf",
+                "python:service.run.gunicorn_conf",
                 "--workers",
                 str(self.processes),
                 "--bind",
@@ -228,10 +228,10 @@ class Api(Process):
 
 
 class Worker(Process):
-    """One `python -m service.cli worker`, sweeping often so lost jobs are redone quickly."""
+    """One `python -m service.cli.main worker`, sweeping often so lost jobs are redone quickly."""
 
     def __init__(self, folder: Path, env: dict[str, str], number: int) -> None:
-        argv = [sys.executable, "-m", "service.cli", "worker", "--sweep-every", "0.5"]
+        argv = [sys.executable, "-m", "service.cli.main", "worker", "--sweep-every", "0.5"]
         super().__init__(f"worker-{number}", argv, env, folder / f"worker-{number}.log")
 
     def start(self) -> None:

@@ -15,7 +15,7 @@ import requests
 from rq.registry import StartedJobRegistry
 
 from games.registry import all_games
-from projections.queueing import projection_queue
+from projections.projecting.queueing import projection_queue
 from tests.e2e.faults import driver
 from tests.e2e.faults.conftest import Stack
 from tests.e2e.faults.stack import wait_for

@@ -1,6 +1,6 @@
 """Crowds and slow clients: spectators and trickling bodies never take what the table's writes need.
 
-One gunicorn process with the production settings (service.gunicorn_conf), as the README runs it:
+One gunicorn process with the production settings (service.run.gunicorn_conf), as the README runs it:
 200 spectators follow a match live and 64 clients send their bodies a byte at a time, while the
 table keeps recording. Every write must be answered, every spectator must see every step, and the
 slow clients must be cut off with a 408 once their time is up.
@@ -18,7 +18,7 @@ import pytest
 import requests
 
 from games.registry import all_games
-from service.limits import BODY_SECONDS
+from service.http.body_limits import BODY_SECONDS
 from tests.e2e.faults import driver
 from tests.e2e.faults.stack import Api, RedisServer, Worker, service_env
 

@@ -16,7 +16,7 @@ import pytest
 import requests
 
 from games.registry import all_games
-from service.schemas.requests import MAX_PLAYERS_PER_REQUEST
+from service.api.schemas.requests import MAX_PLAYERS_PER_REQUEST
 from tests.e2e.faults import driver
 from tests.e2e.faults.conftest import Stack
 from tests.e2e.faults.stack import ROOT

@@ -27,7 +27,7 @@ pytestmark = pytest.mark.e2e
 def tabletape(stack: Stack, *args: str) -> subprocess.CompletedProcess[str]:
     """Run the `tabletape` command against the stack's store."""
     return subprocess.run(
-        [sys.executable, "-m", "service.cli", *args],
+        [sys.executable, "-m", "service.cli.main", *args],
         capture_output=True,
         text=True,
         env=stack.env(),

@@ -1,0 +1,286 @@
+"""Reading a match: its state now, at any step, and as replay frames, without folding the whole log.
+
+Every read starts from the newest position at or before the step it needs (one this process
+computed recently, the projected one, else the nearest snapshot) and folds only the events after
+it. A position at a given step never changes, since the log is never edited, so keeping recent
+ones in memory is safe with any number of API processes.
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from events.envelope import StoredEvent
+from events.store import EventStore
+from games.contract import Game
+from games.registry import get_game
+from projections.positions import tape
+from projections.positions.stored import ProjectionCache
+from projections.positions.tape import Position, Tape
+from projections.queries.disclosure import disclosed
+
+# How many batch ends a process remembers per match: the positions an undo or redo lands on.
+RING = 24
+# A remembered position this close to the step needed is folded from without asking Redis.
+NEAR_ENOUGH = 32
+
+
+def frozen(value: Any) -> Any:
+    """A deep copy of a JSON value, safe to keep while the state it came from moves on."""
+    return tape.thaw(tape.dump(value))
+
+
+class _NotRemembered(LookupError):
+    """A correction's landing position is not among those this process remembers."""
+
+
+def _no_jumps(step: int) -> Position:
+    raise AssertionError(f"a fold without corrections jumped to step {step}")
+
+
+class MatchReader:
+    """Rebuilds positions of a match from the log, the projection and the snapshots."""
+
+    def __init__(self, store: EventStore, cache: ProjectionCache, memo_size: int = 256) -> None:
+        self.store = store
+        self.cache = cache
+        self._memo: OrderedDict[str, OrderedDict[int, bytes]] = OrderedDict()
+        self._memo_size = memo_size
+        # The newest position of a match as the last write here left it, not copied: the next
+        # writer takes it (and owns it) instead of thawing the same position from the ring.
+        self._live: dict[str, Position] = {}
+        self._lock = threading.Lock()
+
+    def game_of(self, match_id: str) -> Game:
+        """The rules the match is played by (UnknownMatch when there is no such match)."""
+        return get_game(self.store.header(match_id)["game"])
+
+    def head(self, match_id: str) -> tuple[Game, Position]:
+        """The match's rules and its position at the newest step."""
+        game = self.game_of(match_id)
+        return game, self.current(game, match_id)
+
+    def current(self, game: Game, match_id: str, version: int | None = None) -> Position:
+        """The position at the newest step (``version``, when the caller has just learnt it).
+
+        It starts from the position remembered here when that is close, else from the nearest
+        of the projection, a snapshot or a remembered one, and folds the events after it.
+        """
+        if version is None:
+            version = self.store.version(match_id)
+        base = self._newest(match_id)
+        if base is None or version - base["version"] > NEAR_ENOUGH:
+            base = self._base(match_id, version, base if base and base["version"] <= version else None)
+        return self.advance(
+            game, match_id, base, self.store.iter_events(match_id, base["version"] + 1, version)
+        )
+
+    def at(self, match_id: str, step: int) -> tuple[Game, Position]:
+        """The match's rules and its position right after ``step``."""
+        game = self.game_of(match_id)
+        return game, self.position(game, match_id, step)
+
+    def latest(self, game: Game, match_id: str) -> tuple[Position, bool]:
+        """The newest position this process knows, and whether it was just read from the log.
+
+        A remembered position may be behind the log (another process wrote since): a writer
+        decides on it and lets the conditional append tell, which spares a read per write.
+        """
+        with self._lock:
+            live = self._live.pop(match_id, None)
+            ring = self._memo.get(match_id)
+            if live is not None and ring and live["version"] == max(ring):
+                self._memo.move_to_end(match_id)
+                return live, False
+        remembered = self._newest(match_id)
+        if remembered is not None:
+            return remembered, False
+        return self.current(game, match_id), True
+
+    def hand_back(self, match_id: str, pos: Position) -> None:
+        """Give up a position ``advance`` returned, unchanged since: the next ``latest`` of the
+        match hands it to its writer as it is, while it is still the newest one remembered."""
+        with self._lock:
+            ring = self._memo.get(match_id)
+            if ring and max(ring) == pos["version"]:
+                self._live[match_id] = pos
+
+    def describe(self, match_id: str) -> dict[str, Any]:
+        """A match's players, setup, options, version, status, winners and disputes, now."""
+        header = self.store.header(match_id)
+        game, pos = self.head(match_id)
+        created = self.store.read(match_id, 1, 1)[0].data
+        board = game.scores(pos["game"])
+        return {
+            "id": match_id,
+            "game": game.id,
+            "players": created["players"],
+            "setup": created["setup"],
+            "options": created["options"],
+            "version": pos["version"],
+            "projected_version": self.cache.checkpoint(match_id),
+            "created_at": header.get("created_at"),
+            "timezone": header.get("timezone") or "UTC",
+            "location": header.get("location"),
+            "status": "finished" if board.get("finished") else "in_progress",
+            "finished": bool(board.get("finished")),
+            "winners": board.get("winners", []),
+            "disputes": pos["game"].get("disputes", []),
+            "forked_from": header.get("forked_from"),
+        }
+
+    def naive_at(self, game: Game, match_id: str, step: int) -> Position:
+        """The position at ``step`` folded from step 1, ignoring every stored position.
+
+        The baseline that snapshots are measured against: one pass over the log.
+        """
+        return Tape(game, tape.empty()).fold(self.store.iter_events(match_id, 1, step))
+
+    def tape_at(self, game: Game, match_id: str, step: int, keep: bool = True) -> Tape:
+        """A tape at the position right after ``step``, that rewinds through the stored positions."""
+        return self.tape_from(game, match_id, self.position(game, match_id, step), keep)
+
+    def frames(self, match_id: str, first: int, last: int, raw: bool = False) -> Iterator[dict[str, Any]]:
+        """Frames first..last (each event with the game's view after it), in one pass."""
+        game, head = self.head(match_id)
+        # A page folds at most a few hundred steps: a rare correction among them is found from the
+        # stored positions rather than by keeping a copy of every batch's end.
+        playing = self.tape_at(game, match_id, first - 1, keep=False)
+        for event in self.store.iter_events(match_id, first, last):
+            pos = playing.advance(event)
+            if raw or (event.type not in tape.CORRECTIONS and tape.is_effective(head, event.seq)):
+                frame = self.frame(game, pos, event, tape.is_effective(head, event.seq))
+                frame["event"] = disclosed(game, head["game"], frame["event"])
+                yield frame
+
+    @staticmethod
+    def frame(game: Game, pos: Position, event: StoredEvent, effective: bool) -> dict[str, Any]:
+        """One replay frame: the event, who sent it and when, and the state after it."""
+        return {
+            "step": event.seq,
+            "event": event.as_dict(),
+            "actor": event.meta.get("actor"),
+            "ts": event.meta.get("ts"),
+            "effective": effective and event.type not in tape.CORRECTIONS,
+            "state": frozen(game.view(pos["game"])),
+        }
+
+    def advance(self, game: Game, match_id: str, pos: Position, events: Iterable[StoredEvent]) -> Position:
+        """Fold events onto a position the caller owns, remembering the batch ends on the way."""
+        events = list(events)
+        # Batch ends are kept when the fold crosses several (another process's writes): an undo
+        # may land on any of them. One's own single batch ends where the previous write's did.
+        corrected = any(event.type in tape.CORRECTIONS for event in events)
+        several = len({event.meta.get("action_id") for event in events}) > 1
+        if corrected or several:
+            playing = self.tape_from(game, match_id, pos, keep=True)
+            pos = playing.fold(events)
+            self._remember(match_id, [*playing.kept(), (pos["version"], tape.dump(pos))])
+            return pos
+        pos = tape.fold(game, pos, events, _no_jumps)
+        self._remember(match_id, [(pos["version"], tape.dump(pos))])
+        return pos
+
+    def fold_own(
+        self, game: Game, match_id: str, pos: Position, events: list[StoredEvent]
+    ) -> tuple[Position, bytes] | None:
+        """A writer's own batch folded onto a position it owns, and the result frozen
+        (``tape.dump``), for ``keep``; nothing is read from Redis. A correction lands on a
+        position this process remembers at exactly that step, else None (``pos`` unchanged: a
+        jump reads the position it lands on first) and the caller folds with ``advance``."""
+
+        def remembered(step: int) -> Position:
+            with self._lock:
+                ring = self._memo.get(match_id)
+                frozen_at = ring.get(step) if ring else None
+            if frozen_at is None:
+                raise _NotRemembered(step)
+            return tape.thaw(frozen_at)
+
+        try:
+            pos = tape.fold(game, pos, events, remembered)
+        except _NotRemembered:
+            return None
+        return pos, tape.dump(pos)
+
+    def keep(self, match_id: str, pos: Position, dumped: bytes) -> None:
+        """Remember the end of a batch this process wrote (``fold_own``'s) and give ``pos`` up,
+        as ``hand_back`` does."""
+        self._remember(match_id, [(pos["version"], dumped)])
+        self.hand_back(match_id, pos)
+
+    def _remember(self, match_id: str, kept: list[tuple[int, bytes]]) -> None:
+        with self._lock:
+            ring = self._ring(match_id)
+            for step, text in kept:
+                ring[step] = text
+                ring.move_to_end(step)
+            self._trim(ring)
+
+    def position(self, game: Game, match_id: str, step: int, near: Position | None = None) -> Position:
+        """The position right after ``step``, as a fresh value the caller owns.
+
+        ``near``, a position at or before ``step`` the caller holds, is started from when no
+        remembered, projected or snapshot position is nearer.
+        """
+        base = self._base(match_id, step, near)
+        if base["version"] >= step:
+            return base
+        events = list(self.store.iter_events(match_id, base["version"] + 1, step))
+        # Without a correction in the fold nothing can jump back, so nothing need be kept.
+        corrected = any(event.type in tape.CORRECTIONS for event in events)
+        return self.tape_from(game, match_id, base, keep=corrected).fold(events)
+
+    def tape_from(self, game: Game, match_id: str, start: Position, keep: bool) -> Tape:
+        """A tape folding on from ``start`` whose jumps it cannot look up are found from the log."""
+        playing = Tape(game, start, keep=keep)
+        # A jump the tape cannot look up starts from the nearest position it kept, if no stored one
+        # is nearer, so a rewind folds at most a tape's mark interval, however long the match.
+        playing.fallback = lambda n: self.position(game, match_id, n, near=playing.nearest(n))
+        return playing
+
+    def _base(self, match_id: str, step: int, near: Position | None) -> Position:
+        found = [p for p in (self._recall(match_id, step), near) if p is not None]
+        best = max(found, key=lambda p: p["version"], default=None)
+        if best is not None and step - best["version"] <= NEAR_ENOUGH:
+            return best
+        found += self.cache.bases(match_id, step)
+        best = max(found, key=lambda p: p["version"], default=None)
+        return best if best is not None else copy.deepcopy(tape.empty())
+
+    def _ring(self, match_id: str) -> OrderedDict[int, bytes]:
+        ring = self._memo.get(match_id)
+        if ring is None:
+            ring = self._memo[match_id] = OrderedDict()
+        self._memo.move_to_end(match_id)
+        while len(self._memo) > self._memo_size:
+            gone, _ = self._memo.popitem(last=False)
+            self._live.pop(gone, None)
+        return ring
+
+    def _trim(self, ring: OrderedDict[int, bytes]) -> None:
+        # The least recently used go first: an undo and a redo of one action keep both its ends.
+        while len(ring) > RING:
+            ring.popitem(last=False)
+
+    def _newest(self, match_id: str) -> Position | None:
+        """A fresh copy of the newest position remembered for the match, if any."""
+        with self._lock:
+            ring = self._memo.get(match_id)
+            if not ring:
+                return None
+            return tape.thaw(ring[max(ring)])
+
+    def _recall(self, match_id: str, step: int) -> Position | None:
+        """A fresh copy of the latest remembered position at or before ``step``, if any."""
+        with self._lock:
+            ring = self._memo.get(match_id)
+            steps = [s for s in ring if s <= step] if ring else []
+            if not ring or not steps:
+                return None
+            ring.move_to_end(max(steps))
+            return tape.thaw(ring[max(steps)])

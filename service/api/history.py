@@ -1,0 +1,124 @@
+"""A match beyond its table: followed live (Server-Sent Events), forked, exported and imported."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, jsonify, request, url_for
+
+from projections.live import hub as live
+from service.api import Blueprint, api_key, bearer_token, ndjson_alternative, services, step_header
+from service.api.schemas.answers import EVENT_STREAM, NDJSON, BgStatsFile, BgStatsLink, CopiedOut
+from service.api.schemas.requests import ExportQuery, ForkIn, LiveQuery
+from service.recording.recorder import Copied
+
+# The blueprint keeps the name it is published under (the OpenAPI tag "history").
+blp = Blueprint(
+    "history",
+    __name__,
+    url_prefix="/v1/matches",
+    description="Follow a match live, fork it, export it and import it.",
+)
+
+
+def copied(made: Copied) -> dict[str, Any]:
+    """The answer to a fork or an import."""
+    links = {"self": url_for("matches.show_match", match_id=made.match_id)}
+    if "forked_from" in made.origin:
+        links["origin"] = url_for("matches.show_match", match_id=made.origin["forked_from"])
+    return {
+        "id": made.match_id,
+        "token": made.token,
+        "game": made.game,
+        "version": made.version,
+        "finished": made.finished,
+        "origin": made.origin,
+        "links": links,
+    }
+
+
+@blp.route("/<match_id>/live", methods=["GET"])
+@blp.arguments(LiveQuery(), location="query")
+@blp.response(
+    200,
+    content_type=EVENT_STREAM,
+    description=(
+        "Server-Sent Events: `state` (the match now), then a `frame` per step (id: the step), then "
+        "`end` with the final state once the match is finished. Resume with Last-Event-ID."
+    ),
+)
+@blp.doc(
+    parameters=[
+        {
+            "in": "header",
+            "name": "Last-Event-ID",
+            "required": False,
+            "schema": {"type": "string", "pattern": r"^\s*[0-9]{0,15}\s*$"},
+            "description": "Resume after this step (what a browser's EventSource sends on reconnecting).",
+        }
+    ]
+)
+def follow(query: dict[str, Any], match_id: str) -> Response:
+    """Follow a match live: its state, then every step as it is recorded, until it finishes."""
+    header = step_header("Last-Event-ID", "bad_last_event_id")
+    after = header if header is not None else query.get("last_event_id")
+    feed = live.Feed(services().reader, services().hub, match_id, after)
+    return Response(
+        feed.lines(),
+        mimetype=EVENT_STREAM,
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
+
+
+@blp.route("/<match_id>/fork", methods=["POST"])
+@blp.arguments(ForkIn())
+@blp.response(201, CopiedOut)
+def fork(body: dict[str, Any], match_id: str) -> dict[str, Any]:
+    """A new match (new id, new token) whose log is this match's effective history up to step ``at``.
+
+    Without the match's write token only the public history is copied: a fork whose history holds a
+    hidden fact (a secret bid not yet shown) is refused with 403. With the token, everything is."""
+    return copied(services().recorder.fork(match_id, body["at"], bearer_token(), api_key()))
+
+
+@blp.route("/<match_id>/export", methods=["GET"])
+@blp.arguments(ExportQuery(), location="query")
+@blp.response(200, BgStatsFile, description="format=bgstats: BG Stats' export file with the match's play.")
+@blp.alt_response(
+    200,
+    description="format=bgstats-link: BG Stats' createPlay URL for the match.",
+    schema=BgStatsLink,
+    success=True,
+)
+@ndjson_alternative(blp, "format=ndjson: the header, then one event a line.")
+def export(query: dict[str, Any], match_id: str) -> Any:
+    """The match's log as NDJSON (header first), or a finished match as a BG Stats play.
+
+    Without the write token the export is the public history: one that holds a hidden fact back
+    says so in its header (`partial`, `hidden_steps`) and cannot be imported. With the token it is
+    everything."""
+    if query["format"] == "bgstats":
+        return services().reads.play(match_id)
+    if query["format"] == "bgstats-link":
+        # Returned as is: the declared success schema is the file's, this is the alternative.
+        return jsonify({"url": services().reads.play_link(match_id)})
+    lines = services().reads.export(match_id, bearer_token())
+    return Response(
+        lines, mimetype=NDJSON, headers={"Content-Disposition": f'attachment; filename="{match_id}.ndjson"'}
+    )
+
+
+@blp.route("/import", methods=["POST"])
+@blp.response(201, CopiedOut)
+@blp.doc(
+    requestBody={
+        "required": True,
+        "description": "An export: the header line, then one event a line.",
+        # Binary for generators: openapi-python-client sends it as raw content (openapi-client.yaml).
+        "content": {NDJSON: {"schema": {"type": "string", "format": "binary"}}},
+    }
+)
+def import_match() -> dict[str, Any]:
+    """Create a match from an NDJSON export, replaying every action through the rules."""
+    lines = request.get_data(as_text=True).splitlines()
+    return copied(services().recorder.import_lines(lines, api_key()))

@@ -1,0 +1,85 @@
+"""The read side: the raw log, rewinds, replays and the scoreboard."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, jsonify, request, stream_with_context, url_for
+
+from service.api import Blueprint, ndjson_alternative, page_links, services
+from service.api.schemas.answers import NDJSON, EventPage, ReplayPage, ScoresOut, StateOut
+from service.api.schemas.requests import RangeQuery, ReplayQuery, StateQuery
+
+blp = Blueprint("reads", __name__, url_prefix="/v1/matches", description="Read, rewind and replay matches.")
+
+
+@blp.route("/<match_id>/events", methods=["GET"])
+@blp.arguments(RangeQuery(), location="query")
+@blp.response(200, EventPage, content_type="application/json")
+@ndjson_alternative(blp, "One event a line when Accept is application/x-ndjson")
+def events(query: dict[str, Any], match_id: str) -> Any:
+    """The raw log, steps from..to, paginated; NDJSON with Accept: application/x-ndjson.
+
+    Facts the table cannot see yet (a secret bid before the round is scored) are held back.
+    """
+    page = services().reads.log(match_id, query["from_"], query.get("to"), query["limit"])
+    if request.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON:
+        return Response(stream_with_context(page.lines()), mimetype=NDJSON)
+    to, size = query.get("to"), query["limit"]
+    end = min(to or page.version, page.version)
+
+    def link(start: int) -> str:
+        args: dict[str, Any] = {"from": start, "limit": size} | ({"to": to} if to else {})
+        return url_for("reads.events", match_id=match_id, **args)
+
+    links = page_links(link, page.first, size, end, origin=1)
+    return {"events": page.events(), "version": page.version, "links": links}
+
+
+@blp.route("/<match_id>/state", methods=["GET"])
+@blp.arguments(StateQuery(), location="query")
+@blp.response(200, StateOut)
+def state(query: dict[str, Any], match_id: str) -> dict[str, Any]:
+    """The game's view now, or right after step ``at`` (a rewind), with links to the steps beside it."""
+    shown = services().reads.state(match_id, query.get("at"))
+
+    def step_link(n: int) -> str | None:
+        return url_for("reads.state", match_id=match_id, at=n) if 1 <= n <= shown.version else None
+
+    return {
+        "id": match_id,
+        "version": shown.at,
+        "state": shown.state,
+        "links": {
+            "prev": step_link(shown.at - 1),
+            "next": step_link(shown.at + 1),
+            "latest": step_link(shown.version),
+        },
+    }
+
+
+@blp.route("/<match_id>/replay", methods=["GET"])
+@blp.arguments(ReplayQuery(), location="query")
+@blp.response(200, ReplayPage)
+def replay(query: dict[str, Any], match_id: str) -> dict[str, Any]:
+    """Frames from..to: each step's event and the state after it, computed in one pass."""
+    first, size, raw = query["from_"], query["limit"], query["raw"]
+    page = services().reads.replay(match_id, first, query.get("to"), size, raw)
+    version = page.version
+
+    def link(start: int) -> str:
+        args: dict[str, Any] = {"from": start, "limit": size}
+        if raw:
+            args["raw"] = "true"
+        return url_for("reads.replay", match_id=match_id, **args)
+
+    end = min(query.get("to") or version, version)
+    links = page_links(link, first, size, end, origin=1)
+    return {"id": match_id, "version": version, "raw": raw, "frames": page.frames, "links": links}
+
+
+@blp.route("/<match_id>/scores", methods=["GET"])
+@blp.response(200, ScoresOut)
+def scores(match_id: str) -> Response:
+    """The scoreboard of the projected position, with the step it has reached (``version``)."""
+    return jsonify(services().reads.scoreboard(match_id))

@@ -1,0 +1,209 @@
+"""`tabletape export` and `tabletape import` for many matches: chosen by id or filter, in and out.
+
+An NDJSON stream may hold several matches one after another: each starts at its header line
+(``{"format": "tabletape/1", ...}``), so a folder of files and one concatenated file import alike.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import IO
+
+import click
+
+from events.errors import UnknownMatch
+from projections.sharing import bgstats
+from projections.sharing.export import FORMAT, export_lines
+from projections.sharing.importing import ImportRefused
+from service.bootstrap import Services
+from service.cli.support import PROBLEMS, USAGE, Failed, progress
+from service.recording.recorder import Copied, Recorder
+
+PAGE = 500
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Which matches an export takes: named ones, or every match that passes the filters."""
+
+    ids: tuple[str, ...] = ()
+    everything: bool = False
+    game: str | None = None
+    player: str | None = None
+    status: str | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+
+    def filters(self) -> dict[str, str]:
+        """The index filters the selection names."""
+        named = {"game": self.game, "player": self.player, "status": self.status}
+        return {k: v for k, v in named.items() if v}
+
+    def is_empty(self) -> bool:
+        """Whether the selection names nothing at all."""
+        return not (self.ids or self.everything or self.filters() or self.since or self.until)
+
+
+def chosen(parts: Services, selection: Selection) -> list[str]:
+    """The ids of the selected matches, oldest first; UnknownMatch for a named one that is not there."""
+    if selection.is_empty():
+        raise Failed(
+            USAGE, "name the matches to export, or choose them with --all, --game, --player, --since"
+        )
+    if selection.ids:
+        for match_id in selection.ids:
+            if not parts.store.exists(match_id):
+                raise UnknownMatch(match_id)
+        return list(selection.ids)
+    since = None if selection.since is None else int(selection.since.timestamp() * 1000)
+    until = None if selection.until is None else int(selection.until.timestamp() * 1000)
+    found: list[str] = []
+    while True:
+        page, total = parts.matches.ids(selection.filters(), since, until, len(found), PAGE)
+        found += page
+        if not page or len(found) >= total:
+            return found[::-1]
+
+
+def export_ndjson(parts: Services, ids: list[str], target: str) -> int:
+    """Write each match's log: one file per match in a folder, or one stream; the events written."""
+    events = 0
+    folder = _folder(target)
+    if folder is not None:
+        for match_id in progress(ids, len(ids), "exporting"):
+            with (folder / f"{match_id}.ndjson").open("w", encoding="utf-8") as out:
+                events += _write_log(parts, match_id, out)
+        return events
+    with click.open_file(target, "w", encoding="utf-8") as out:
+        for match_id in progress(ids, len(ids), "exporting"):
+            events += _write_log(parts, match_id, out)
+    return events
+
+
+def _write_log(parts: Services, match_id: str, out: IO[str]) -> int:
+    written = 0
+    for line in export_lines(parts.store, match_id):
+        out.write(line)
+        written += 1
+    return written - 1  # the header is not an event
+
+
+def export_bgstats(parts: Services, ids: list[str], target: str, link: bool) -> int:
+    """Write finished matches as a BG Stats file (or createPlay links); the plays written."""
+    read = (bgstats.finished_play(parts.reader, i) for i in progress(ids, len(ids), "reading"))
+    plays = [play for play in read if play is not None]
+    if not plays:
+        raise Failed(PROBLEMS, "none of these matches is finished; only a finished match is a BG Stats play")
+    if len(plays) < len(ids):
+        click.echo(f"left out {len(ids) - len(plays)} matches that are not finished", err=True)
+    folder = _folder(target)
+    if folder and link:
+        raise Failed(USAGE, "bgstats-link writes one URL a line: give -o a file, or - for standard output")
+    if folder:
+        for play in plays:
+            _write_json(folder / f"{play.match_id}.bgstats.json", bgstats.export_file([play]))
+        return len(plays)
+    with click.open_file(target, "w", encoding="utf-8") as out:
+        if link:
+            out.writelines(bgstats.create_play_link(p) + "\n" for p in plays)
+        else:
+            out.write(json.dumps(bgstats.export_file(plays), indent=2, ensure_ascii=False) + "\n")
+    return len(plays)
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One match's lines in a file: where they start, and the lines."""
+
+    source: str
+    first_line: int
+    lines: list[str]
+
+
+def chunks(source: str, text: IO[str]) -> Iterator[Chunk]:
+    """The matches of one NDJSON file, each from its header line to the line before the next header."""
+    current: list[str] = []
+    start = 1
+    for number, line in enumerate(text, start=1):
+        if current and _is_header(line):
+            yield Chunk(source, start, current)
+            current, start = [], number
+        current.append(line)
+    if current:
+        yield Chunk(source, start, current)
+
+
+def read_chunks(names: tuple[str, ...]) -> list[Chunk]:
+    """Every match of the named files (a folder stands for its *.ndjson files; - for stdin)."""
+    found: list[Chunk] = []
+    for name in names:
+        paths = sorted(Path(name).glob("*.ndjson")) if name != "-" and Path(name).is_dir() else [name]
+        for path in paths:
+            with click.open_file(str(path), "r", encoding="utf-8") as text:
+                found += list(chunks(str(path), text))
+    return found
+
+
+def import_chunk(recorder: Recorder, chunk: Chunk) -> Copied:
+    """Create the match of one chunk; ImportRefused (with the file's own line number) if refused."""
+    try:
+        _check_length(chunk)
+        return recorder.import_lines(chunk.lines, operator=True)
+    except ImportRefused as refused:
+        raise ImportRefused(chunk.first_line + refused.line - 1, refused.reason) from refused
+
+
+def import_reported(recorder: Recorder, chunk: Chunk) -> int:
+    """Import one chunk and say how it went (the new match and its token, or why not); 1 if made."""
+    try:
+        copied = import_chunk(recorder, chunk)
+    except ImportRefused as why:
+        click.echo(f"tabletape: {chunk.source}: refused, nothing was created for it: {why}", err=True)
+        return 0
+    state = "finished" if copied.finished else "in progress"
+    click.echo(
+        f"imported {copied.game} match {copied.match_id} ({copied.version} steps, {state}) "
+        f"from {chunk.source}; write token (shown once): {copied.token}"
+    )
+    return 1
+
+
+def _check_length(chunk: Chunk) -> None:
+    try:
+        header = json.loads(chunk.lines[0])
+    except json.JSONDecodeError:
+        return  # the import says what is wrong with the line
+    claimed = header.get("version") if isinstance(header, dict) else None
+    held = sum(1 for line in chunk.lines[1:] if line.strip())
+    if isinstance(claimed, int) and held < claimed:
+        raise ImportRefused(
+            len(chunk.lines),
+            f"the file is shorter than its header claims: match {header.get('id')} has {claimed} steps, "
+            f"the file holds {held} (was it cut short?)",
+        )
+
+
+def _is_header(line: str) -> bool:
+    if '"format"' not in line:
+        return False
+    try:
+        value = json.loads(line)
+    except json.JSONDecodeError:
+        return False
+    return isinstance(value, dict) and value.get("format") == FORMAT
+
+
+def _folder(target: str) -> Path | None:
+    path = Path(target)
+    if target != "-" and (path.is_dir() or target.endswith("/")):
+        path.mkdir(parents=True, exist_ok=True)
+        return path
+    return None
+
+
+def _write_json(path: Path, value: object) -> None:
+    path.write_text(json.dumps(value, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

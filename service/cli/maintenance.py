@@ -1,0 +1,120 @@
+"""Operator commands: `tabletape verify` and `tabletape rebuild`, with progress and a summary.
+
+Both step over what they cannot read (a log a rule no longer folds, a damaged header, a registry
+entry without a match): each such match is one line of the report, the others are still checked,
+and the summary is printed whatever happened. Both also find matches the registry misses (a
+process lost between a match's creation and its registration): verify lists them, rebuild
+registers them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+
+import click
+import redis
+
+from events.errors import UnknownMatch
+from projections.projecting.rebuild import rebuild_match
+from projections.projecting.verify import Difference
+from service.bootstrap import Services, build
+from service.cli.support import progress
+from service.config import Settings
+
+# Checking a long log is one long read; a command may wait longer for Redis than a request.
+REDIS_TIMEOUT = 30.0
+UNLISTED = "the match exists but the match list does not show it"
+GHOST = "listed, but there is no such match (no header, no log)"
+
+
+def verify(settings: Settings, match_ids: tuple[str, ...]) -> int:
+    """Check every match's projection against its log; print each difference; 1 when any."""
+    parts = _parts(settings)
+    differences: list[Difference] = []
+    checked = unreadable = 0
+    for match_id, listed in progress(*_chosen(parts, match_ids), "verifying"):
+        checked += 1
+        if not listed:
+            differences.append(Difference(match_id, "registry", UNLISTED))
+        try:
+            differences += parts.verifier.check(match_id)
+        except UnknownMatch:
+            differences.append(Difference(match_id, "registry", GHOST))
+        except (redis.ConnectionError, redis.TimeoutError):
+            raise
+        except Exception as exc:  # noqa: BLE001 - one unreadable match must not stop the check
+            unreadable += 1
+            differences.append(Difference(match_id, "unreadable", _why(exc)))
+    for difference in differences:
+        click.echo(str(difference))
+    matches = len({d.match_id for d in differences})
+    click.echo(
+        f"verified {checked} matches: {matches} with differences, {len(differences)} differences in all"
+        f" ({unreadable} unreadable)"
+    )
+    if differences:
+        click.echo("run `tabletape rebuild` to project them again from their logs")
+    return 1 if differences else 0
+
+
+def rebuild(settings: Settings, match_ids: tuple[str, ...], only_different: bool) -> int:
+    """Project matches again from their logs (all, or only those verify finds different)."""
+    parts = _parts(settings)
+    ids, total = _chosen(parts, match_ids)
+    rebuilt = steps = registered = dropped = 0
+    failed: list[Difference] = []
+    for match_id, listed in progress(ids, total, "rebuilding"):
+        try:
+            if not parts.store.exists(match_id):
+                parts.store.unregister(match_id)
+                dropped += 1
+                continue
+            if not listed:
+                parts.store.register(match_id, int(parts.store.header(match_id).get("created_ms", 0)))
+                registered += 1
+            if only_different and listed and not parts.verifier.check(match_id):
+                continue
+            done = rebuild_match(parts.projector, match_id)
+        except (redis.ConnectionError, redis.TimeoutError):
+            raise
+        except Exception as exc:  # noqa: BLE001 - one unreadable match must not stop the rest
+            failed.append(Difference(match_id, "unreadable", _why(exc)))
+            continue
+        steps += done.checkpoint if done is not None else 0
+        rebuilt += 1
+    for difference in failed:
+        click.echo(f"{difference} (left as it was)")
+    click.echo(
+        f"rebuilt {rebuilt} of {total} matches ({steps} steps folded); {registered} registered, "
+        f"{dropped} registry entries without a match dropped, {len(failed)} unreadable"
+    )
+    return 1 if failed else 0
+
+
+def _parts(settings: Settings) -> Services:
+    # Nothing here records a write, so no projection job is ever asked for.
+    return build(dataclasses.replace(settings, redis_timeout=REDIS_TIMEOUT), notify=lambda match_id: None)
+
+
+def _chosen(parts: Services, match_ids: tuple[str, ...]) -> tuple[Iterator[tuple[str, bool]], int]:
+    """(match id, listed in the registry) of the matches named, else of every match there is."""
+    store = parts.store
+    if match_ids:
+        return ((m, store.client.zscore(store.keys.matches(), m) is not None) for m in match_ids), len(
+            match_ids
+        )
+    unlisted = list(store.unregistered())
+
+    def every() -> Iterator[tuple[str, bool]]:
+        for match_id in store.all_ids():
+            yield match_id, True
+        for match_id in unlisted:
+            yield match_id, False
+
+    return every(), store.count() + len(unlisted)
+
+
+def _why(error: Exception) -> str:
+    text = str(error) or type(error).__name__
+    return f"{type(error).__name__}: {text[:200]}"

@@ -1,0 +1,132 @@
+"""What every `tabletape` command shares: its store, one-line errors with exit codes, progress.
+
+Exit codes (docs/operations.md lists them too):
+
+    0  done
+    1  done, and found something wrong: verify found differences, an import was refused
+    2  the command line is wrong (click's own usage errors)
+    3  not found: no such match, no such file
+    4  the store is not there: no serve runs with this data dir, or Redis does not answer
+    5  serve cannot start: its data dir is in use, or its port is taken
+    70 a bug in tabletape (the message says how to see the traceback)
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable, Iterator
+from typing import Any, TypeVar
+from urllib.parse import urlsplit, urlunsplit
+
+import click
+
+from events.errors import UnknownMatch, unavailable
+from projections.sharing.importing import ImportRefused
+from service.config import Settings
+from service.run.datadir import DataDirInUse, NoServeRunning, embedded_store
+
+OK, PROBLEMS, USAGE, NOT_FOUND, NO_STORE, CANNOT_SERVE, BUG = 0, 1, 2, 3, 4, 5, 70
+T = TypeVar("T")
+
+DATA_DIR = click.option(
+    "--data-dir",
+    default="./var",
+    show_default=True,
+    type=click.Path(file_okay=False),
+    help="The data dir of the `tabletape serve` whose embedded store to use (when REDIS_URL is not set).",
+)
+
+
+class Failed(Exception):
+    """A command's refusal: a sentence for the person, and the exit code."""
+
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class Commands(click.Group):
+    """A click group whose commands end in one line on stderr and an exit code, never a traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the command; turn what it raises into a sentence and an exit code."""
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.Exit, click.ClickException, click.Abort):
+            raise
+        except BrokenPipeError:
+            # The reader stopped reading (`tabletape export --all | head`): that is its choice,
+            # not a failure. Later writes (the interpreter's last flush) go nowhere.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            ctx.exit(OK)
+        except Exception as error:  # the one place every failure becomes a sentence
+            if os.environ.get("TABLETAPE_DEBUG"):
+                raise
+            code, message = explain(error)
+            click.echo(f"tabletape: {message}", err=True)
+            ctx.exit(code)
+
+
+def explain(error: Exception) -> tuple[int, str]:
+    """The exit code and the sentence for an error a command raised."""
+    if isinstance(error, Failed):
+        return error.code, str(error)
+    if isinstance(error, UnknownMatch):
+        return NOT_FOUND, str(error)
+    if isinstance(error, ImportRefused):
+        return PROBLEMS, f"refused, nothing was created: {error}"
+    if isinstance(error, (DataDirInUse,)):
+        return CANNOT_SERVE, str(error)
+    if isinstance(error, NoServeRunning):
+        return NO_STORE, str(error)
+    if unavailable(error):
+        return NO_STORE, f"the store is not answering ({error}); is it running?"
+    if isinstance(error, (FileNotFoundError, IsADirectoryError, PermissionError)):
+        return NOT_FOUND, f"cannot open {error.filename}: {error.strerror}"
+    if isinstance(error, UnicodeDecodeError):
+        return PROBLEMS, f"the file is not UTF-8 text ({error.reason} at byte {error.start})"
+    return BUG, (
+        f"failed unexpectedly ({type(error).__name__}: {error}); "
+        "run again with TABLETAPE_DEBUG=1 to see where, and please report it"
+    )
+
+
+def settings_for(data_dir: str) -> Settings:
+    """The settings of a command: REDIS_URL when set, else the store of the serve in ``data_dir``.
+
+    Says on stderr which store the command uses.
+    """
+    url = os.environ.get("REDIS_URL")
+    if url:
+        click.echo(f"store: {redacted(url)} (REDIS_URL)", err=True)
+        return Settings.from_env()
+    running = embedded_store(data_dir)
+    click.echo(f"store: the embedded Redis of {running.describe()} in {os.path.abspath(data_dir)}", err=True)
+    return Settings.from_env(dict(os.environ, REDIS_URL=running.redis_url))
+
+
+def redacted(url: str) -> str:
+    """A Redis URL without its password."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    port = f":{parts.port}" if parts.port else ""
+    user = parts.username or ""
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}{port}"))
+
+
+def progress(items: Iterable[T], total: int, label: str) -> Iterator[T]:
+    """Yield the items; a progress bar on a terminal, else a line every tenth of the way."""
+    if sys.stderr.isatty():
+        with click.progressbar(items, length=total, label=label, file=sys.stderr) as bar:
+            yield from bar
+        return
+    step = max(1, total // 10)
+    done = 0
+    for item in items:
+        yield item
+        done += 1
+        if done % step == 0 or done == total:
+            click.echo(f"{label}: {done}/{total}", err=True)

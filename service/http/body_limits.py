@@ -1,0 +1,139 @@
+"""Request limits checked before any parsing: body size, content type, JSON nesting depth."""
+
+from __future__ import annotations
+
+import socket
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from flask import Request, request
+
+from service.http.errors import BadRequest
+
+JSON_TYPES = ("application/json", "application/x-ndjson")
+# A body must have arrived this long after its headers: a client trickling it in holds a
+# connection (a greenlet under service.run.gunicorn_worker), never longer than this.
+BODY_SECONDS = 15.0
+
+
+def check_request(req: Request, max_body: int, max_depth: int) -> None:
+    """Refuse, with a clear 4xx, a write body that is too large, not JSON, or nested too deep."""
+    # The headers are read from the WSGI environ: this runs on every write.
+    environ = req.environ
+    if environ.get("REQUEST_METHOD") not in ("POST", "PUT", "PATCH"):
+        return
+    length = content_length(environ)
+    if length is not None and length > max_body:
+        raise BadRequest(413, "body_too_large", f"the body is {length} bytes; the limit is {max_body}")
+    if _interruptible():
+        with _deadline(BODY_SECONDS):
+            data = req.get_data(cache=True)
+    else:
+        data = req.get_data(cache=True)
+    if length is None and not data and chunked(environ):
+        # Servers that do not terminate a chunked body hand the app none: refuse it, never read it
+        # as empty.
+        raise BadRequest(
+            411,
+            "length_required",
+            "send the body with a Content-Length header; chunked bodies are not accepted",
+        )
+    # A body without Content-Length is cut at the limit as it is read, so reaching it means over.
+    if len(data) > max_body or (length is None and len(data) >= max_body):
+        raise BadRequest(413, "body_too_large", f"the body is over the limit of {max_body} bytes")
+    if not data or data.isspace():
+        return
+    mimetype = media_type(environ)
+    if mimetype not in JSON_TYPES and not mimetype.endswith("+json"):
+        raise BadRequest(
+            415,
+            "unsupported_media_type",
+            f"send the body as application/json, not {mimetype or 'no content type'}",
+        )
+    # A body with no more brackets than the limit cannot nest deeper (counted in C, not walked).
+    brackets = data.count(b"[") + data.count(b"{")
+    if brackets > max_depth and nesting_depth(data) > max_depth:
+        raise BadRequest(400, "json_too_deep", f"the JSON body nests deeper than {max_depth} levels")
+
+
+def content_length(environ: dict[str, Any]) -> int | None:
+    """The body's declared length, as werkzeug's ``Request.content_length`` reads it (None for
+    none or a chunked body, 0 for a value that is not a number), from the environ directly."""
+    declared = environ.get("CONTENT_LENGTH")
+    if declared is None or chunked(environ):
+        return None
+    value = declared.strip()
+    return int(value) if value.isascii() and value.isdigit() else 0
+
+
+def chunked(environ: dict[str, Any]) -> bool:
+    """Whether the request says its body is chunked (``Transfer-Encoding`` names ``chunked``)."""
+    codings = environ.get("HTTP_TRANSFER_ENCODING", "").lower().split(",")
+    return any(coding.strip() == "chunked" for coding in codings)
+
+
+def media_type(environ: dict[str, Any]) -> str:
+    """The request body's media type: what precedes the parameters of Content-Type, in lower case
+    (as werkzeug's ``mimetype`` reads it, without parsing the parameters)."""
+    return str(environ.get("CONTENT_TYPE", "")).partition(";")[0].strip().lower()
+
+
+def nesting_depth(data: bytes) -> int:
+    """The deepest nesting of arrays and objects in a JSON text (strings are skipped)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for byte in data:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):  # [ {
+            depth += 1
+            deepest = max(deepest, depth)
+        elif byte in (0x5D, 0x7D):  # ] }
+            depth -= 1
+    return deepest
+
+
+def _interruptible() -> bool:
+    """Whether a read of the body can be cut short: under gevent's patched sockets a read waits
+    in a greenlet that a timeout interrupts; without them (gunicorn's threads, the development
+    server, tests) there is nothing to interrupt and no deadline."""
+    monkey = sys.modules.get("gevent.monkey")
+    return monkey is not None and bool(monkey.is_module_patched("socket"))
+
+
+@contextmanager
+def _deadline(seconds: float) -> Iterator[None]:
+    """Refuse with 408 a body not read within ``seconds`` (only where ``_interruptible``)."""
+    gevent = sys.modules["gevent"]
+    timer = gevent.Timeout(seconds)
+    timer.start()
+    try:
+        yield
+    except gevent.Timeout as expired:
+        if expired is not timer:
+            raise
+        _stop_reading()
+        raise BadRequest(
+            408, "request_timeout", f"the body did not arrive within {seconds:g} s of the headers"
+        ) from None
+    finally:
+        timer.close()
+
+
+def _stop_reading() -> None:
+    """Read no more of this connection, so the server neither waits for the rest nor reuses it."""
+    sock = request.environ.get("gunicorn.socket")
+    if sock is not None:
+        try:
+            sock.shutdown(socket.SHUT_RD)
+        except OSError:
+            pass  # already gone
