@@ -10,7 +10,7 @@ PORT ?= 8000
 # The tests that run twice: on one Redis, then on a Redis Cluster the run starts on local ports.
 CLUSTER_TESTS ?= tests/events tests/projections tests/service tests/workers tests/e2e/test_serve.py tests/e2e/test_live.py
 
-.PHONY: serve test test-cluster lint bench openapi
+.PHONY: serve test test-quick test-cluster lint bench openapi
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,10 @@ lint: $(VENV)/.installed
 test: lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 	$(MAKE) test-cluster
+
+# A quick run while working: no random playouts, no whole-process or browser tests, no cluster.
+test-quick: $(VENV)/.installed
+	$(BIN)/python -m pytest -m "not slow and not e2e and not browser" $(PYTEST_ARGS)
 
 test-cluster: $(VENV)/.installed
 	$(BIN)/python -m pytest --redis-cluster $(CLUSTER_TESTS) $(PYTEST_ARGS)

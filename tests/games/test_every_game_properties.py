@@ -20,6 +20,9 @@ from games.contract import Game
 from games.registry import all_games, get_game
 from games.validation import schema_validators, validate_action, validate_match
 
+# Random playouts and hypothesis searches: the quick run (`make test-quick`) leaves them out.
+pytestmark = pytest.mark.slow
+
 GAMES = list(all_games().values())
 SEEDS = st.integers(min_value=0, max_value=299)
 FEW = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -7,9 +7,10 @@ from typing import Any
 
 import pytest
 
-from games.contract import InvalidAction, RuleViolation
+from games.contract import InvalidAction
 from games.registry import all_games, get_game
-from games.validation import validate_action, validate_match
+from games.validation import validate_match
+from tests.support import games as support
 
 GAME = get_game("hat-trick")
 State = dict[str, Any]
@@ -20,36 +21,22 @@ State = dict[str, Any]
 
 def start(players: tuple[str, ...] = ("ann", "bob", "cy"), **options: Any) -> State:
     """A new match, its options checked and filled in like the service does."""
-    names, setup, filled = validate_match(GAME, list(players), {}, options)
-    state: State = {}
-    for event in GAME.setup(names, setup, filled):
-        state = GAME.evolve(state, event)
-    return state
+    return support.create(GAME, list(players), {}, options)
 
 
 def act(state: State, **action: Any) -> tuple[State, list[dict[str, Any]]]:
     """Record one action; return the new state and the events it caused."""
-    checked = validate_action(GAME, action)
-    events = GAME.decide(state, checked)
-    state = copy.deepcopy(state)
-    for event in events:
-        state = GAME.evolve(state, event)
-    return state, events
+    return support.act(GAME, state, action)
 
 
 def refused(state: State, code: str, **action: Any) -> str:
     """The message of the rule that refuses the action (asserting its code)."""
-    with pytest.raises(RuleViolation) as caught:
-        GAME.decide(state, validate_action(GAME, action))
-    assert caught.value.code == code, caught.value.message
-    return caught.value.message
+    return support.refused(GAME, state, action, code).message
 
 
 def shape_error(**action: Any) -> InvalidAction:
     """The shape error validation finds in an action."""
-    with pytest.raises(InvalidAction) as caught:
-        validate_action(GAME, action)
-    return caught.value
+    return support.shape_error(GAME, action)
 
 
 def stack(text: str) -> list[dict[str, str]]:

@@ -6,12 +6,16 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.contract import RuleViolation
 from games.registry import get_game
 from games.validation import validate_action, validate_match
+
+# Random playouts and hypothesis searches: the quick run (`make test-quick`) leaves them out.
+pytestmark = pytest.mark.slow
 
 GAME = get_game("hat-trick")
 State = dict[str, Any]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import pytest
@@ -10,6 +9,7 @@ import pytest
 from games.contract import InvalidAction, RuleViolation
 from games.registry import all_games, get_game
 from games.validation import validate_action, validate_match
+from tests.support import games as support
 
 GAME = get_game("hats")
 State = dict[str, Any]
@@ -54,37 +54,22 @@ def create(players: list[str] | None = None, options: dict[str, Any] | None = No
         **({"removed_types": ["pink", "purple"]} if len(players) == 2 else {}),
         **setup,
     }
-    names, facts, opts = validate_match(GAME, players, facts, options or {})
-    state: State = {}
-    for event in GAME.setup(names, facts, opts):
-        state = GAME.evolve(state, event)
-    return state
+    return support.create(GAME, players, facts, options or {})
 
 
 def act(state: State, type_: str, **fields: Any) -> tuple[State, list[dict[str, Any]]]:
     """Validate, decide and fold one action on a copy of ``state``; the new state and events."""
-    action = validate_action(GAME, {"type": type_, **fields})
-    before = copy.deepcopy(state)
-    events = GAME.decide(state, action)
-    assert state == before, "decide changed the state it was given"
-    state = copy.deepcopy(state)
-    for event in events:
-        state = GAME.evolve(state, event)
-    return state, events
+    return support.act(GAME, state, {"type": type_, **fields})
 
 
 def run(state: State, *actions: tuple[str, dict[str, Any]]) -> State:
     """The state after several (type, fields) actions."""
-    for type_, fields in actions:
-        state, _ = act(state, type_, **fields)
-    return state
+    return support.run(GAME, state, ({"type": type_, **fields} for type_, fields in actions))
 
 
 def refused(state: State, type_: str, **fields: Any) -> RuleViolation:
-    """The RuleViolation an action meets."""
-    with pytest.raises(RuleViolation) as caught:
-        act(state, type_, **fields)
-    return caught.value
+    """The RuleViolation an action meets; the state is left as it was."""
+    return support.refused(GAME, state, {"type": type_, **fields})
 
 
 def black_hats(state: State, count: int) -> State:
@@ -101,8 +86,7 @@ def played_out(state: State) -> State:
     return black_hats(state, 8 * len(state["players"]) - sum(state["plays"].values()))
 
 
-def types(events: list[dict[str, Any]]) -> list[str]:
-    return [e["type"] for e in events]
+types = support.types
 
 
 # --- the registry, the schemas and setup -----------------------------------------------------

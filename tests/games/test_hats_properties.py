@@ -15,6 +15,9 @@ from games.contract import RuleViolation
 from games.registry import get_game
 from games.validation import validate_action, validate_match
 
+# Random playouts and hypothesis searches: the quick run (`make test-quick`) leaves them out.
+pytestmark = pytest.mark.slow
+
 GAME = get_game("hats")
 State = dict[str, Any]
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)

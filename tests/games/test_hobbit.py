@@ -7,13 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hobbit_table import DECK, MARKS, Table, of_type, types
 from jsonschema import Draft202012Validator
-from test_hobbit_support import DECK, MARKS, Table, of_type, types
 
 from games.contract import InvalidAction, RuleViolation
 from games.hobbit import GAME
 from games.registry import all_games
-from games.validation import validate_action, validate_match
+from games.validation import validate_action
+from tests.support import games as support
 
 DUO = {"ann": "gandalf", "bob": "smaug"}
 TRIO = {"ann": "gandalf", "bob": "smaug", "cy": "thorin"}
@@ -23,15 +24,12 @@ NAMES = ["ann", "bob", "cy", "dee", "eve"]
 
 def create(players: list[str], setup: dict[str, Any], **options: Any) -> list[dict[str, Any]]:
     """Setup's events for a table, after the shape checks the service runs first."""
-    names, checked, filled = validate_match(GAME, players, setup, options)
-    return GAME.setup(names, checked, filled)
+    return support.setup_events(GAME, players, setup, options)
 
 
 def refused_setup(players: list[str], setup: dict[str, Any], **options: Any) -> RuleViolation:
     """The RuleViolation (or shape error) creating this match meets."""
-    with pytest.raises(RuleViolation) as caught:
-        create(players, setup, **options)
-    return caught.value
+    return support.refused_setup(GAME, players, setup, options)
 
 
 # --- the game as registered ----------------------------------------------------------------------

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_hobbit_support import Table, of_type, types
+from hobbit_table import Table, of_type, types
 
 # ann holds the character under test and wins the first trick (red-10 over red-2 and red-3).
 CASTS = {

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_hobbit_support import Table, of_type, types
+from hobbit_table import Table, of_type, types
 
 # Cards: yellow is light (heals good, harms evil), green is dark (heals evil, harms good).
 # Round robin with four players: ann holds values 1 5 9, bob 2 6 10, cy 3 7 11, dee 4 8 12.

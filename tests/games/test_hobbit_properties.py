@@ -8,12 +8,16 @@ import json
 from collections import Counter
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.contract import RuleViolation
 from games.hobbit import GAME
 from games.validation import validate_action, validate_match
+
+# Random playouts and hypothesis searches: the quick run (`make test-quick`) leaves them out.
+pytestmark = pytest.mark.slow
 
 Event = dict[str, Any]
 SEEDS = st.integers(min_value=0, max_value=100_000)

@@ -7,7 +7,6 @@ and checks after every action that what tabletape deduces still contains the tru
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import pytest
@@ -15,6 +14,7 @@ import pytest
 from games.contract import InvalidAction, RuleViolation
 from games.other_hat_trick import GAME
 from games.validation import validate_action, validate_match
+from tests.support import games as support
 
 PLAYERS = ["ann", "bob", "cy"]
 Deal = dict[str, Any]
@@ -27,22 +27,12 @@ def place_of(player: str, slot: int = 0) -> int:
 
 def new_match(first_player: str = "ann", first_trick: str = "vegetable-patch") -> dict[str, Any]:
     """The state after setup, through validate_match, setup and evolve."""
-    players, setup, options = validate_match(
-        GAME, PLAYERS, {"first_player": first_player, "first_trick": first_trick}, {}
-    )
-    state: dict[str, Any] = {}
-    for event in GAME.setup(players, setup, options):
-        state = GAME.evolve(state, event)
-    return state
+    return support.create(GAME, PLAYERS, {"first_player": first_player, "first_trick": first_trick}, {})
 
 
 def refusal(state: dict[str, Any], action: dict[str, Any]) -> RuleViolation:
     """The RuleViolation decide raises for this action (the state is left as it was)."""
-    before = copy.deepcopy(state)
-    with pytest.raises(RuleViolation) as caught:
-        GAME.decide(state, validate_action(GAME, action))
-    assert state == before
-    return caught.value
+    return support.refused(GAME, state, action)
 
 
 class Table:

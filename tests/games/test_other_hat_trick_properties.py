@@ -15,12 +15,16 @@ from collections import Counter
 from itertools import permutations
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.contract import RuleViolation
 from games.other_hat_trick import GAME
 from games.validation import validate_action, validate_match
+
+# Random playouts and hypothesis searches: the quick run (`make test-quick`) leaves them out.
+pytestmark = pytest.mark.slow
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 FAST = settings(max_examples=25, deadline=None)

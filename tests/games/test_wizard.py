@@ -11,6 +11,7 @@ import pytest
 from games.contract import InvalidAction, RuleViolation
 from games.registry import all_games, get_game
 from games.validation import validate_action, validate_match
+from tests.support import games as support
 
 GAME = get_game("wizard")
 State = dict[str, Any]
@@ -23,42 +24,25 @@ FOUR = ["ann", "bob", "cy", "dee"]
 
 def create(players: list[str] | None = None, first_dealer: str = "ann", **options: Any) -> State:
     """A new match folded from setup's events (first dealer ann unless said otherwise)."""
-    names, setup, opts = validate_match(GAME, players or THREE, {"first_dealer": first_dealer}, options)
-    state: State = {}
-    for event in GAME.setup(names, setup, opts):
-        state = GAME.evolve(state, event)
-    return state
+    return support.create(GAME, players or THREE, {"first_dealer": first_dealer}, options)
 
 
 def act(state: State, type_: str, **fields: Any) -> tuple[State, list[dict[str, Any]]]:
     """Validate, decide and fold one action on a copy of ``state``; the new state and events."""
-    action = validate_action(GAME, {"type": type_, **fields})
-    events = GAME.decide(state, action)
-    state = copy.deepcopy(state)
-    for event in events:
-        state = GAME.evolve(state, event)
-    return state, events
+    return support.act(GAME, state, {"type": type_, **fields})
 
 
 def run(state: State, *actions: dict[str, Any]) -> State:
     """The state after several actions."""
-    for action in actions:
-        fields = {k: v for k, v in action.items() if k != "type"}
-        state, _ = act(state, action["type"], **fields)
-    return state
+    return support.run(GAME, state, actions)
 
 
 def refused(state: State, type_: str, **fields: Any) -> RuleViolation:
     """The RuleViolation an action meets; the state it was refused on is left unchanged."""
-    before = copy.deepcopy(state)
-    with pytest.raises(RuleViolation) as caught:
-        act(state, type_, **fields)
-    assert state == before
-    return caught.value
+    return support.refused(GAME, state, {"type": type_, **fields})
 
 
-def types(events: list[dict[str, Any]]) -> list[str]:
-    return [e["type"] for e in events]
+types = support.types
 
 
 def bids(*pairs: tuple[str, int]) -> list[dict[str, Any]]:

@@ -9,11 +9,15 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.registry import get_game
 from games.validation import validate_match
+
+# Random playouts and hypothesis searches: the quick run (`make test-quick`) leaves them out.
+pytestmark = pytest.mark.slow
 
 GAME = get_game("wizard")
 State = dict[str, Any]

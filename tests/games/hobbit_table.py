@@ -13,11 +13,9 @@ import functools
 import itertools
 from typing import Any
 
-import pytest
-
 from games.contract import RuleViolation
 from games.hobbit import GAME
-from games.validation import validate_action, validate_match
+from tests.support import games as support
 
 Event = dict[str, Any]
 COLOURS = ("red", "yellow", "green", "blue", "purple")
@@ -35,11 +33,8 @@ class Table:
         setup: dict[str, Any] = {"characters": characters}
         if table:
             setup["marks"] = dict(MARKS)
-        players, setup, filled = validate_match(GAME, list(characters), setup, options)
-        self.events: list[Event] = GAME.setup(players, setup, filled)
-        self.state: dict[str, Any] = {}
-        for new in self.events:
-            self.state = GAME.evolve(self.state, new)
+        self.events: list[Event] = support.setup_events(GAME, list(characters), setup, options)
+        self.state: dict[str, Any] = support.fold(GAME, self.events)
         self.hands: dict[str, list[str]] = {}
 
     @property
@@ -54,20 +49,13 @@ class Table:
 
     def act(self, type_: str, **fields: Any) -> list[Event]:
         """Validate, decide and fold one action; its events."""
-        action = validate_action(GAME, {"type": type_, **fields})
-        events = GAME.decide(self.state, action)
-        for new in events:
-            self.state = GAME.evolve(self.state, new)
+        self.state, events = support.act(GAME, self.state, {"type": type_, **fields})
         self.events += events
         return events
 
     def refused(self, type_: str, **fields: Any) -> RuleViolation:
         """The RuleViolation an action meets; the state is left as it was."""
-        before = copy.deepcopy(self.state)
-        with pytest.raises(RuleViolation) as caught:
-            self.act(type_, **fields)
-        assert self.state == before
-        return caught.value
+        return support.refused(GAME, self.state, {"type": type_, **fields})
 
     def deal(self) -> dict[str, list[str]]:
         """The round-robin deal among the living players (seat order)."""
@@ -157,11 +145,7 @@ class Table:
         return 1 if self.view["characters"][player]["damage"] else 0
 
 
-def types(events: list[Event]) -> list[str]:
-    """The events' types, in order."""
-    return [e["type"] for e in events]
+types = support.types
 
 
-def of_type(events: list[Event], type_: str) -> list[dict[str, Any]]:
-    """The data of every event of one type."""
-    return [e["data"] for e in events if e["type"] == type_]
+of_type = support.of_type
