@@ -4,11 +4,10 @@ queue, the API under gunicorn and `tabletape worker`s, all configured by the env
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import pytest
 import redis
@@ -17,7 +16,7 @@ from events.keys import Keys
 from service.bootstrap import Services, build
 from service.config import Settings
 from tests.e2e.faults.stack import Api, RedisServer, Worker, service_env
-from tests.support.figures import Figures
+from tests.support.figures import figures_plugin
 from tests.support.redis_cluster import Cluster, redis_cluster
 
 SNAPSHOT_EVERY = 25
@@ -122,15 +121,4 @@ def deployed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]:
         yield running
 
 
-_FIGURES = Figures("cluster figures")
-
-
-@pytest.fixture
-def figure() -> Callable[[str], None]:
-    """Note a measured figure; the figures are printed at the end of the run."""
-    return _FIGURES.note
-
-
-def pytest_terminal_summary(terminalreporter: Any) -> None:
-    """Print what the cluster tests measured."""
-    _FIGURES.report(terminalreporter)
+figure, pytest_terminal_summary = figures_plugin("cluster figures")

@@ -165,17 +165,14 @@ def test_a_master_killed_during_writes_fails_over_with_503s_and_no_500(
         figure(
             f"failover, TABLETAPE_WAIT_REPLICAS={wait_replicas}: verify listed {len(differing)} differences"
         )
-        rebuilt = subprocess.run(
-            [sys.executable, "-m", "service.cli.main", "rebuild"],
-            env=running.env(),
-            capture_output=True,
-            timeout=300,
-        )
+        rebuilt = tabletape("rebuild", running.env())
         assert rebuilt.returncode == 0, rebuilt.stderr
-        verified = subprocess.run(
-            [sys.executable, "-m", "service.cli.main", "verify"],
-            env=running.env(),
-            capture_output=True,
-            timeout=300,
-        )
+        verified = tabletape("verify", running.env())
         assert verified.returncode == 0, verified.stdout
+
+
+def tabletape(command: str, env: dict[str, str]) -> subprocess.CompletedProcess[bytes]:
+    """Run one `tabletape` command against the deployment's store."""
+    return subprocess.run(
+        [sys.executable, "-m", "service.cli.main", command], env=env, capture_output=True, timeout=300
+    )

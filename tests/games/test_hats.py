@@ -40,6 +40,17 @@ BOB_HAND = [
     "blue-3",
     "blue-4",
 ]
+CY_HAND = [
+    "green-1",
+    "green-2",
+    "green-3",
+    "green-5",
+    "green-6",
+    "yellow-1",
+    "yellow-2",
+    "yellow-4",
+    "yellow-5",
+]
 
 
 # --- helpers: build matches through the public contract --------------------------------------
@@ -530,18 +541,7 @@ def test_an_unnamed_redraw_leaves_room_for_one_unrecorded_card_checked_when_it_i
 
 
 def test_a_candidate_seen_in_another_hand_is_no_candidate_any_more() -> None:
-    cy_hand = [
-        "green-1",
-        "green-2",
-        "green-3",
-        "green-5",
-        "green-6",
-        "yellow-1",
-        "yellow-2",
-        "yellow-4",
-        "yellow-5",
-    ]
-    state = create(FOUR, hands={"ann": ANN_HAND, "cy": cy_hand})
+    state = create(FOUR, hands={"ann": ANN_HAND, "cy": CY_HAND})
     state, _ = act(state, "partner_trade", player="ann")  # one unnamed card each way
     state = run(state, ("black_hat", {"player": "ann"}), ("black_hat", {"player": "bob"}))
     state, _ = act(state, "swap", player="cy", card="red-6", space=1)  # it came from ann
@@ -650,23 +650,12 @@ def test_with_four_players_the_draw_pile_is_empty_so_a_redraw_gives_the_card_bac
 
 
 def test_a_named_partner_trade_moves_both_cards_between_the_recorded_hands() -> None:
-    cy_hand = [
-        "green-1",
-        "green-2",
-        "green-3",
-        "green-5",
-        "green-6",
-        "yellow-1",
-        "yellow-2",
-        "yellow-4",
-        "yellow-5",
-    ]
-    state = create(FOUR, hands={"ann": ANN_HAND, "cy": cy_hand})
+    state = create(FOUR, hands={"ann": ANN_HAND, "cy": CY_HAND})
     state, _ = act(state, "partner_trade", player="ann", given="red-2", received="green-1")
     hands = GAME.view(state)["hands"]
     assert hands["ann"]["known"] == [*ANN_HAND[1:], "green-1"]
-    assert hands["cy"]["known"] == [*cy_hand[1:], "red-2"]
-    caught = refused(create(FOUR, hands={"cy": cy_hand}), "partner_trade", player="ann", received="red-2")
+    assert hands["cy"]["known"] == [*CY_HAND[1:], "red-2"]
+    caught = refused(create(FOUR, hands={"cy": CY_HAND}), "partner_trade", player="ann", received="red-2")
     assert caught.code == "card_not_in_hand" and "cy" in caught.message
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,7 +15,7 @@ from events.keys import Keys
 from service.bootstrap import Services, build
 from service.config import Settings
 from tests.e2e.faults.stack import Api, RedisServer, Worker, service_env, wait_for
-from tests.support.figures import Figures
+from tests.support.figures import figures_plugin
 
 SNAPSHOT_EVERY = 25
 
@@ -132,15 +132,4 @@ def fresh_stack(tmp_path: Path) -> Iterator[Stack]:
     running.stop()
 
 
-_FIGURES = Figures("fault-injection figures")
-
-
-@pytest.fixture
-def figure() -> Callable[[str], None]:
-    """Note a measured figure; the figures are printed at the end of the run."""
-    return _FIGURES.note
-
-
-def pytest_terminal_summary(terminalreporter: Any) -> None:
-    """Print the figures the fault-injection tests measured."""
-    _FIGURES.report(terminalreporter)
+figure, pytest_terminal_summary = figures_plugin("fault-injection figures")
