@@ -120,7 +120,10 @@ def offers(answer: dict[str, Any], action: dict[str, Any]) -> bool:
         if any(_fold(action.get(k)) != _fold(v) for k, v in found["fixed"].items() if k in action):
             continue
         if "choices" in found:
-            return any(all(_fold(_at(action, k)) == _fold(v) for k, v in c.items()) for c in found["choices"])
+            return any(
+                all(_fold(_at(action, k)) == _fold(v) for k, v in c.items() if _at(action, k) is not None)
+                for c in found["choices"]
+            )
         return all(
             field.get("multiple") or _fold(_at(action, field["name"])) in [_fold(v) for v in field["values"]]
             for field in found["fields"]
