@@ -5,8 +5,8 @@ obey its winner's power."""
 
 from __future__ import annotations
 
-from itertools import product
-from typing import Any
+from itertools import combinations_with_replacement, permutations
+from math import factorial
 
 from games.contract import RuleViolation, State
 from games.hobbit.constants import DECK, DISCARD, MARKS, colour, living
@@ -74,13 +74,23 @@ def _play(state: State, player: str, sees_hidden: bool) -> Entry:
 
 def _distribute(state: State, winner: str) -> Entry:
     cards = [play["card"] for play in state["trick"]["plays"]]
-    receivers = [*living(state), DISCARD]
-    fields = [listed(f"cards.{card}", receivers) for card in cards]
     free = state["options"]["distribution"] == "free"
     note = FREE if free else POWERS[state["characters"][winner]]
-    choices = _distributions(state, winner, cards, receivers)
-    if len(choices) > MOST_CHOICES:
-        return entry("distribute", _receivers_used(fields, choices), note=note)
+    # A power says how many cards each player gets, never which: the receivers' counts decide.
+    allowed = [
+        counts
+        for counts in combinations_with_replacement([*living(state), DISCARD], len(cards))
+        if _obeys(state, winner, dict(zip(cards, counts, strict=True)))
+    ]
+    used = [to for to in [*living(state), DISCARD] if any(to in counts for counts in allowed)]
+    fields = [listed(f"cards.{card}", used) for card in cards]
+    if sum(_orders(counts) for counts in allowed) > MOST_CHOICES:
+        return entry("distribute", fields, note=note)
+    choices = [
+        {f"cards.{card}": to for card, to in zip(cards, order, strict=True)}
+        for counts in allowed
+        for order in sorted(set(permutations(counts)))
+    ]
     return entry("distribute", fields, choices=choices, note=note)
 
 
@@ -92,22 +102,18 @@ def _marks_of(marks: dict[str, str], card: str) -> list[str]:
     return [marks[card]] if card in marks else list(MARKS)
 
 
-def _distributions(state: State, winner: str, cards: list[str], receivers: list[str]) -> list[dict[str, Any]]:
-    """Every way to hand out ``cards`` that the winner's power (or the free rule) allows."""
-    found = []
-    for chosen in product(receivers, repeat=len(cards)):
-        given = dict(zip(cards, chosen, strict=True))
-        try:
-            check_distribution(state, winner, given)
-        except RuleViolation:
-            continue
-        found.append({f"cards.{card}": to for card, to in given.items()})
-    return found
+def _obeys(state: State, winner: str, given: dict[str, str]) -> bool:
+    """Whether the winner's power (or the free rule) allows handing out the trick so."""
+    try:
+        check_distribution(state, winner, given)
+    except RuleViolation:
+        return False
+    return True
 
 
-def _receivers_used(fields: list[dict[str, Any]], choices: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Each card's field, listing only the receivers some legal distribution gives it to."""
-    return [
-        {**field, "values": [v for v in field["values"] if any(c[field["name"]] == v for c in choices)]}
-        for field in fields
-    ]
+def _orders(counts: tuple[str, ...]) -> int:
+    """How many ways there are to hand out the trick's cards to these receivers."""
+    ways = factorial(len(counts))
+    for receiver in set(counts):
+        ways //= factorial(counts.count(receiver))
+    return ways
