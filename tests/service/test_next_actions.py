@@ -215,3 +215,27 @@ def test_a_finished_match_offers_nothing_and_undo_is_still_said(recorded: Callab
     body = match.get("next").json
     assert body["finished"] is True and body["to_act"] == [] and body["actions"] == []
     assert body["undo"]["possible"] is True and body["undo"]["sentence"]
+
+
+def test_a_card_that_would_be_a_revoke_is_offered_with_the_sentence_why(table: Callable[..., Table]) -> None:
+    match = table("wizard", ["ann", "bob"], setup={"first_dealer": "ann"})
+    match.ok({"type": "record_round", "bids": {"ann": 0, "bob": 0}, "tricks": {"ann": 0, "bob": 1}})
+    for action in [
+        {"type": "start_round", "trump_card": "jester"},
+        {"type": "bid", "player": "ann", "tricks": 0},
+        {"type": "bid", "player": "bob", "tricks": 0},
+        {"type": "play", "player": "ann", "card": "AS"},
+        {"type": "play", "player": "bob", "card": "2H"},  # bob shows void in spades
+    ]:
+        match.ok(action)
+    body = match.get("next").json
+    field = entry(body, "play", "ann")["fields"][0]
+    assert "flags" not in field  # ann followed suit
+    match.ok({"type": "play", "player": "ann", "card": "3C"})  # ann won trick 1 and leads trick 2
+    body = match.get("next").json
+    field = entry(body, "play", "bob")["fields"][0]
+    assert "KS" in field["values"]
+    assert field["flags"]["KS"].startswith("a revoke: bob did not follow spades in trick 1")
+    assert "3D" not in field.get("flags", {})
+    answer = match.ok({"type": "play", "player": "bob", "card": "KS"})
+    assert any(e["type"] == "DisputeRaised" for e in answer["events"])
