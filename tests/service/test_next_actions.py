@@ -239,3 +239,23 @@ def test_a_card_that_would_be_a_revoke_is_offered_with_the_sentence_why(table: C
     assert "3D" not in field.get("flags", {})
     answer = match.ok({"type": "play", "player": "bob", "card": "KS"})
     assert any(e["type"] == "DisputeRaised" for e in answer["events"])
+
+
+def test_a_secret_bid_is_not_told_by_the_public_undo_sentence(table: Callable[..., Table]) -> None:
+    match = table("wizard", ["ann", "bob"], setup={"first_dealer": "ann"}, options={"bidding": "secret"})
+    match.ok({"type": "start_round", "trump_card": "7H"})
+    match.ok({"type": "bid", "player": "ann", "tricks": 1})
+    public, mine = _public_and_table(match)
+    assert public["undo"]["sentence"] == "ann's bid"
+    assert mine["undo"]["sentence"] == "ann's bid of 1"
+    # Bidding in any order: bob may still bid, and ann's bid is not shown in what is offered.
+    assert public["to_act"] == ["bob"] and values(public, "bid", "tricks", "bob") == [0, 1]
+
+
+@pytest.mark.parametrize("game_id", ["other-hat-trick", "hat-trick"])
+def test_a_game_that_hides_nothing_answers_the_public_as_the_table(
+    game_id: str, recorded: Callable[..., Table]
+) -> None:
+    match = recorded(game_id, SHORT[game_id], upto=3)
+    public, mine = _public_and_table(match)
+    assert public["actions"] == mine["actions"] and public["actions"]
