@@ -13,6 +13,8 @@ from games.hobbit.constants import DECK, DISCARD, MARKS, colour, living
 from games.hobbit.powers import FREE, POWERS, check_distribution
 from games.legal import Answer, Entry, answer, described, entry, listed
 
+# --- constants -------------------------------------------------------------------------------
+
 # Beyond this many legal distributions the answer lists each card's receivers and says the rule
 # in words, instead of every combination (five cards among five players: 3,125 free ones).
 MOST_CHOICES = 200

@@ -24,6 +24,8 @@ from games.wizard.constants import (
 )
 from games.wizard.turns import sole_leader, to_act
 
+# --- constants -------------------------------------------------------------------------------
+
 # Every card once, in deck order (suit cards, then a Wizard and a Jester).
 CARDS = list(dict.fromkeys(DECK))
 
