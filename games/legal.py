@@ -93,11 +93,13 @@ def build(found: Entry, chosen: Mapping[str, Any]) -> Action:
     """The action a client sends for an entry, given a value for each field it sets."""
     action: Action = {"type": found["type"], **found["fixed"]}
     for name, value in chosen.items():
-        *path, last = name.split(".")
-        place = action
-        for part in path:
-            place = place.setdefault(part, {})
-        place[last] = value
+        # Only the first dot nests: every dotted field is one object's key ("bids.<player>"), and
+        # a player's name may hold dots of its own.
+        outer, dot, key = name.partition(".")
+        if dot:
+            action.setdefault(outer, {})[key] = value
+        else:
+            action[name] = value
     return action
 
 

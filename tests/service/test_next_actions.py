@@ -259,3 +259,12 @@ def test_a_game_that_hides_nothing_answers_the_public_as_the_table(
     match = recorded(game_id, SHORT[game_id], upto=3)
     public, mine = _public_and_table(match)
     assert public["actions"] == mine["actions"] and public["actions"]
+
+
+def test_a_player_whose_name_holds_dots_is_named_after_the_first_dot(table: Callable[..., Table]) -> None:
+    match = table("wizard", ["j.r.", "bob"], setup={"first_dealer": "bob"})
+    found = entry(match.get("next").json, "record_round")
+    assert [f["name"] for f in found["fields"]][:2] == ["bids.j.r.", "bids.bob"]
+    action = build(found, {"bids.j.r.": 1, "bids.bob": 0, "tricks.j.r.": 1, "tricks.bob": 0})
+    assert action["bids"] == {"j.r.": 1, "bob": 0}
+    match.ok(action)
