@@ -29,6 +29,11 @@ export async function allFrames(matchId, onPage) {
   return frames;
 }
 
+/** The URL of a match's raw replay of steps first..last. */
+export function replayUrl(matchId, first, last) {
+  return `/v1/matches/${encodeURIComponent(matchId)}/replay?from=${first}&to=${last}&limit=${last - first + 1}&raw=true`;
+}
+
 /** The URL of a match's live feed, resuming after a step. */
 export function liveUrl(matchId, after) {
   return `/v1/matches/${encodeURIComponent(matchId)}/live?last_event_id=${after}`;

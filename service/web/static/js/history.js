@@ -1,28 +1,9 @@
-// The log as the viewer lists it: which steps are undone, and a short sentence for each step.
+// The words of the log: a short sentence for each step (the game's own, else shared ones).
 
 import { words } from "./dom.js";
 
+/** The events that take steps back or put them back (they are listed only in the raw log). */
 export const CORRECTIONS = ["ActionUndone", "ActionRedone"];
-
-/** The step ranges undone by the corrections up to a frame list's end (what the API folds too). */
-export function undoneRanges(frames) {
-  let ranges = [];
-  for (const frame of frames) {
-    const { type, data } = frame.event;
-    if (type === "ActionUndone") ranges.push([data.first, data.last]);
-    if (type === "ActionRedone") ranges = ranges.filter(([a, b]) => a !== data.first || b !== data.last);
-  }
-  return ranges;
-}
-
-/** Mark each frame: `correction` (an undo or redo) and `undone` (taken back, as of now). */
-export function mark(frames) {
-  const ranges = undoneRanges(frames);
-  for (const frame of frames) {
-    frame.correction = CORRECTIONS.includes(frame.event.type);
-    frame.undone = !frame.correction && ranges.some(([a, b]) => a <= frame.step && frame.step <= b);
-  }
-}
 
 /** "RoundScored" -> "round scored". */
 export function typeWords(type) {

@@ -1,0 +1,112 @@
+// Drawing the viewer from its state: the header, the board at the step shown, the step's
+// sentence, the controls, the step list and the score chart. Nothing here fetches or decides.
+
+import { drawChart, legend } from "./chart.js";
+import { fact, h, put, stamp, words } from "./dom.js";
+import { sentence } from "./history.js";
+import { appendLog, markCurrent, renderLog } from "./log.js";
+import { boardOf } from "./boards/registry.js";
+import { V, effective, frameAt, lastLogged, latest, navigable } from "./state.js";
+
+const $ = (id) => document.getElementById(id);
+
+/** The board module of the match's game. */
+export function game() {
+  return boardOf(V.match.game);
+}
+
+/** Each player's name, linking to their other matches: "ann, bob and cy". */
+function playerLinks(players) {
+  return players.flatMap((p, i) => [
+    i === 0 ? "" : i === players.length - 1 ? " and " : ", ",
+    h("a", { href: `/?player=${encodeURIComponent(p)}`, title: `${p}'s matches` }, p),
+  ]);
+}
+
+/** The match's facts above the board, and the page's title. */
+export function header() {
+  const m = V.match;
+  const status = m.finished ? "finished" : "in progress";
+  put(
+    $("match-facts"),
+    fact("Game", V.title || m.game),
+    fact("Players", playerLinks(m.players)),
+    fact("Status", h("span", { class: `status ${m.finished ? "done" : "playing"}` }, status)),
+    m.finished ? fact("Winners", words(m.winners || []) || "nobody (a draw)") : [],
+    fact("Steps", String(lastLogged() || m.version)),
+    fact("Created", stamp(m.created_at)),
+    fact("JSON", h("a", { href: `/v1/matches/${encodeURIComponent(V.id)}` }, "the match in the API")),
+  );
+  const disputes = m.disputes || [];
+  put(
+    $("disputes"),
+    disputes.length
+      ? h("div", { class: "notice", role: "note" }, h("strong", {}, "Disputes: "), h("ul", {}, disputes.map((d) => h("li", {}, d.message || d.code))))
+      : [],
+  );
+  document.title = `${V.title || m.game}: ${words(m.players)} · tabletape`;
+}
+
+function drawBoard(frame) {
+  const extra = { frames: V.frames, step: frame.step, scores: V.scores, latest: V.scores?.version === frame.step && frame.step === lastLogged() };
+  put($("board"), game().board(frame.state, extra));
+  put($("step-sentence"), h("strong", {}, frame.actor), ": ", sentence(game(), frame.event), frame.undone ? " (undone)" : "");
+}
+
+/** The score chart over the effective steps, with the step shown marked. */
+export function drawScore() {
+  const own = game();
+  if (!own.chart) return put($("chart"), h("p", { class: "muted" }, "No chart for this game."));
+  const spec = own.chart(effective(), V.scores);
+  const keys = legend(spec, V.step, V.match.players).map((k) =>
+    h("li", {}, h("span", { class: "swatch", style: `background:${k.colour}` }), `${k.name}: ${k.value ?? "—"}`),
+  );
+  put($("chart"), drawChart(spec, V.step, V.match.players, $("chart").clientWidth || 640), h("ul", { class: "legend" }, keys));
+}
+
+/** The buttons and slider, set to the step shown. */
+export function controls() {
+  const nav = navigable();
+  const index = nav.findIndex((f) => f.step >= V.step);
+  const slider = $("slider");
+  slider.max = String(Math.max(0, nav.length - 1));
+  slider.value = String(Math.max(0, index));
+  slider.setAttribute("aria-valuetext", `step ${V.step} of ${latest()}`);
+  $("first").disabled = !nav.length || V.step <= nav[0].step;
+  $("prev").disabled = $("first").disabled;
+  $("next").disabled = V.step >= latest();
+  $("last").disabled = $("next").disabled;
+}
+
+/** Show a step: the board, the controls, the list, the chart, and the URL (a link to share). */
+export function show(step, how = "push") {
+  const frame = frameAt(step) || frameAt(latest());
+  if (!frame) return;
+  V.step = frame.step;
+  const el = $("step");
+  el.dataset.step = String(V.step);
+  el.textContent = String(V.step);
+  if (how !== "none") {
+    const url = new URL(window.location.href);
+    url.searchParams.set("step", String(V.step));
+    if (V.raw) url.searchParams.set("raw", "1");
+    else url.searchParams.delete("raw");
+    if (url.href !== window.location.href) history[how === "push" ? "pushState" : "replaceState"]({ step: V.step }, "", url);
+  }
+  drawBoard(frame);
+  controls();
+  markCurrent($("events"), V.step);
+  drawScore();
+}
+
+/** The whole step list again (after raw mode changes or a correction). */
+export function relist() {
+  renderLog($("events"), game(), V.frames, V.raw, (step) => show(step));
+  markCurrent($("events"), V.step);
+}
+
+/** One step more at the end of the list, and the undone marks brought up to date. */
+export function listed(frame) {
+  appendLog($("events"), game(), frame, V.raw, (step) => show(step));
+  for (const li of $("events").children) li.classList.toggle("undone", Boolean(frameAt(Number(li.dataset.step))?.undone));
+}
