@@ -26,6 +26,11 @@ export function perPlayer(values) {
     .join(", ");
 }
 
+/** "step 4" or "steps 4–6". */
+function span(d) {
+  return d.first === d.last ? `step ${d.first}` : `steps ${d.first}–${d.last}`;
+}
+
 function common(event) {
   const d = event.data || {};
   switch (event.type) {
@@ -36,17 +41,18 @@ function common(event) {
     case "DisputeRaised":
       return `Dispute: ${d.message || d.code}`;
     case "ActionUndone":
-      return `Undo: steps ${d.first}–${d.last} taken back`;
+      return `Undo: ${span(d)} taken back`;
     case "ActionRedone":
-      return `Redo: steps ${d.first}–${d.last} put back`;
+      return `Redo: ${span(d)} put back`;
     default:
       return null;
   }
 }
 
-/** A short sentence for a logged event: the game's own words, else a generic one. */
-export function sentence(game, event) {
-  const own = game.sentence ? game.sentence(event) : null;
+/** A short sentence for a logged event (with the view after it): the game's own words, else a
+ * generic one. */
+export function sentence(game, event, state) {
+  const own = game.sentence ? game.sentence(event, state || {}) : null;
   if (own) return own;
   const shared = common(event);
   if (shared) return shared;

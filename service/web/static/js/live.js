@@ -3,7 +3,7 @@
 
 import { getJSON, liveUrl, replayUrl } from "./api.js";
 import { V, frameAt, lastLogged, latest, mark } from "./state.js";
-import { controls, drawScore, header, listed, relist, show } from "./render.js";
+import { controls, drawScore, drawSheet, header, listed, relist, show } from "./render.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -21,14 +21,27 @@ async function recount(frame) {
   const page = await getJSON(replayUrl(V.id, first, last));
   for (const told of page.frames) {
     const known = frameAt(told.step);
-    if (known) mark(Object.assign(known, { effective: told.effective }));
+    if (known) mark(Object.assign(known, { effective: told.effective }), frameAt(known.step - 1));
   }
+}
+
+let rescoring = 0; // the scoreboard is read again once a burst of steps settles
+
+/** Read the scoreboard again shortly, and again while the workers have not reached the last
+ * step (a scoreboard is projected after the step is logged). */
+export function rescore(tries = 20) {
+  clearTimeout(rescoring);
+  rescoring = setTimeout(async () => {
+    V.scores = await getJSON(`/v1/matches/${encodeURIComponent(V.id)}/scores`).catch(() => V.scores);
+    drawSheet();
+    if (V.scores && V.scores.version < lastLogged() && tries > 1) rescore(tries - 1);
+  }, 250);
 }
 
 async function arrived(frame) {
   if (frame.step <= lastLogged()) return; // a resumed stream never repeats, but be sure
   const following = V.step === latest();
-  V.frames.push(mark(frame));
+  V.frames.push(mark(frame, V.frames[V.frames.length - 1]));
   V.match.finished = Boolean(frame.state?.finished);
   if (Array.isArray(frame.state?.disputes)) V.match.disputes = frame.state.disputes;
   if (frame.correction) {
@@ -41,6 +54,7 @@ async function arrived(frame) {
     drawScore();
   }
   header();
+  rescore();
 }
 
 /** Follow an unfinished match until its end. */
@@ -61,6 +75,7 @@ export function follow() {
       V.scores = await getJSON(`/v1/matches/${encodeURIComponent(V.id)}/scores`).catch(() => null);
       header();
       show(V.step, "none");
+      drawSheet();
     });
   });
 }

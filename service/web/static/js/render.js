@@ -35,6 +35,8 @@ export function header() {
     m.finished ? fact("Winners", words(m.winners || []) || "nobody (a draw)") : [],
     fact("Steps", String(lastLogged() || m.version)),
     fact("Created", stamp(m.created_at)),
+    m.timezone ? fact("Time zone", m.timezone) : [],
+    m.location ? fact("Location", m.location) : [],
     fact("JSON", h("a", { href: `/v1/matches/${encodeURIComponent(V.id)}` }, "the match in the API")),
   );
   const disputes = m.disputes || [];
@@ -48,9 +50,8 @@ export function header() {
 }
 
 function drawBoard(frame) {
-  const extra = { frames: V.frames, step: frame.step, scores: V.scores, latest: V.scores?.version === frame.step && frame.step === lastLogged() };
-  put($("board"), game().board(frame.state, extra));
-  put($("step-sentence"), h("strong", {}, frame.actor), ": ", sentence(game(), frame.event), frame.undone ? " (undone)" : "");
+  put($("board"), game().board(frame.state, { frames: V.frames, step: frame.step }));
+  put($("step-sentence"), h("strong", {}, frame.by || frame.actor), ": ", sentence(game(), frame.event, frame.state), frame.undone ? " (undone)" : "");
 }
 
 /** The score chart over the effective steps, with the step shown marked. */
@@ -62,6 +63,13 @@ export function drawScore() {
     h("li", {}, h("span", { class: "swatch", style: `background:${k.colour}` }), `${k.name}: ${k.value ?? "—"}`),
   );
   put($("chart"), drawChart(spec, V.step, V.match.players, $("chart").clientWidth || 640), h("ul", { class: "legend" }, keys));
+}
+
+/** The score sheet: the game's own, drawn from the scoreboard (and the logged events' figures). */
+export function drawSheet() {
+  const own = game();
+  const drawn = own.sheet && V.scores ? own.sheet(V.scores, effective()) : null;
+  put($("sheet"), drawn || h("p", { class: "muted" }, V.scores ? "No score sheet for this game." : "The scoreboard could not be read."));
 }
 
 /** The buttons and slider, set to the step shown. */

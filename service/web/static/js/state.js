@@ -7,10 +7,15 @@ import { CORRECTIONS } from "./history.js";
 /** The one state of the page. */
 export const V = { id: "", match: null, title: "", frames: [], step: 0, raw: false, scores: null };
 
-/** Mark a frame as the list shows it: `correction` (an undo or redo), `undone` (not effective). */
-export function mark(frame) {
+/** Mark a frame as the list shows it: `correction` (an undo or redo), `undone` (not effective),
+ * and `by`: who sent it, or "the table" for a step the rules derived from the action before it
+ * (the same action's later events: a trick won, a round scored). */
+export function mark(frame, before) {
+  const meta = frame.event.meta || {};
   frame.correction = CORRECTIONS.includes(frame.event.type);
   frame.undone = !frame.correction && frame.effective === false;
+  const derived = !("action" in meta) && meta.action_id && meta.action_id === before?.event.meta?.action_id;
+  frame.by = derived ? "the table" : frame.actor;
   return frame;
 }
 

@@ -4,9 +4,9 @@
 
 import { allFrames, getJSON } from "./api.js";
 import { put } from "./dom.js";
-import { follow } from "./live.js";
-import { drawScore, header, relist, show } from "./render.js";
-import { V, frameAt, latest, mark, navigable, stepAfter } from "./state.js";
+import { follow, rescore } from "./live.js";
+import { drawScore, drawSheet, header, relist, show } from "./render.js";
+import { V, frameAt, lastLogged, latest, mark, navigable, stepAfter } from "./state.js";
 
 const $ = (id) => document.getElementById(id);
 const KEYS = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
@@ -52,7 +52,7 @@ async function start() {
     V.match = await getJSON(base);
     V.title = (await getJSON(`/v1/games/${encodeURIComponent(V.match.game)}`).catch(() => null))?.title || "";
     V.scores = await getJSON(`${base}/scores`).catch(() => null);
-    V.frames = (await allFrames(V.id, (n, of) => put($("load-status"), `Loading steps… ${n} of ${of}`))).map(mark);
+    V.frames = (await allFrames(V.id, (n, of) => put($("load-status"), `Loading steps… ${n} of ${of}`))).map((f, i, all) => mark(f, all[i - 1]));
   } catch (error) {
     put($("load-status"), error.status === 404 ? `There is no match ${V.id}.` : `The match could not be read: ${error.message}`);
     $("load-status").classList.add("error");
@@ -69,6 +69,8 @@ async function start() {
   wire();
   relist();
   show(asked && frameAt(asked) ? asked : latest(), "replace");
+  drawSheet();
+  if (V.scores && V.scores.version < lastLogged()) rescore();
   follow();
 }
 

@@ -116,3 +116,16 @@ export function chart(frames) {
   );
   return { title: "Health", axis: "step", points };
 }
+
+/** Round by round: damage dealt and survivors per side when each round ended (from the view). */
+export function sheet(scores, frames) {
+  const ends = frames.filter((f) => f.event.type === "RoundEnded");
+  const side = (values) => `good ${values?.good ?? 0}, evil ${values?.evil ?? 0}`;
+  const rows = ends.map((f) => [`Round ${f.event.data.round}`, side(f.state.damage_dealt), side(f.state.survivors)]);
+  return h(
+    "div",
+    {},
+    rows.length ? table("Round by round", ["Round", "Damage dealt", "Survivors"], rows) : h("p", { class: "muted" }, "No round has ended yet."),
+    h("p", {}, h("strong", {}, scores.finished ? "Result: " : "Now: "), scores.explanation || `damage dealt ${side(scores.damage_dealt)}; survivors ${side(scores.survivors)}`),
+  );
+}

@@ -3,16 +3,16 @@
 // A game's module (boards/<game>.js) exports:
 //   board(state, extra) -> Node      required. The table after one step, drawn from the game's
 //                                    view (`state`, as GET /v1/matches/{id}/state?at= gives it).
-//                                    `extra` = {frames, step, scores, latest}: the frames loaded so
-//                                    far (raw log), the step shown, the API's scoreboard
-//                                    (GET .../scores, or null) and whether the step shown is the
-//                                    one that scoreboard was computed at.
-//   sentence(event) -> string|null   optional. A short sentence for a logged event; null leaves
-//                                    it to the shared words (history.js).
+//                                    `extra` = {frames, step}: the frames loaded so far (the raw
+//                                    log) and the step shown. Every figure comes from the view.
+//   sentence(event, state)           optional. A short sentence (string, or null to leave it to
+//                                    the shared words of history.js) for a logged event; `state`
+//                                    is the view right after it, for the names it gives.
 //   chart(frames, scores) -> spec    optional. The score chart over the effective frames:
 //                                    {title, axis: "round"|"step", points: [{x, step, values}]}
 //                                    with every value read from the view or the scoreboard.
-//   sheet(scores) -> Node|null       optional. The score sheet, drawn from the scoreboard only.
+//   sheet(scores, frames) -> Node    optional. The score sheet, drawn from the scoreboard
+//                                    (GET .../scores) and the effective frames' own figures.
 // A game missing here still opens: its view is shown as the API gives it (PLAIN).
 
 import { h } from "../dom.js";
