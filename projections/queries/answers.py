@@ -84,6 +84,7 @@ class Frames:
     last: int
     version: int
     frames: list[dict[str, Any]]
+    finished: bool = False
 
 
 class Reads:
@@ -117,7 +118,9 @@ class Reads:
         version = self.store.version(match_id)
         last = min(to or version, version, first + limit - 1)
         frames = list(self.reader.frames(match_id, first, last, raw)) if first <= last else []
-        return Frames(first, last, version, frames)
+        # The head was just read for the frames' disclosure: it is remembered in this process.
+        finished = bool(self.reader.head(match_id)[1]["game"].get("finished"))
+        return Frames(first, last, version, frames, finished)
 
     def scoreboard(self, match_id: str) -> dict[str, Any]:
         """The scoreboard of the projected position, with how far it has reached; folded here

@@ -15,7 +15,7 @@ export function mark(frame, before) {
   frame.correction = CORRECTIONS.includes(frame.event.type);
   frame.undone = !frame.correction && frame.effective === false;
   const derived = !("action" in meta) && meta.action_id && meta.action_id === before?.event.meta?.action_id;
-  frame.by = derived ? "the table" : frame.actor;
+  frame.by = derived || frame.actor === "table" ? "the table" : frame.actor;
   return frame;
 }
 
