@@ -2,9 +2,10 @@
 // slider, keys, ?step=N, back and forward), draw the step asked for, then follow live steps.
 // state.js holds what is shown, render.js draws it, live.js follows the feed, boards/ the games.
 
-import { allFrames, getJSON } from "./api.js";
+import { framesBetween, getJSON } from "./api.js";
 import { put } from "./dom.js";
 import { follow, rescore } from "./live.js";
+import { openBgStats, share } from "./share.js";
 import { drawScore, drawSheet, header, relist, show } from "./render.js";
 import { V, frameAt, lastLogged, latest, mark, navigable, stepAfter } from "./state.js";
 
@@ -21,7 +22,12 @@ function wire() {
     e.preventDefault();
     show(stepAfter(where));
   });
-  $("raw").addEventListener("change", (e) => {
+  $("jump")?.addEventListener("change", (e) => {
+    if (e.target.value) show(Number(e.target.value));
+  });
+  $("share")?.addEventListener("click", share);
+  $("open-bgstats")?.addEventListener("click", openBgStats);
+  $("raw")?.addEventListener("change", (e) => {
     V.raw = e.target.checked;
     relist();
     show(V.step, "replace");
@@ -39,38 +45,86 @@ function restore() {
   const params = new URL(window.location.href).searchParams;
   if ((params.get("raw") === "1") !== V.raw) {
     V.raw = !V.raw;
-    $("raw").checked = V.raw;
+    if ($("raw")) $("raw").checked = V.raw;
     relist();
   }
-  show(Number(params.get("step")) || latest(), "none");
+  show(askedStep(new URL(window.location.href)) || latest(), "none");
+}
+
+// The steps read first around the one shown: the board is usable before the rest arrives.
+const BEFORE = 60;
+const AFTER = 40;
+
+/** Mark every frame again, each with the one before it (who is credited needs its neighbour). */
+function markAll(frames) {
+  return frames.map((f, i) => mark(f, frames[i - 1]));
+}
+
+/** Read the match, its scoreboard, its game's title and the steps around the one asked for. */
+async function firstLook(asked) {
+  const base = `/v1/matches/${encodeURIComponent(V.id)}`;
+  const [match, scores] = await Promise.all([getJSON(base), getJSON(`${base}/scores`).catch(() => null)]);
+  const target = asked >= 1 && asked <= match.version ? asked : match.version;
+  const span = [Math.max(1, target - BEFORE), Math.min(match.version, target + AFTER)];
+  const [game, frames] = await Promise.all([
+    getJSON(`/v1/games/${encodeURIComponent(match.game)}`).catch(() => null),
+    framesBetween(V.id, ...span),
+  ]);
+  Object.assign(V, { match, scores, title: game?.title || "", frames: markAll(frames) });
+  return span;
+}
+
+/** The steps before and after the first look, then everything drawn again with them. */
+async function theRest([first, last]) {
+  const status = $("load-status");
+  const [before, after] = await Promise.all([
+    framesBetween(V.id, 1, first - 1, (n) => put(status, `Loading steps… ${n} of ${first - 1}`)),
+    framesBetween(V.id, last + 1, V.match.version),
+  ]);
+  V.frames = markAll([...before, ...V.frames, ...after]);
+  relist();
+  show(V.step, "none");
+  header();
+}
+
+/** The step a link asks for: ?step=N, or #step=N (an embed's). */
+function askedStep(url) {
+  const hashed = /(?:^#|&)step=(\d+)/.exec(url.hash);
+  return Number(url.searchParams.get("step") || (hashed && hashed[1]));
 }
 
 async function start() {
   V.id = $("viewer").dataset.match;
-  const base = `/v1/matches/${encodeURIComponent(V.id)}`;
+  V.embedded = Boolean($("viewer").dataset.embed);
+  const params = new URL(window.location.href).searchParams;
+  const asked = askedStep(new URL(window.location.href));
+  let span;
   try {
-    V.match = await getJSON(base);
-    V.title = (await getJSON(`/v1/games/${encodeURIComponent(V.match.game)}`).catch(() => null))?.title || "";
-    V.scores = await getJSON(`${base}/scores`).catch(() => null);
-    V.frames = (await allFrames(V.id, (n, of) => put($("load-status"), `Loading steps… ${n} of ${of}`))).map((f, i, all) => mark(f, all[i - 1]));
+    span = await firstLook(asked);
   } catch (error) {
     put($("load-status"), error.status === 404 ? `There is no match ${V.id}.` : `The match could not be read: ${error.message}`);
     $("load-status").classList.add("error");
     return;
   }
-  const params = new URL(window.location.href).searchParams;
-  const asked = Number(params.get("step"));
   // A link to an undone step or a correction opens the raw log, where that step is listed.
   V.raw = params.get("raw") === "1" || Boolean(asked && frameAt(asked) && !navigable().some((f) => f.step === asked));
-  $("raw").checked = V.raw;
+  if ($("raw")) $("raw").checked = V.raw;
   header();
-  $("load-status").hidden = true;
+  if (span[0] > 1 || span[1] < V.match.version) put($("load-status"), "Loading the other steps…");
+  else $("load-status").hidden = true;
   $("layout").hidden = false;
   wire();
   relist();
   show(asked && frameAt(asked) ? asked : latest(), "replace");
+  performance.mark("tabletape:usable");
+  const done = await theRest(span).then(
+    () => true,
+    (error) => put($("load-status"), `Some steps could not be read: ${error.message}`) && false,
+  );
+  if (done) $("load-status").hidden = true;
   drawSheet();
   if (V.scores && V.scores.version < lastLogged()) rescore();
+  $("viewer").dataset.loaded = "true";
   follow();
 }
 
