@@ -26,6 +26,8 @@ function playerLinks(players) {
 /** The match's facts above the board, and the page's title. */
 export function header() {
   const m = V.match;
+  document.title = `${V.title || m.game}: ${words(m.players)} · tabletape`;
+  if (!$("match-facts")) return; // an embed shows no header
   const status = m.finished ? "finished" : "in progress";
   put(
     $("match-facts"),
@@ -33,7 +35,7 @@ export function header() {
     fact("Players", playerLinks(m.players)),
     fact("Status", h("span", { class: `status ${m.finished ? "done" : "playing"}` }, status)),
     m.finished ? fact("Winners", words(m.winners || []) || "nobody (a draw)") : [],
-    fact("Steps", String(lastLogged() || m.version)),
+    fact("Steps", String(Math.max(lastLogged(), m.version))),
     fact("Created", stamp(m.created_at)),
     m.timezone ? fact("Time zone", m.timezone) : [],
     m.location ? fact("Location", m.location) : [],
@@ -46,7 +48,7 @@ export function header() {
       ? h("div", { class: "notice", role: "note" }, h("strong", {}, "Disputes: "), h("ul", {}, disputes.map((d) => h("li", {}, d.message || d.code))))
       : [],
   );
-  document.title = `${V.title || m.game}: ${words(m.players)} · tabletape`;
+  for (const id of ["download-bgstats", "open-bgstats"]) $(id).hidden = !m.finished;
 }
 
 function drawBoard(frame) {
@@ -67,9 +69,38 @@ export function drawScore() {
 
 /** The score sheet: the game's own, drawn from the scoreboard (and the logged events' figures). */
 export function drawSheet() {
+  if (!$("sheet")) return;
   const own = game();
   const drawn = own.sheet && V.scores ? own.sheet(V.scores, effective()) : null;
   put($("sheet"), drawn || h("p", { class: "muted" }, V.scores ? "No score sheet for this game." : "The scoreboard could not be read."));
+}
+
+/** The "jump to" list: the game's rounds and tricks, grouped, the one at or before the step chosen. */
+export function drawJumps() {
+  if (!$("jump")) return;
+  const own = game();
+  const list = own.chapters ? own.chapters(effective()) : [];
+  const select = $("jump");
+  select.closest(".jump").hidden = !list.length;
+  const groups = [];
+  for (const c of list) {
+    if (!groups.length || groups[groups.length - 1].label !== c.group) groups.push({ label: c.group, items: [] });
+    groups[groups.length - 1].items.push(c);
+  }
+  put(
+    select,
+    h("option", { value: "" }, "a round or trick…"),
+    groups.map((g) => h("optgroup", { label: g.label }, g.items.map((c) => h("option", { value: c.step }, `${c.label} (step ${c.step})`)))),
+  );
+  markJump();
+}
+
+function markJump() {
+  const select = $("jump");
+  if (!select) return;
+  let chosen = "";
+  for (const option of select.querySelectorAll("option[value]:not([value=''])")) if (Number(option.value) <= V.step) chosen = option.value;
+  select.value = chosen;
 }
 
 /** The buttons and slider, set to the step shown. */
@@ -96,25 +127,34 @@ export function show(step, how = "push") {
   el.textContent = String(V.step);
   if (how !== "none") {
     const url = new URL(window.location.href);
-    url.searchParams.set("step", String(V.step));
+    if (V.embedded) url.hash = `step=${V.step}`; // an iframe keeps its step in the fragment
+    else url.searchParams.set("step", String(V.step));
     if (V.raw) url.searchParams.set("raw", "1");
     else url.searchParams.delete("raw");
-    if (url.href !== window.location.href) history[how === "push" ? "pushState" : "replaceState"]({ step: V.step }, "", url);
+    // In an iframe every move replaces the entry: the host page's back button stays its own.
+    const how_ = V.embedded ? "replace" : how;
+    if (url.href !== window.location.href) history[how_ === "push" ? "pushState" : "replaceState"]({ step: V.step }, "", url);
+    if ($("full")) $("full").href = `/matches/${encodeURIComponent(V.id)}?step=${V.step}`;
   }
   drawBoard(frame);
   controls();
-  markCurrent($("events"), V.step);
+  markJump();
+  if ($("events")) markCurrent($("events"), V.step);
   drawScore();
 }
 
 /** The whole step list again (after raw mode changes or a correction). */
 export function relist() {
+  if (!$("events")) return;
   renderLog($("events"), game(), V.frames, V.raw, (step) => show(step));
   markCurrent($("events"), V.step);
+  drawJumps();
 }
 
 /** One step more at the end of the list, and the undone marks brought up to date. */
 export function listed(frame) {
+  if (!$("events")) return;
   appendLog($("events"), game(), frame, V.raw, (step) => show(step));
+  drawJumps();
   for (const li of $("events").children) li.classList.toggle("undone", Boolean(frameAt(Number(li.dataset.step))?.undone));
 }

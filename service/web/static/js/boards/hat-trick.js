@@ -151,3 +151,15 @@ export function sheet(scores) {
     rounds.length ? table("Round by round", ["Round", "Card", "Outcome"], rounds) : h("p", { class: "muted" }, "No round is over yet."),
   );
 }
+
+/** Each challenge card turned, and who won it. */
+export function chapters(frames) {
+  const found = [];
+  let round = 0;
+  for (const f of frames) {
+    const d = f.event.data || {};
+    if (f.event.type === "CardRevealed") found.push({ group: `Round ${++round}`, label: `Card no. ${d.card} turned`, step: f.step });
+    if (f.event.type === "CardWon") found.push({ group: `Round ${round}`, label: `${d.player} wins card no. ${d.card}`, step: f.step });
+  }
+  return found;
+}

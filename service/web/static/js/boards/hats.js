@@ -124,3 +124,10 @@ export function sheet(scores) {
     scores.finished && scores.decided_by ? h("p", {}, `Decided by ${decided[scores.decided_by] || scores.decided_by}.`) : null,
   );
 }
+
+/** Each turn's start, listed under its round. */
+export function chapters(frames) {
+  return frames
+    .filter((f) => f.event.type === "TurnStarted")
+    .map((f) => ({ group: `Round ${f.state.turn?.round ?? "?"}`, label: `Turn ${f.event.data.turn}: ${f.event.data.player}`, step: f.step }));
+}

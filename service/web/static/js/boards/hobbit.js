@@ -129,3 +129,14 @@ export function sheet(scores, frames) {
     h("p", {}, h("strong", {}, scores.finished ? "Result: " : "Now: "), scores.explanation || `damage dealt ${side(scores.damage_dealt)}; survivors ${side(scores.survivors)}`),
   );
 }
+
+/** Each round's start and each trick won, listed under their round. */
+export function chapters(frames) {
+  const found = [];
+  for (const f of frames) {
+    const d = f.event.data || {};
+    if (f.event.type === "RoundStarted") found.push({ group: `Round ${d.round}`, label: `Round ${d.round} starts`, step: f.step });
+    if (f.event.type === "TrickWon") found.push({ group: `Round ${f.state.round}`, label: `Trick ${d.trick} won by ${d.player}`, step: f.step });
+  }
+  return found;
+}

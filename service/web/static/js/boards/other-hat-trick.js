@@ -124,3 +124,11 @@ export function sheet(scores, frames) {
   ]);
   return table(scores.finished ? "Final score" : "Score so far", ["Player", "Performed", "Failed", "Points", "Penalty", "Total"], rows);
 }
+
+/** Each trick turned, and each trick performed or failed. */
+export function chapters(frames) {
+  const kinds = { TrickTurned: "turned", TrickPerformed: "performed", TrickFailed: "failed" };
+  return frames
+    .filter((f) => f.event.type in kinds)
+    .map((f) => ({ group: "Tricks", label: `${titled(f.state, f.event.data.trick)} ${kinds[f.event.type]} (${f.event.data.player})`, step: f.step }));
+}

@@ -13,6 +13,10 @@
 //                                    with every value read from the view or the scoreboard.
 //   sheet(scores, frames) -> Node    optional. The score sheet, drawn from the scoreboard
 //                                    (GET .../scores) and the effective frames' own figures.
+//   chapters(frames) -> [{group, label, step}]
+//                                    optional. Where rounds and tricks begin or end, for the
+//                                    "jump to" list: each a step, its label and the group
+//                                    (a round) it is listed under.
 // A game missing here still opens: its view is shown as the API gives it (PLAIN).
 
 import { h } from "../dom.js";

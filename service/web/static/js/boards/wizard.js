@@ -171,3 +171,16 @@ export function chart(frames) {
   }
   return { title: "Total points", axis: "round", points };
 }
+
+/** Each round's start and each trick won, listed under their round. */
+export function chapters(frames) {
+  const found = [];
+  for (const f of frames) {
+    const d = f.event.data || {};
+    const group = `Round ${f.state.round}`;
+    if (f.event.type === "RoundStarted") found.push({ group: `Round ${d.round}`, label: `Round ${d.round} starts`, step: f.step });
+    if (f.event.type === "RoundRecorded") found.push({ group: `Round ${d.round}`, label: `Round ${d.round} recorded`, step: f.step });
+    if (f.event.type === "TrickWon") found.push({ group, label: `Trick ${d.trick} won by ${d.player}`, step: f.step });
+  }
+  return found;
+}
