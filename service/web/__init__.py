@@ -2,13 +2,15 @@
 
 The pages are static shells; the browser reads everything it shows from the public API
 (``/v1/...``) with ``fetch`` and ``EventSource``, so what the API hides stays hidden. Nothing here
-reads the store.
+reads the store but oEmbed (``oembed.py``), which names the match it embeds through the API's reads.
 """
 
 from __future__ import annotations
 
 from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
+
+from service.web import oembed as oembed_answer
 
 blp = Blueprint(
     "web",
@@ -38,3 +40,15 @@ def open_match() -> Response:
 def viewer(match_id: str) -> str:
     """One match: its board at a step, the event list, step controls, the score chart, live steps."""
     return render_template("viewer.html", match_id=match_id)
+
+
+@blp.route("/embed/<match_id>", methods=["GET"])
+def embed(match_id: str) -> str:
+    """One match for an iframe: its board, step controls and score chart, sized by its container."""
+    return render_template("embed.html", match_id=match_id)
+
+
+@blp.route("/oembed", methods=["GET"])
+def oembed() -> Response:
+    """oEmbed for a viewer URL (``?url=…&format=json``): an iframe of ``/embed/{id}``."""
+    return oembed_answer.oembed()  # type: ignore[no-any-return]

@@ -5,7 +5,7 @@
 import { CORRECTIONS } from "./history.js";
 
 /** The one state of the page. */
-export const V = { id: "", match: null, title: "", frames: [], step: 0, raw: false, scores: null };
+export const V = { id: "", match: null, title: "", frames: [], step: 0, raw: false, scores: null, embedded: false };
 
 /** Mark a frame as the list shows it: `correction` (an undo or redo), `undone` (not effective),
  * and `by`: who sent it, or "the table" for a step the rules derived from the action before it
