@@ -90,12 +90,19 @@ class Frames:
 class Reads:
     """Every read the API answers, over the reader and the projections."""
 
-    def __init__(self, reader: MatchReader, matches: MatchList, statistics: Statistics) -> None:
+    def __init__(
+        self,
+        reader: MatchReader,
+        matches: MatchList,
+        statistics: Statistics,
+        bgg_ids: dict[str, int] | None = None,
+    ) -> None:
         self.reader = reader
         self.store = reader.store
         self.cache = reader.cache
         self.matches = matches
         self.statistics = statistics
+        self.bgg_ids = bgg_ids or {}
 
     def log(self, match_id: str, first: int, to: int | None, limit: int) -> LogPage:
         """Steps ``first..to`` of the log, at most ``limit`` of them."""
@@ -155,7 +162,7 @@ class Reads:
         return bgstats.create_play_link(self._finished(match_id))
 
     def _finished(self, match_id: str) -> bgstats.Play:
-        play = bgstats.finished_play(self.reader, match_id)
+        play = bgstats.finished_play(self.reader, match_id, self.bgg_ids)
         if play is None:
             raise NotFinished("only a finished match exports as a BG Stats play")
         return play
