@@ -210,7 +210,7 @@ def test_a_round_or_trick_is_one_choice_away(site: str, page: Any) -> None:
     page.select_option("#jump", label=f"Round 3 starts (step {third['step']})")
     assert shown_step(page) == third["step"]
     assert page.url.endswith(f"?step={third['step']}")
-    assert "Round3 of" in page.text_content("#board .facts").replace(" ", "")
+    assert "Round3of" in page.text_content("#board .facts").replace(" ", "")
     page.click("#next")
     page.click("#next")
     assert shown_step(page) == third["step"] + 2

@@ -52,8 +52,8 @@ function restore() {
 }
 
 // The steps read first around the one shown: the board is usable before the rest arrives.
-const BEFORE = 60;
-const AFTER = 40;
+const BEFORE = 30;
+const AFTER = 20;
 
 /** Mark every frame again, each with the one before it (who is credited needs its neighbour). */
 function markAll(frames) {
