@@ -88,3 +88,15 @@ def test_a_secret_wizard_bid_stays_hidden_on_the_page(site: str, page: Any) -> N
     assert bob.locator("td").first.text_content() == "hidden"
     assert "bob bids (hidden until revealed)" in page.text_content("#events")
     assert "bids 1" not in page.text_content("body")
+
+
+def test_a_wizard_round_just_over_shows_its_last_trick_and_no_trick_past_it(site: str, page: Any) -> None:
+    def last_trick_won(frame: Frame) -> bool:
+        event = frame["event"]
+        return event["type"] == "TrickWon" and event["data"]["trick"] == frame["state"]["round"] > 1
+
+    frame = open_at(site, page, "wizard", 3, last_trick_won)
+    last = frame["state"]["round"]
+    headings = page.locator("#board h3").all_text_contents()
+    assert not any(h.startswith(f"Trick {last + 1}") for h in headings), headings
+    assert f"Trick {last} was:" in page.text_content("#board")

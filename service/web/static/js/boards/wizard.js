@@ -69,7 +69,8 @@ function lastTrick(state) {
 // A trick is on the table only while cards are played; a round recorded by its scores alone
 // has none, and a round over shows the trick just taken without a number past its last.
 function table_(state) {
-  if (state.phase === "playing") return part(`Trick ${state.trick_number} of ${state.round} on the table`, trick(state));
+  const roundOver = !(state.trick || []).length && state.trick_number > state.round; // its last trick just won
+  if (state.phase === "playing" && !roundOver) return part(`Trick ${state.trick_number} of ${state.round} on the table`, trick(state));
   if ((state.played || []).length) return part("The table", lastTrick(state));
   return null;
 }
