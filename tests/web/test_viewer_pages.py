@@ -215,3 +215,17 @@ def test_a_round_or_trick_is_one_choice_away(site: str, page: Any) -> None:
     page.click("#next")
     assert shown_step(page) == third["step"] + 2
     assert page.locator("#jump option:checked").text_content().startswith("Round 3 starts")
+
+
+def test_the_header_says_where_and_in_which_time_zone_and_one_step_is_one_step(site: str, page: Any) -> None:
+    body = {"game": "wizard", "players": [unique("ann"), "bob"], "setup": {"first_dealer": "bob"}}
+    body |= {"location": "The Crooked Billet", "timezone": "Europe/Berlin"}
+    made = requests.post(f"{site}/v1/matches", json=body, timeout=10).json()
+    page.goto(f"{site}{viewer_path(made['id'])}")
+    wait_for_viewer(page)
+    facts = page.text_content("#match-facts")
+    assert "LocationThe Crooked Billet" in facts and "Time zoneEurope/Berlin" in facts
+    listed(site, made["id"], player=body["players"][0])
+    page.goto(f"{site}/?player={body['players'][0]}")
+    page.wait_for_selector(".match")
+    assert " · 1 step" in page.text_content(".match") and "1 steps" not in page.text_content(".match")
