@@ -18,8 +18,10 @@ from flask_compress import Compress
 from service.http.pipeline import After
 
 MIMETYPES = ["application/json", "application/problem+json", "text/html", "text/css", "text/javascript"]
-# A finished match never changes: its reads may be kept for a day, then checked again by ETag.
-FINISHED_CACHE = "public, max-age=86400"
+# A finished match changes only if its table undoes its end, which is rare: its reads may be kept
+# five minutes (so an undo after the end reaches a cache's readers that late at most), then
+# checked again by ETag.
+FINISHED_CACHE = "public, max-age=300"
 
 
 def compress_reads(app: Flask) -> After:
