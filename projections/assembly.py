@@ -45,11 +45,13 @@ def assemble(
     credited_only: bool = False,
     replicas: int = 0,
     replica_timeout_ms: int = 1000,
+    bgg_ids: dict[str, int] | None = None,
 ) -> Projections:
     """Every projection part over ``client`` under ``keys``; nothing connects until used.
 
     ``credited_only``: statistics count only matches a deployment credential created;
-    ``replicas``: each append waits up to ``replica_timeout_ms`` until that many replicas hold it.
+    ``replicas``: each append waits up to ``replica_timeout_ms`` until that many replicas hold it;
+    ``bgg_ids``: BoardGameGeek ids of games that BG Stats exports name, beside tabletape's own.
     """
     store = EventStore(client, keys, game_upcasters(), replicas, replica_timeout_ms)
     cache = ProjectionCache(client, keys)
@@ -66,5 +68,5 @@ def assemble(
         verifier=Verifier(store, cache, models, snapshot_every),
         matches=matches,
         statistics=statistics,
-        reads=Reads(reader, matches, statistics),
+        reads=Reads(reader, matches, statistics, bgg_ids or {}),
     )

@@ -18,6 +18,7 @@ from service.http import conventions as http_conventions
 from service.http import errors, metrics, request_log
 from service.http import pipeline as hooks
 from service.http.body_limits import check_request
+from service.http.compression import compress_reads
 from service.http.json_answers import OrjsonProvider
 from service.http.rate_limits import limit_rates
 from service.web import blp as web_pages
@@ -151,6 +152,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         before=[take_id, count_rate, limits, http_conventions.refuse_unknown_query],
         after=[
             http_conventions.version_etag,
+            compress_reads(app),
             http_conventions.add_location,
             count_unsent,
             count_answer,

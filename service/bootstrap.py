@@ -128,6 +128,7 @@ def build(settings: Settings, notify: Callable[[str], None] | None = None) -> Se
         credited_only=credentials.required,
         replicas=settings.wait_replicas,
         replica_timeout_ms=settings.wait_timeout_ms,
+        bgg_ids=dict(settings.bgg_ids),
     )
     queue = projection_queue(rq_client, keys, is_async=not settings.sync_projections)
     enqueue = notify or _enqueuer(settings, keys, queue)

@@ -18,6 +18,17 @@ def _list(value: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in value.split(",") if part.strip())
 
 
+def _bgg_ids(value: str) -> tuple[tuple[str, int], ...]:
+    """ "hats=123,hobbit=456" as (game, id) pairs; a pair without a positive id is refused."""
+    pairs = []
+    for part in _list(value):
+        game, _, number = part.partition("=")
+        if not game.strip() or not number.strip().isdigit() or int(number) < 1:
+            raise ValueError(f"TABLETAPE_BGG_IDS: {part!r} is not game=BoardGameGeek id (hats=123)")
+        pairs.append((game.strip(), int(number)))
+    return tuple(pairs)
+
+
 def _rate(value: str | None, default: str) -> str | None:
     """A rate limit setting: unset means the default, "off" (or empty) means none."""
     if value is None:
@@ -54,6 +65,9 @@ class Settings:
     trusted_proxies: int = 0
     # One JSON object a log line, with the request id (TABLETAPE_LOG_FORMAT=json).
     json_logs: bool = False
+    # BoardGameGeek ids of games for BG Stats exports, beside the ones tabletape knows
+    # (TABLETAPE_BGG_IDS="hats=123,hobbit=456"); a game with none exports bggId 0.
+    bgg_ids: tuple[tuple[str, int], ...] = field(default_factory=tuple)
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, **overrides: Any) -> Settings:
@@ -75,6 +89,7 @@ class Settings:
             "create_rate": _rate(env.get("TABLETAPE_RATE_LIMIT_CREATE"), DEFAULT_CREATE_RATE),
             "write_rate": _rate(env.get("TABLETAPE_RATE_LIMIT_WRITE"), DEFAULT_WRITE_RATE),
             "trusted_proxies": int(env.get("TABLETAPE_TRUSTED_PROXIES", "0")),
+            "bgg_ids": _bgg_ids(env.get("TABLETAPE_BGG_IDS", "")),
         }
         values.update(overrides)
         return cls(**values)

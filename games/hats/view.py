@@ -13,7 +13,7 @@ from games.players import left_of
 
 
 def view(state: State) -> JSON:
-    """What the API shows of a Hats table: tea table, collections, hand sizes, whose turn."""
+    """What the API shows of a Hats table: tea table, collections, points, hand sizes, whose turn."""
     values = type_values(state)
     players = state["players"]
     return {
@@ -25,6 +25,8 @@ def view(state: State) -> JSON:
         "tea_table": _spaces(state, values),
         "type_values": values,
         "collections": {p: _collection(state, p) for p in players},
+        # Every category as the scoreboard would count it if the match ended now.
+        "points": _rows(state)[0],
         "hands": {p: hand_view(state["hands"][p]) for p in players},
         "plays": dict(state["plays"]),
         "favourites": dict(state["favourites"]),

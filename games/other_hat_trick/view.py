@@ -19,9 +19,13 @@ from games.other_hat_trick.constants import (
     State,
     place_of,
     trick_points,
+    trick_title,
 )
 from games.other_hat_trick.knowledge import known, possible
 from games.other_hat_trick.turns import to_act
+
+# Each trick's printed name by its id, for the tables and sentences that show one.
+TITLES = {trick: trick_title(trick) for trick in TRICK_IDS}
 
 # --- view and scores ----------------------------------------------------------------------------------
 
@@ -44,6 +48,7 @@ def view(state: State) -> JSON:
         "prop_set": dict(PROP_COUNTS),
         "arrangements": len(state["worlds"]),
         "performed": {p: list(tricks) for p, tricks in state["performed"].items()},
+        "titles": TITLES,
         "totals": board["totals"],
         "other_hat_trick_failures": state["failures"],
         "ended_by": state["ended_by"],

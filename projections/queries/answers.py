@@ -85,17 +85,25 @@ class Frames:
     last: int
     version: int
     frames: list[dict[str, Any]]
+    finished: bool = False
 
 
 class Reads:
     """Every read the API answers, over the reader and the projections."""
 
-    def __init__(self, reader: MatchReader, matches: MatchList, statistics: Statistics) -> None:
+    def __init__(
+        self,
+        reader: MatchReader,
+        matches: MatchList,
+        statistics: Statistics,
+        bgg_ids: dict[str, int] | None = None,
+    ) -> None:
         self.reader = reader
         self.store = reader.store
         self.cache = reader.cache
         self.matches = matches
         self.statistics = statistics
+        self.bgg_ids = bgg_ids or {}
 
     def log(self, match_id: str, first: int, to: int | None, limit: int) -> LogPage:
         """Steps ``first..to`` of the log, at most ``limit`` of them."""
@@ -118,7 +126,9 @@ class Reads:
         version = self.store.version(match_id)
         last = min(to or version, version, first + limit - 1)
         frames = list(self.reader.frames(match_id, first, last, raw)) if first <= last else []
-        return Frames(first, last, version, frames)
+        # The head was just read for the frames' disclosure: it is remembered in this process.
+        finished = bool(self.reader.head(match_id)[1]["game"].get("finished"))
+        return Frames(first, last, version, frames, finished)
 
     def scoreboard(self, match_id: str) -> dict[str, Any]:
         """The scoreboard of the projected position, with how far it has reached; folded here
@@ -158,7 +168,7 @@ class Reads:
         return bgstats.create_play_link(self._finished(match_id))
 
     def _finished(self, match_id: str) -> bgstats.Play:
-        play = bgstats.finished_play(self.reader, match_id)
+        play = bgstats.finished_play(self.reader, match_id, self.bgg_ids)
         if play is None:
             raise NotFinished("only a finished match exports as a BG Stats play")
         return play

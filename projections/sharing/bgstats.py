@@ -25,13 +25,16 @@ from urllib.parse import quote
 from zoneinfo import ZoneInfo
 
 from games.contract import Game
+from games.players import left_of
 from projections.positions import tape
 from projections.positions.rewind import MatchReader
 
 CREATE_PLAY = "https://app.bgstatsapp.com/createPlay.html?data="
 SOURCE = "tabletape"
 NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "urn:tabletape:bgstats")
-# BoardGameGeek ids, only where a public source confirms them (docs/history.md says which).
+# BoardGameGeek ids, only where a public source confirms them (docs/history.md says which); an
+# operator adds the others (TABLETAPE_BGG_IDS), else the game exports bggId 0 and BG Stats matches
+# it by name.
 BGG_IDS: dict[str, int] = {"wizard": 1465}
 WHEN = "%Y-%m-%d %H:%M:%S"
 
@@ -63,10 +66,12 @@ class Play:
     no_points: bool
     teams: bool
     seats: list[Seat]
+    bgg_id: int | None = None
 
 
-def finished_play(reader: MatchReader, match_id: str) -> Play | None:
-    """The facts of a finished match that a play holds; None while it is unfinished."""
+def finished_play(reader: MatchReader, match_id: str, bgg_ids: dict[str, int] | None = None) -> Play | None:
+    """The facts of a finished match that a play holds; None while it is unfinished. ``bgg_ids``:
+    BoardGameGeek ids configured beside tabletape's own."""
     game, pos = reader.head(match_id)
     board = game.scores(copy.deepcopy(pos["game"]))
     if not board.get("finished"):
@@ -76,7 +81,8 @@ def finished_play(reader: MatchReader, match_id: str) -> Play | None:
     zone = ZoneInfo(header.get("timezone") or "UTC")
     begun, ended = _moment(events[0].meta.get("ts"), zone), _moment(events[-1].meta.get("ts"), zone)
     players = list(pos["game"].get("players", []))
-    seats = _seats(players, board, _starter(players, events))
+    setup = events[0].data.get("setup") or {} if events[0].type == "MatchCreated" else {}
+    seats = _seats(players, board, _starter(players, events) or _first_dealers_left(players, setup))
     return Play(
         match_id=match_id,
         game=game,
@@ -87,6 +93,7 @@ def finished_play(reader: MatchReader, match_id: str) -> Play | None:
         no_points="totals" not in board,
         teams=any(seat.team for seat in seats),
         seats=seats,
+        bgg_id=(BGG_IDS | (bgg_ids or {})).get(game.id),
     )
 
 
@@ -174,6 +181,12 @@ def _starter(players: list[str], events: list[Any]) -> str | None:
     return next((name for name in actors if name is not None), None)
 
 
+def _first_dealers_left(players: list[str], setup: dict[str, Any]) -> str | None:
+    # A match recorded by its scores alone names nobody: the first dealer's left leads.
+    dealer = {name.casefold(): name for name in players}.get(str(setup.get("first_dealer", "")).casefold())
+    return left_of(players, dealer) if dealer else None
+
+
 def _numbered(items: dict[str, Any], make: Any) -> dict[str, dict[str, Any]]:
     return {key: {"id": i} | make(key, value) for i, (key, value) in enumerate(items.items(), start=1)}
 
@@ -194,9 +207,9 @@ def _game(play: Play) -> dict[str, Any]:
         "noPoints": play.no_points,
         "cooperative": False,
         "usesTeams": play.teams,
-        "bggId": BGG_IDS.get(play.game.id, 0),
+        "bggId": play.bgg_id or 0,
     }
-    if play.game.id in BGG_IDS:
+    if play.bgg_id:
         row["bggName"] = play.game.title
     return row
 
@@ -250,8 +263,8 @@ def _link_game(play: Play) -> dict[str, Any]:
         "highestWins": not play.no_points,
         "noPoints": play.no_points,
     }
-    if play.game.id in BGG_IDS:
-        game["bggId"] = BGG_IDS[play.game.id]
+    if play.bgg_id:
+        game["bggId"] = play.bgg_id
     return game
 
 

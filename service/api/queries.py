@@ -9,6 +9,7 @@ from flask import Response, jsonify, request, stream_with_context, url_for
 from service.api import Blueprint, ndjson_alternative, page_links, services
 from service.api.schemas.answers import NDJSON, EventPage, ReplayPage, ScoresOut, StateOut
 from service.api.schemas.requests import RangeQuery, ReplayQuery, StateQuery
+from service.http.compression import FINISHED_CACHE, cache_finished
 
 blp = Blueprint("reads", __name__, url_prefix="/v1/matches", description="Read, rewind and replay matches.")
 
@@ -61,7 +62,7 @@ def state(query: dict[str, Any], match_id: str) -> dict[str, Any]:
 @blp.route("/<match_id>/replay", methods=["GET"])
 @blp.arguments(ReplayQuery(), location="query")
 @blp.response(200, ReplayPage)
-def replay(query: dict[str, Any], match_id: str) -> dict[str, Any]:
+def replay(query: dict[str, Any], match_id: str) -> Any:
     """Frames from..to: each step's event and the state after it, computed in one pass."""
     first, size, raw = query["from_"], query["limit"], query["raw"]
     page = services().reads.replay(match_id, first, query.get("to"), size, raw)
@@ -75,11 +76,16 @@ def replay(query: dict[str, Any], match_id: str) -> dict[str, Any]:
 
     end = min(query.get("to") or version, version)
     links = page_links(link, first, size, end, origin=1)
-    return {"id": match_id, "version": version, "raw": raw, "frames": page.frames, "links": links}
+    body = {"id": match_id, "version": version, "raw": raw, "frames": page.frames, "links": links}
+    return body, 200, {"Cache-Control": FINISHED_CACHE if page.finished else "no-cache"}
 
 
 @blp.route("/<match_id>/scores", methods=["GET"])
 @blp.response(200, ScoresOut)
 def scores(match_id: str) -> Response:
     """The scoreboard of the projected position, with the step it has reached (``version``)."""
-    return jsonify(services().reads.scoreboard(match_id))
+    board = services().reads.scoreboard(match_id)
+    # A finished match's scoreboard is final once the workers have reached its last step.
+    return cache_finished(
+        jsonify(board), bool(board.get("finished")) and board["version"] == board["log_version"]
+    )

@@ -94,7 +94,8 @@ def _write_log(parts: Services, match_id: str, out: IO[str]) -> int:
 
 def export_bgstats(parts: Services, ids: list[str], target: str, link: bool) -> int:
     """Write finished matches as a BG Stats file (or createPlay links); the plays written."""
-    read = (bgstats.finished_play(parts.reader, i) for i in progress(ids, len(ids), "reading"))
+    bgg_ids = dict(parts.settings.bgg_ids)
+    read = (bgstats.finished_play(parts.reader, i, bgg_ids) for i in progress(ids, len(ids), "reading"))
     plays = [play for play in read if play is not None]
     if not plays:
         raise Failed(PROBLEMS, "none of these matches is finished; only a finished match is a BG Stats play")

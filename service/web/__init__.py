@@ -2,13 +2,17 @@
 
 The pages are static shells; the browser reads everything it shows from the public API
 (``/v1/...``) with ``fetch`` and ``EventSource``, so what the API hides stays hidden. Nothing here
-reads the store.
+reads the store but oEmbed (``oembed.py``), which names the match it embeds through the API's reads.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
+
+from service.web import oembed as oembed_answer
 
 blp = Blueprint(
     "web",
@@ -17,6 +21,12 @@ blp = Blueprint(
     static_folder="static",
     static_url_path="/assets",
 )
+
+
+# The viewer's modules, named in its page so that the browser fetches them at once rather than
+# one import after another.
+_JS = Path(__file__).parent / "static" / "js"
+VIEWER_MODULES = sorted(str(p.relative_to(_JS.parent)) for p in _JS.rglob("*.js") if p.name != "index.js")
 
 
 @blp.route("/", methods=["GET"])
@@ -37,4 +47,16 @@ def open_match() -> Response:
 @blp.route("/matches/<match_id>", methods=["GET"])
 def viewer(match_id: str) -> str:
     """One match: its board at a step, the event list, step controls, the score chart, live steps."""
-    return render_template("viewer.html", match_id=match_id)
+    return render_template("viewer.html", match_id=match_id, modules=VIEWER_MODULES)
+
+
+@blp.route("/embed/<match_id>", methods=["GET"])
+def embed(match_id: str) -> str:
+    """One match for an iframe: its board, step controls and score chart, sized by its container."""
+    return render_template("embed.html", match_id=match_id, modules=VIEWER_MODULES)
+
+
+@blp.route("/oembed", methods=["GET"])
+def oembed() -> Response:
+    """oEmbed for a viewer URL (``?url=…&format=json``): an iframe of ``/embed/{id}``."""
+    return oembed_answer.oembed()  # type: ignore[no-any-return]

@@ -301,3 +301,12 @@ def test_an_unfinished_match_shows_its_running_scores_and_no_winner() -> None:
     assert (board["finished"], board["winners"], board["decided_by"]) == (False, [], None)
     assert board["totals"] == {"ann": 0 + 5, "bob": 0, "cy": 0}  # blue-2 taken; cookie: ann
     assert board["categories"]["ann"]["collection"] == 0
+
+
+def test_the_view_shows_every_category_as_the_scoreboard_counts_it() -> None:
+    state, _ = finished(
+        {"ann": ["red-3", "blue-4"], "bob": ["green-2"]}, {"ann": "blue-7", "bob": "red-2"}, {"ann": 1}
+    )
+    board = GAME.scores(state)
+    assert GAME.view(state)["points"] == board["categories"]
+    assert {p: row["total"] for p, row in GAME.view(state)["points"].items()} == board["totals"]

@@ -3,6 +3,7 @@ joined by refIds) and its createPlay link, with local times, ranks, roles and te
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable
 from datetime import datetime
@@ -14,6 +15,8 @@ import pytest
 from flask.testing import FlaskClient
 
 from games.registry import all_games
+from service.app import create_app
+from service.config import Settings
 from tests.service.conftest import SHORT, Table
 
 
@@ -157,3 +160,41 @@ def test_an_unfinished_match_does_not_export_as_a_play(
     for form in ("bgstats", "bgstats-link"):
         answer = client.get(f"/v1/matches/{match.id}/export", query_string={"format": form})
         assert answer.status_code == 409 and answer.json["code"] == "not_finished"
+
+
+def test_a_wizard_match_recorded_by_its_scores_starts_at_the_first_dealers_left(
+    table: Callable[..., Table], client: FlaskClient
+) -> None:
+    match = table("wizard", ["ann", "bob", "cy"], setup={"first_dealer": "bob"})
+    for n in range(1, 21):
+        match.ok(
+            {
+                "type": "record_round",
+                "bids": {"ann": 0, "bob": 0, "cy": 0},
+                "tricks": {"ann": n, "bob": 0, "cy": 0},
+            }
+        )
+    lines = seats(bgstats_file(client, match.id))
+    assert [s["name"] for s in lines if s["startPlayer"]] == ["cy"]
+
+
+def test_an_operator_gives_the_boardgamegeek_ids_tabletape_cannot_confirm(
+    settings: Settings, redis_client: Any, recorded: Callable[..., Table], client: FlaskClient
+) -> None:
+    assert Settings.from_env({"TABLETAPE_BGG_IDS": "hats=123, hobbit=456"}).bgg_ids == (
+        ("hats", 123),
+        ("hobbit", 456),
+    )
+    with pytest.raises(ValueError, match="hats=x"):
+        Settings.from_env({"TABLETAPE_BGG_IDS": "hats=x"})
+    match = recorded("hats", SHORT["hats"])
+    assert bgstats_file(client, match.id)["games"][0]["bggId"] == 0
+    app = create_app(dataclasses.replace(settings, bgg_ids=(("hats", 123),)))
+    try:
+        configured = app.test_client()
+        [game] = bgstats_file(configured, match.id)["games"]
+        assert (game["bggId"], game["bggName"]) == (123, "Hats")
+        link = configured.get(f"/v1/matches/{match.id}/export", query_string={"format": "bgstats-link"})
+        assert json.loads(unquote(link.json["url"].split("data=", 1)[1]))["game"]["bggId"] == 123
+    finally:
+        app.extensions["tabletape"].close()

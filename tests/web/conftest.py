@@ -195,6 +195,7 @@ def wait_for_viewer(page: Any) -> None:
     """Wait until the viewer has loaded the match and drawn a step."""
     page.wait_for_selector("#layout:not([hidden])")
     page.wait_for_function("document.getElementById('step').dataset.step !== '0'")
+    page.wait_for_selector("#viewer[data-loaded]", state="attached")
 
 
 def shown_step(page: Any) -> int:

@@ -1,8 +1,8 @@
 """Screenshots of the viewer for the docs: `python -m tests.web.screenshots [FOLDER]`.
 
 Starts `tabletape serve` (its own embedded Redis), records example matches, and photographs the
-viewer in Chromium: docs/viewer.png (a Wizard trick on the table) and docs/viewer-phone.png; with
-FOLDER, every game's board and the index too, to look at before a release.
+viewer in Chromium: docs/viewer.png (a Wizard trick on the table), docs/viewer-phone.png, and each
+game's board at 1280 and 375 px in docs/viewer/; with FOLDER, the index too.
 """
 
 from __future__ import annotations
@@ -55,22 +55,29 @@ def shoot(page: Any, site: str, path: str, target: Path) -> None:
 
 
 def main(folder: Path | None) -> None:
-    """Take the docs' screenshots (and every game's, into ``folder``)."""
+    """Take the docs' screenshots: the viewer, the viewer on a phone, and each game's board at
+    1280 and 375 px in docs/viewer/ (and the index too, into ``folder``)."""
     from playwright.sync_api import sync_playwright
 
+    boards = DOCS / "viewer"
+    boards.mkdir(exist_ok=True)
     with serving() as site, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
         ids = {game: record_seed(site, game, seed).id for game, seed in SEEDS.items()}
         wide = browser.new_page(viewport={"width": 1280, "height": 900})
         shoot(wide, site, viewer_path(ids["wizard"], busiest_step(site, ids["wizard"])), DOCS / "viewer.png")
-        phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
+        phone = browser.new_page(viewport={"width": 375, "height": 812}, is_mobile=True)
         phone.goto(f"{site}{viewer_path(ids['hats'], 20)}")
         wait_for_viewer(phone)
         phone.screenshot(path=str(DOCS / "viewer-phone.png"))
+        for game, match_id in ids.items():
+            path = viewer_path(match_id, busiest_step(site, match_id))
+            for page, name in ((wide, f"{game}.png"), (phone, f"{game}-phone.png")):
+                page.goto(f"{site}{path}")
+                wait_for_viewer(page)
+                page.locator(".board-panel").screenshot(path=str(boards / name))
         if folder:
             folder.mkdir(parents=True, exist_ok=True)
-            for game, match_id in ids.items():
-                shoot(wide, site, viewer_path(match_id, busiest_step(site, match_id)), folder / f"{game}.png")
             wide.goto(f"{site}/")
             wide.wait_for_selector(".match")
             wide.screenshot(path=str(folder / "index.png"), full_page=True)

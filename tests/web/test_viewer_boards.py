@@ -60,9 +60,20 @@ def test_the_other_hat_trick_shows_seven_places_with_what_is_still_possible(site
         places = [p for name, two in props.items() if name != "middle" for p in two] + [props["middle"]]
         return any(p["prop"] is None for p in places)
 
-    open_at(site, page, "other-hat-trick", 0, unsure)
+    frame = open_at(site, page, "other-hat-trick", 0, unsure)
     assert page.locator("#board .places .place").count() == 7
     assert "could be" in page.text_content("#board .places")
+    # Tricks are named by their printed titles, never by their ids.
+    pile = page.locator("#board .pile li").all_text_contents()
+    titles = frame["state"]["titles"]
+    assert [item.removesuffix("top") for item in pile] == [titles[t] for t in frame["state"]["pile"]]
+
+
+def frames_of(site: str, page: Any) -> list[Frame]:
+    """The frames of the match the page shows, newest last."""
+    match_id = page.get_attribute("#viewer", "data-match")
+    frames = requests.get(f"{site}/v1/matches/{match_id}/replay", params={"limit": 1000}, timeout=30).json()
+    return list(frames["frames"])
 
 
 def test_hat_trick_shows_each_judged_stack_with_the_reasons_of_its_verdict(site: str, page: Any) -> None:
@@ -75,6 +86,17 @@ def test_hat_trick_shows_each_judged_stack_with_the_reasons_of_its_verdict(site:
     assert data["player"] in verdict.text_content()
     assert data["reasons"][0]["message"] in verdict.text_content()
     assert "Stack:" in verdict.text_content()
+    # The stack is drawn: one box per prop placed, what is in a prop inside its box.
+    stack = next(
+        f
+        for f in frames_of(site, page)
+        if f["event"]["type"] == "DeclarationMade"
+        and f["step"] < frame["step"]
+        and f["event"]["data"]["player"] == data["player"]
+    )["event"]["data"]["stack"]
+    assert verdict.locator(".drawn-stack .prop-box").count() == len(stack)
+    for place in (p for p in stack if "in" in p):
+        assert verdict.locator(f".prop-{place['in']} .inside .prop-{place['prop']}").count() == 1
 
 
 def test_a_secret_wizard_bid_stays_hidden_on_the_page(site: str, page: Any) -> None:
@@ -88,3 +110,15 @@ def test_a_secret_wizard_bid_stays_hidden_on_the_page(site: str, page: Any) -> N
     assert bob.locator("td").first.text_content() == "hidden"
     assert "bob bids (hidden until revealed)" in page.text_content("#events")
     assert "bids 1" not in page.text_content("body")
+
+
+def test_a_wizard_round_just_over_shows_its_last_trick_and_no_trick_past_it(site: str, page: Any) -> None:
+    def last_trick_won(frame: Frame) -> bool:
+        event = frame["event"]
+        return event["type"] == "TrickWon" and event["data"]["trick"] == frame["state"]["round"] > 1
+
+    frame = open_at(site, page, "wizard", 3, last_trick_won)
+    last = frame["state"]["round"]
+    headings = page.locator("#board h3").all_text_contents()
+    assert not any(h.startswith(f"Trick {last + 1}") for h in headings), headings
+    assert f"Trick {last} was:" in page.text_content("#board")

@@ -8,7 +8,15 @@ from typing import Any
 import pytest
 import requests
 
-from tests.web.conftest import record, shown_step, unique, viewer_path, wait_for_viewer, wizard_rounds
+from tests.web.conftest import (
+    record,
+    record_seed,
+    shown_step,
+    unique,
+    viewer_path,
+    wait_for_viewer,
+    wizard_rounds,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 
@@ -187,3 +195,37 @@ def test_the_controls_are_reachable_by_keyboard_and_show_focus(site: str, page: 
     assert shown_step(page) == 3
     outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
     assert outline != "none"
+
+
+def test_a_round_or_trick_is_one_choice_away(site: str, page: Any) -> None:
+    match = record_seed(site, "wizard", 3)
+    frames = requests.get(f"{site}/v1/matches/{match.id}/replay", params={"limit": 1000}, timeout=30).json()
+    third = next(
+        f
+        for f in frames["frames"]
+        if f["event"]["type"] == "RoundStarted" and f["event"]["data"]["round"] == 3
+    )
+    page.goto(f"{site}{viewer_path(match.id, 1)}")
+    wait_for_viewer(page)
+    page.select_option("#jump", label=f"Round 3 starts (step {third['step']})")
+    assert shown_step(page) == third["step"]
+    assert page.url.endswith(f"?step={third['step']}")
+    assert "Round3of" in page.text_content("#board .facts").replace(" ", "")
+    page.click("#next")
+    page.click("#next")
+    assert shown_step(page) == third["step"] + 2
+    assert page.locator("#jump option:checked").text_content().startswith("Round 3 starts")
+
+
+def test_the_header_says_where_and_in_which_time_zone_and_one_step_is_one_step(site: str, page: Any) -> None:
+    body = {"game": "wizard", "players": [unique("ann"), "bob"], "setup": {"first_dealer": "bob"}}
+    body |= {"location": "The Crooked Billet", "timezone": "Europe/Berlin"}
+    made = requests.post(f"{site}/v1/matches", json=body, timeout=10).json()
+    page.goto(f"{site}{viewer_path(made['id'])}")
+    wait_for_viewer(page)
+    facts = page.text_content("#match-facts")
+    assert "LocationThe Crooked Billet" in facts and "Time zoneEurope/Berlin" in facts
+    listed(site, made["id"], player=body["players"][0])
+    page.goto(f"{site}/?player={body['players'][0]}")
+    page.wait_for_selector(".match")
+    assert " · 1 step" in page.text_content(".match") and "1 steps" not in page.text_content(".match")

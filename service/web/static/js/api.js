@@ -8,6 +8,8 @@ export class ApiError extends Error {
   }
 }
 
+const PAGE = 1000; // the replay's largest page
+
 /** GET a JSON document; problems become ApiError with the API's own words. */
 export async function getJSON(url) {
   const answer = await fetch(url, { headers: { Accept: "application/json" } });
@@ -16,17 +18,24 @@ export async function getJSON(url) {
   return body;
 }
 
-/** Every frame of a match's raw log (corrections included), following the replay's pages. */
-export async function allFrames(matchId, onPage) {
-  let url = `/v1/matches/${encodeURIComponent(matchId)}/replay?from=1&limit=1000&raw=true`;
+/** The frames of steps first..last of a match's raw log (corrections included), following the
+ * replay's pages; `onPage(loaded)` hears of each page. */
+export async function framesBetween(matchId, first, last, onPage) {
   const frames = [];
-  while (url) {
-    const page = await getJSON(url);
+  let from = first;
+  while (from <= last) {
+    const page = await getJSON(replayUrl(matchId, from, Math.min(last, from + PAGE - 1)));
     frames.push(...page.frames);
-    if (onPage) onPage(frames.length, page.version);
-    url = page.frames.length ? page.links.next : null;
+    if (onPage) onPage(frames.length);
+    if (!page.frames.length) break;
+    from = page.frames[page.frames.length - 1].step + 1;
   }
   return frames;
+}
+
+/** The URL of a match's raw replay of steps first..last. */
+export function replayUrl(matchId, first, last) {
+  return `/v1/matches/${encodeURIComponent(matchId)}/replay?from=${first}&to=${last}&limit=${last - first + 1}&raw=true`;
 }
 
 /** The URL of a match's live feed, resuming after a step. */

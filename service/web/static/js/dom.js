@@ -45,7 +45,8 @@ export function fact(term, ...value) {
   return h("div", {}, h("dt", {}, term), h("dd", {}, ...value));
 }
 
-/** A small table: headers and rows of cells (text or nodes). */
+/** A small table: headers and rows of cells (text or nodes). On a phone each row becomes a card
+ * of labelled lines (viewer.css), so every column stays in sight without sideways scrolling. */
 export function table(caption, headers, rows) {
   return h(
     "table",
@@ -55,7 +56,9 @@ export function table(caption, headers, rows) {
     h(
       "tbody",
       {},
-      rows.map((row) => h("tr", {}, row.map((cell, i) => (i === 0 ? h("th", { scope: "row" }, cell) : h("td", {}, cell))))),
+      rows.map((row) =>
+        h("tr", {}, row.map((cell, i) => (i === 0 ? h("th", { scope: "row" }, cell) : h("td", { "data-label": headers[i] }, cell)))),
+      ),
     ),
   );
 }

@@ -1,28 +1,9 @@
-// The log as the viewer lists it: which steps are undone, and a short sentence for each step.
+// The words of the log: a short sentence for each step (the game's own, else shared ones).
 
 import { words } from "./dom.js";
 
+/** The events that take steps back or put them back (they are listed only in the raw log). */
 export const CORRECTIONS = ["ActionUndone", "ActionRedone"];
-
-/** The step ranges undone by the corrections up to a frame list's end (what the API folds too). */
-export function undoneRanges(frames) {
-  let ranges = [];
-  for (const frame of frames) {
-    const { type, data } = frame.event;
-    if (type === "ActionUndone") ranges.push([data.first, data.last]);
-    if (type === "ActionRedone") ranges = ranges.filter(([a, b]) => a !== data.first || b !== data.last);
-  }
-  return ranges;
-}
-
-/** Mark each frame: `correction` (an undo or redo) and `undone` (taken back, as of now). */
-export function mark(frames) {
-  const ranges = undoneRanges(frames);
-  for (const frame of frames) {
-    frame.correction = CORRECTIONS.includes(frame.event.type);
-    frame.undone = !frame.correction && ranges.some(([a, b]) => a <= frame.step && frame.step <= b);
-  }
-}
 
 /** "RoundScored" -> "round scored". */
 export function typeWords(type) {
@@ -45,6 +26,11 @@ export function perPlayer(values) {
     .join(", ");
 }
 
+/** "step 4" or "steps 4–6". */
+function span(d) {
+  return d.first === d.last ? `step ${d.first}` : `steps ${d.first}–${d.last}`;
+}
+
 function common(event) {
   const d = event.data || {};
   switch (event.type) {
@@ -55,17 +41,18 @@ function common(event) {
     case "DisputeRaised":
       return `Dispute: ${d.message || d.code}`;
     case "ActionUndone":
-      return `Undo: steps ${d.first}–${d.last} taken back`;
+      return `Undo: ${span(d)} taken back`;
     case "ActionRedone":
-      return `Redo: steps ${d.first}–${d.last} put back`;
+      return `Redo: ${span(d)} put back`;
     default:
       return null;
   }
 }
 
-/** A short sentence for a logged event: the game's own words, else a generic one. */
-export function sentence(game, event) {
-  const own = game.sentence ? game.sentence(event) : null;
+/** A short sentence for a logged event (with the view after it): the game's own words, else a
+ * generic one. */
+export function sentence(game, event, state) {
+  const own = game.sentence ? game.sentence(event, state || {}) : null;
   if (own) return own;
   const shared = common(event);
   if (shared) return shared;

@@ -21,7 +21,7 @@ function item(m) {
     h(
       "span",
       { class: "muted" },
-      ` ${result} · ${m.version} steps`,
+      ` ${result} · ${m.version} step${m.version === 1 ? "" : "s"}`,
       m.disputes ? ` · ${m.disputes} dispute${m.disputes === 1 ? "" : "s"}` : "",
       m.created_ms ? ` · ${stamp(Number(m.created_ms))}` : "",
     ),

@@ -14,9 +14,9 @@ function item(game, frame, raw, onPick) {
     "li",
     { "data-step": frame.step, class: classes(frame) },
     link,
-    h("span", { class: "actor" }, frame.actor),
+    h("span", { class: "actor" }, frame.by || frame.actor),
     h("time", { datetime: frame.ts }, clock(frame.ts)),
-    h("span", { class: "said" }, sentence(game, frame.event)),
+    h("span", { class: "said" }, sentence(game, frame.event, frame.state)),
     raw ? h("code", { class: "raw" }, `${frame.event.type} ${JSON.stringify(frame.event.data)}`) : null,
   );
 }

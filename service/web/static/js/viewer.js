@@ -1,151 +1,33 @@
-// The match viewer: header, the board at a step, step controls (buttons, slider, keys, ?step=N),
-// the step list, the score chart, and live steps over the SSE feed. Reads only the public API.
+// The match viewer's start: read the match from the public API, wire the controls (buttons,
+// slider, keys, ?step=N, back and forward), draw the step asked for, then follow live steps.
+// state.js holds what is shown, render.js draws it, live.js follows the feed, boards/ the games.
 
-import { allFrames, getJSON, liveUrl } from "./api.js";
-import { drawChart, legend } from "./chart.js";
-import { h, put, words, fact, stamp } from "./dom.js";
-import { mark, sentence } from "./history.js";
-import { appendLog, markCurrent, renderLog } from "./log.js";
-import * as hatTrick from "./boards/hat-trick.js";
-import * as hats from "./boards/hats.js";
-import * as hobbit from "./boards/hobbit.js";
-import * as otherHatTrick from "./boards/other-hat-trick.js";
-import * as wizard from "./boards/wizard.js";
-
-const GAMES = { wizard, hobbit, hats, "other-hat-trick": otherHatTrick, "hat-trick": hatTrick };
-// A game this page does not know yet still shows its view, as the API gives it.
-const PLAIN = { board: (state) => h("pre", { class: "plain-view" }, JSON.stringify(state, null, 2)) };
+import { framesBetween, getJSON } from "./api.js";
+import { put } from "./dom.js";
+import { follow, rescore } from "./live.js";
+import { openBgStats, share } from "./share.js";
+import { drawScore, drawSheet, header, relist, show } from "./render.js";
+import { V, frameAt, lastLogged, latest, mark, navigable, stepAfter } from "./state.js";
 
 const $ = (id) => document.getElementById(id);
-const V = { id: $("viewer").dataset.match, frames: [], step: 0, raw: false, scores: null, title: "" };
-
-/** The steps the controls move through: the effective history, or every step in raw mode. */
-function navigable() {
-  return V.frames.filter((f) => V.raw || (!f.undone && !f.correction));
-}
-
-function frameAt(step) {
-  return V.frames.find((f) => f.step === step);
-}
-
-function latest() {
-  const nav = navigable();
-  return nav.length ? nav[nav.length - 1].step : 0;
-}
-
-/** Each player's name, linking to their other matches: "ann, bob and cy". */
-function playerLinks(players) {
-  return players.flatMap((p, i) => [
-    i === 0 ? "" : i === players.length - 1 ? " and " : ", ",
-    h("a", { href: `/?player=${encodeURIComponent(p)}`, title: `${p}'s matches` }, p),
-  ]);
-}
-
-function header() {
-  const m = V.match;
-  const status = m.finished ? "finished" : "in progress";
-  put(
-    $("match-facts"),
-    fact("Game", V.title || m.game),
-    fact("Players", playerLinks(m.players)),
-    fact("Status", h("span", { class: `status ${m.finished ? "done" : "playing"}` }, status)),
-    m.finished ? fact("Winners", words(m.winners || []) || "nobody (a draw)") : [],
-    fact("Steps", String(V.frames.length ? V.frames[V.frames.length - 1].step : m.version)),
-    fact("Created", stamp(m.created_at)),
-    fact("JSON", h("a", { href: `/v1/matches/${encodeURIComponent(V.id)}` }, "the match in the API")),
-  );
-  const disputes = m.disputes || [];
-  put(
-    $("disputes"),
-    disputes.length
-      ? h("div", { class: "notice", role: "note" }, h("strong", {}, "Disputes: "), h("ul", {}, disputes.map((d) => h("li", {}, d.message || d.code))))
-      : [],
-  );
-  document.title = `${V.title || m.game}: ${words(m.players)} · tabletape`;
-}
-
-function drawBoard(frame) {
-  const game = GAMES[V.match.game] || PLAIN;
-  const lastLogged = V.frames[V.frames.length - 1].step;
-  const extra = { frames: V.frames, step: frame.step, scores: V.scores, latest: V.scores?.version === frame.step && frame.step === lastLogged };
-  put($("board"), game.board(frame.state, extra));
-  put($("step-sentence"), h("strong", {}, frame.actor), ": ", sentence(game, frame.event), frame.undone ? " (undone)" : "");
-}
-
-function drawScore() {
-  const game = GAMES[V.match.game];
-  if (!game?.chart) return put($("chart"), h("p", { class: "muted" }, "No chart for this game."));
-  const spec = game.chart(V.frames.filter((f) => !f.undone && !f.correction), V.scores);
-  const keys = legend(spec, V.step, V.match.players).map((k) =>
-    h("li", {}, h("span", { class: "swatch", style: `background:${k.colour}` }), `${k.name}: ${k.value ?? "—"}`),
-  );
-  put($("chart"), drawChart(spec, V.step, V.match.players, $("chart").clientWidth || 640), h("ul", { class: "legend" }, keys));
-}
-
-function controls() {
-  const nav = navigable();
-  const index = nav.findIndex((f) => f.step >= V.step);
-  const slider = $("slider");
-  slider.max = String(Math.max(0, nav.length - 1));
-  slider.value = String(Math.max(0, index));
-  slider.setAttribute("aria-valuetext", `step ${V.step} of ${latest()}`);
-  $("first").disabled = !nav.length || V.step <= nav[0].step;
-  $("prev").disabled = $("first").disabled;
-  $("next").disabled = V.step >= latest();
-  $("last").disabled = $("next").disabled;
-}
-
-/** Show a step: the board, the controls, the list, the chart, and the URL (a link to share). */
-function show(step, how = "push") {
-  const frame = frameAt(step) || frameAt(latest());
-  if (!frame) return;
-  V.step = frame.step;
-  const el = $("step");
-  el.dataset.step = String(V.step);
-  el.textContent = String(V.step);
-  if (how !== "none") {
-    const url = new URL(window.location.href);
-    url.searchParams.set("step", String(V.step));
-    if (V.raw) url.searchParams.set("raw", "1");
-    else url.searchParams.delete("raw");
-    if (url.href !== window.location.href) history[how === "push" ? "pushState" : "replaceState"]({ step: V.step }, "", url);
-  }
-  drawBoard(frame);
-  controls();
-  markCurrent($("events"), V.step);
-  drawScore();
-}
-
-function move(where) {
-  const nav = navigable();
-  if (!nav.length) return;
-  if (where === "first") show(nav[0].step);
-  if (where === "last") show(latest());
-  if (where === "next") show((nav.find((f) => f.step > V.step) || nav[nav.length - 1]).step);
-  if (where === "prev") show(([...nav].reverse().find((f) => f.step < V.step) || nav[0]).step);
-}
-
-function relist() {
-  renderLog($("events"), GAMES[V.match.game] || PLAIN, V.frames, V.raw, (step) => show(step));
-  markCurrent($("events"), V.step);
-}
-
 const KEYS = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
 
 function wire() {
-  for (const where of ["first", "prev", "next", "last"]) $(where).addEventListener("click", () => move(where));
-  $("slider").addEventListener("input", (e) => {
-    const nav = navigable();
-    show(nav[Number(e.target.value)].step, "replace");
-  });
+  for (const where of ["first", "prev", "next", "last"]) $(where).addEventListener("click", () => show(stepAfter(where)));
+  $("slider").addEventListener("input", (e) => show(navigable()[Number(e.target.value)].step, "replace"));
   document.addEventListener("keydown", (e) => {
     const where = KEYS[e.key];
     const typing = e.target.closest?.("input:not([type=range]):not([type=checkbox]), select, textarea");
     if (!where || typing || e.altKey || e.ctrlKey || e.metaKey) return;
     e.preventDefault();
-    move(where);
+    show(stepAfter(where));
   });
-  $("raw").addEventListener("change", (e) => {
+  $("jump")?.addEventListener("change", (e) => {
+    if (e.target.value) show(Number(e.target.value));
+  });
+  $("share")?.addEventListener("click", share);
+  $("open-bgstats")?.addEventListener("click", openBgStats);
+  $("raw")?.addEventListener("change", (e) => {
     V.raw = e.target.checked;
     relist();
     show(V.step, "replace");
@@ -163,79 +45,86 @@ function restore() {
   const params = new URL(window.location.href).searchParams;
   if ((params.get("raw") === "1") !== V.raw) {
     V.raw = !V.raw;
-    $("raw").checked = V.raw;
+    if ($("raw")) $("raw").checked = V.raw;
     relist();
   }
-  show(Number(params.get("step")) || latest(), "none");
+  show(askedStep(new URL(window.location.href)) || latest(), "none");
 }
 
-function addFrame(frame) {
-  const lastLogged = V.frames[V.frames.length - 1].step;
-  if (frame.step <= lastLogged) return; // a resumed stream never repeats, but be sure
-  const following = V.step === latest();
-  V.frames.push(frame);
-  mark(V.frames);
-  V.match.finished = Boolean(frame.state?.finished);
-  if (Array.isArray(frame.state?.disputes)) V.match.disputes = frame.state.disputes;
-  if (frame.correction) relist();
-  else appendLog($("events"), GAMES[V.match.game] || PLAIN, frame, V.raw, (step) => show(step));
-  for (const li of $("events").children) li.classList.toggle("undone", Boolean(frameAt(Number(li.dataset.step))?.undone));
-  if (following) show(latest(), "replace");
-  else {
-    controls();
-    drawScore();
-  }
+// The steps read first around the one shown: the board is usable before the rest arrives.
+const BEFORE = 30;
+const AFTER = 20;
+
+/** Mark every frame again, each with the one before it (who is credited needs its neighbour). */
+function markAll(frames) {
+  return frames.map((f, i) => mark(f, frames[i - 1]));
+}
+
+/** Read the match, its scoreboard, its game's title and the steps around the one asked for. */
+async function firstLook(asked) {
+  const base = `/v1/matches/${encodeURIComponent(V.id)}`;
+  const [match, scores] = await Promise.all([getJSON(base), getJSON(`${base}/scores`).catch(() => null)]);
+  const target = asked >= 1 && asked <= match.version ? asked : match.version;
+  const span = [Math.max(1, target - BEFORE), Math.min(match.version, target + AFTER)];
+  const [game, frames] = await Promise.all([
+    getJSON(`/v1/games/${encodeURIComponent(match.game)}`).catch(() => null),
+    framesBetween(V.id, ...span),
+  ]);
+  Object.assign(V, { match, scores, title: game?.title || "", frames: markAll(frames) });
+  return span;
+}
+
+/** The steps before and after the first look, then everything drawn again with them. */
+async function theRest([first, last]) {
+  const status = $("load-status");
+  const [before, after] = await Promise.all([
+    framesBetween(V.id, 1, first - 1, (n) => put(status, `Loading steps… ${n} of ${first - 1}`)),
+    framesBetween(V.id, last + 1, V.match.version),
+  ]);
+  V.frames = markAll([...before, ...V.frames, ...after]);
+  relist();
+  show(V.step, "none");
   header();
 }
 
-function liveBadge(text, kind) {
-  const badge = $("live");
-  badge.hidden = false;
-  badge.textContent = text;
-  badge.className = `live ${kind}`;
-}
-
-/** Follow an unfinished match: the feed resumes after the last step loaded (Last-Event-ID). */
-function follow() {
-  if (V.match.finished) return;
-  const feed = new EventSource(liveUrl(V.id, V.frames[V.frames.length - 1].step));
-  feed.addEventListener("open", () => liveBadge("● live", "on"));
-  feed.addEventListener("error", () => liveBadge("reconnecting…", "off"));
-  feed.addEventListener("frame", (m) => addFrame(JSON.parse(m.data)));
-  feed.addEventListener("end", async () => {
-    feed.close();
-    liveBadge("finished", "done");
-    V.match = await getJSON(`/v1/matches/${encodeURIComponent(V.id)}`);
-    V.scores = await getJSON(`/v1/matches/${encodeURIComponent(V.id)}/scores`).catch(() => null);
-    header();
-    show(V.step, "none");
-  });
+/** The step a link asks for: ?step=N, or #step=N (an embed's). */
+function askedStep(url) {
+  const hashed = /(?:^#|&)step=(\d+)/.exec(url.hash);
+  return Number(url.searchParams.get("step") || (hashed && hashed[1]));
 }
 
 async function start() {
-  const base = `/v1/matches/${encodeURIComponent(V.id)}`;
+  V.id = $("viewer").dataset.match;
+  V.embedded = Boolean($("viewer").dataset.embed);
+  const params = new URL(window.location.href).searchParams;
+  const asked = askedStep(new URL(window.location.href));
+  let span;
   try {
-    V.match = await getJSON(base);
-    V.title = (await getJSON(`/v1/games/${encodeURIComponent(V.match.game)}`).catch(() => null))?.title || "";
-    V.scores = await getJSON(`${base}/scores`).catch(() => null);
-    V.frames = await allFrames(V.id, (n, of) => put($("load-status"), `Loading steps… ${n} of ${of}`));
+    span = await firstLook(asked);
   } catch (error) {
     put($("load-status"), error.status === 404 ? `There is no match ${V.id}.` : `The match could not be read: ${error.message}`);
     $("load-status").classList.add("error");
     return;
   }
-  mark(V.frames);
-  const params = new URL(window.location.href).searchParams;
-  const asked = Number(params.get("step"));
   // A link to an undone step or a correction opens the raw log, where that step is listed.
   V.raw = params.get("raw") === "1" || Boolean(asked && frameAt(asked) && !navigable().some((f) => f.step === asked));
-  $("raw").checked = V.raw;
+  if ($("raw")) $("raw").checked = V.raw;
   header();
-  $("load-status").hidden = true;
+  if (span[0] > 1 || span[1] < V.match.version) put($("load-status"), "Loading the other steps…");
+  else $("load-status").hidden = true;
   $("layout").hidden = false;
   wire();
   relist();
   show(asked && frameAt(asked) ? asked : latest(), "replace");
+  performance.mark("tabletape:usable");
+  const done = await theRest(span).then(
+    () => true,
+    (error) => put($("load-status"), `Some steps could not be read: ${error.message}`) && false,
+  );
+  if (done) $("load-status").hidden = true;
+  drawSheet();
+  if (V.scores && V.scores.version < lastLogged()) rescore();
+  $("viewer").dataset.loaded = "true";
   follow();
 }
 

@@ -24,20 +24,20 @@ function teaTable(state) {
   );
 }
 
-/** Collection points as the tea table values them now, plus one per black hat (view data only). */
-export function tablePoints(state) {
-  const values = state.type_values || {};
-  return Object.fromEntries(
-    state.players.map((p) => {
-      const c = state.collections[p];
-      const hats = c.hats.reduce((sum, code) => sum + (values[String(code).split("-")[0]] || 0), 0);
-      return [p, hats + c.black_hats];
-    }),
-  );
+/** Each player's points now, as the API's view counts them ({player: total}). */
+function totals(state) {
+  return Object.fromEntries(Object.entries(state.points || {}).map(([p, row]) => [p, row.total]));
+}
+
+/** Who takes the last cookie, once the match is over (the view's own cookie points say). */
+function cookieHolder(state) {
+  if (!state.finished) return undefined;
+  const holder = Object.entries(state.points || {}).find(([, row]) => row.cookie > 0);
+  return holder ? holder[0] : null;
 }
 
 function collections(state, cookie) {
-  const points = tablePoints(state);
+  const points = totals(state);
   const rows = state.players.map((p) => {
     const c = state.collections[p];
     const hand = state.hands?.[p];
@@ -51,13 +51,13 @@ function collections(state, cookie) {
       String(state.plays?.[p] ?? 0),
     ];
   });
-  return table("Collections", ["Player", "Hats", "Black hats", "Points so far", "Favourite", "Hand", "Plays"], rows);
+  return table("Collections", ["Player", "Hats", "Black hats", "Points", "Favourite", "Hand", "Plays"], rows);
 }
 
-/** The board after one step; `extra.scores` is the scoreboard now, shown at the latest step. */
-export function board(state, extra) {
+/** The board after one step. */
+export function board(state) {
   const turn = state.turn;
-  const cookie = extra?.latest && extra.scores ? extra.scores.cookie : undefined;
+  const cookie = cookieHolder(state);
   return h(
     "div",
     { class: "hats" },
@@ -99,15 +99,35 @@ export function sentence(event) {
   }
 }
 
-/** Points so far per player over the steps; the final scoreboard (favourite, cookie) at the end. */
-export function chart(frames, scores) {
-  const points = overSteps(frames, (state) => (state.collections ? tablePoints(state) : null));
-  const end = frames[frames.length - 1];
-  if (end?.state.finished && scores?.finished && scores.version === end.step && points.length) {
-    const last = points[points.length - 1];
-    const final = { x: end.step, step: end.step, values: { ...scores.totals } };
-    if (last.step === end.step) points[points.length - 1] = final;
-    else points.push(final);
-  }
-  return { title: "Points (collection and black hats; favourite and cookie at the end)", axis: "step", points };
+/** Points per player over the steps, as the view counts them at each step. */
+export function chart(frames) {
+  return { title: "Points (as they would count if the match ended there)", axis: "step", points: overSteps(frames, (state) => (state.points ? totals(state) : null)) };
+}
+
+/** The final breakdown: every category per player, and per team, from the scoreboard. */
+export function sheet(scores) {
+  const rows = Object.entries(scores.categories || {}).map(([p, c]) => [
+    h("span", { class: "who" }, p, scores.cookie === p ? h("span", { class: "tag cookie" }, "🍪") : null),
+    String(c.collection),
+    String(c.black_hats),
+    String(c.favourite),
+    String(c.cookie),
+    h("strong", {}, String(c.total)),
+  ]);
+  const teams = (scores.teams || []).map((t) => [words(t.players), String(t.black_hats), h("strong", {}, String(t.total))]);
+  const decided = { total: "the highest total", black_hats: "the most black hats", cookie: "the last cookie", shared: "nothing: the win is shared" };
+  return h(
+    "div",
+    {},
+    table(scores.finished ? "Final score" : "Score if the match ended now", ["Player", "Collection", "Black hats", "Favourite", "Cookie", "Total"], rows),
+    teams.length ? table("Teams", ["Team", "Black hats", "Total"], teams) : null,
+    scores.finished && scores.decided_by ? h("p", {}, `Decided by ${decided[scores.decided_by] || scores.decided_by}.`) : null,
+  );
+}
+
+/** Each turn's start, listed under its round. */
+export function chapters(frames) {
+  return frames
+    .filter((f) => f.event.type === "TurnStarted")
+    .map((f) => ({ group: `Round ${f.state.turn?.round ?? "?"}`, label: `Turn ${f.event.data.turn}: ${f.event.data.player}`, step: f.step }));
 }

@@ -116,3 +116,27 @@ export function chart(frames) {
   );
   return { title: "Health", axis: "step", points };
 }
+
+/** Round by round: damage dealt and survivors per side when each round ended (from the view). */
+export function sheet(scores, frames) {
+  const ends = frames.filter((f) => f.event.type === "RoundEnded");
+  const side = (values) => `good ${values?.good ?? 0}, evil ${values?.evil ?? 0}`;
+  const rows = ends.map((f) => [`Round ${f.event.data.round}`, side(f.state.damage_dealt), side(f.state.survivors)]);
+  return h(
+    "div",
+    {},
+    rows.length ? table("Round by round", ["Round", "Damage dealt", "Survivors"], rows) : h("p", { class: "muted" }, "No round has ended yet."),
+    h("p", {}, h("strong", {}, scores.finished ? "Result: " : "Now: "), scores.explanation || `damage dealt ${side(scores.damage_dealt)}; survivors ${side(scores.survivors)}`),
+  );
+}
+
+/** Each round's start and each trick won, listed under their round. */
+export function chapters(frames) {
+  const found = [];
+  for (const f of frames) {
+    const d = f.event.data || {};
+    if (f.event.type === "RoundStarted") found.push({ group: `Round ${d.round}`, label: `Round ${d.round} starts`, step: f.step });
+    if (f.event.type === "TrickWon") found.push({ group: `Round ${f.state.round}`, label: `Trick ${d.trick} won by ${d.player}`, step: f.step });
+  }
+  return found;
+}

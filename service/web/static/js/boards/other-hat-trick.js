@@ -30,6 +30,11 @@ function places(state) {
   return h("ol", { class: "places", "aria-label": "The seven places" }, items);
 }
 
+/** A trick's printed name, as the view gives it. */
+function titled(state, trick) {
+  return state.titles?.[trick] || trick;
+}
+
 function pile(state) {
   const cards = state.pile || [];
   if (!cards.length) return h("p", { class: "muted" }, "The trick pile is empty.");
@@ -37,7 +42,7 @@ function pile(state) {
     "ol",
     { class: "pile" },
     cards.map((trick, i) =>
-      h("li", { class: i === cards.length - 1 ? "top" : null }, trick, i === cards.length - 1 ? h("span", { class: "tag" }, "top") : null),
+      h("li", { class: i === cards.length - 1 ? "top" : null }, titled(state, trick), i === cards.length - 1 ? h("span", { class: "tag" }, "top") : null),
     ),
   );
 }
@@ -45,7 +50,7 @@ function pile(state) {
 function performed(state) {
   const rows = state.players.map((p) => [
     name(p, state),
-    (state.performed?.[p] || []).join(", ") || "—",
+    (state.performed?.[p] || []).map((t) => titled(state, t)).join(", ") || "—",
     String(state.totals?.[p] ?? 0),
   ]);
   return table("Tricks won", ["Player", "Performed", "Points"], rows);
@@ -58,7 +63,7 @@ export function board(state) {
     { class: "other-hat-trick" },
     facts([
       ["Phase", phase(state)],
-      state.attempting ? ["Attempting", state.attempting] : null,
+      state.attempting ? ["Attempting", titled(state, state.attempting)] : null,
       ["Deck", `${state.deck} tricks left`],
       ["Possible arrangements", String(state.arrangements)],
       ["Other Hat Trick failures", String(state.other_hat_trick_failures)],
@@ -77,13 +82,13 @@ function slot(player, n, self) {
 }
 
 /** A sentence for each of The Other Hat Trick's events. */
-export function sentence(event) {
-  const d = event.data || {};
+export function sentence(event, state) {
+  const d = { ...event.data, trick: event.data?.trick && titled(state, event.data.trick) };
   switch (event.type) {
     case "PropsSwapped":
       return `${d.player} swaps ${slot(d.player, d.slot, d.player)} with ${slot(d.with_player, d.with_slot, d.player)} for ${d.trick}`;
     case "TrickTurned":
-      return `${d.player} turns the trick ${d.trick}`;
+      return `${d.player} turns ${d.trick}`;
     case "TrickFailed":
       return `${d.player} fails ${d.trick}${d.prop ? ` (shows: ${d.prop})` : ""}`;
     case "TrickPerformed":
@@ -102,4 +107,28 @@ export function sentence(event) {
 /** Points per player over the steps. */
 export function chart(frames) {
   return { title: "Points", axis: "step", points: overSteps(frames, (state) => state.totals || null) };
+}
+
+/** Each player's tricks performed and failed, points, penalties and total (scoreboard and log). */
+export function sheet(scores, frames) {
+  const names = frames[frames.length - 1]?.state || {};
+  const failed = {};
+  for (const f of frames) if (f.event.type === "TrickFailed") (failed[f.event.data.player] ||= []).push(titled(names, f.event.data.trick));
+  const rows = Object.keys(scores.totals || {}).map((p) => [
+    h("span", { class: "who" }, p),
+    (scores.tricks?.[p] || []).map((t) => titled(names, t)).join(", ") || "—",
+    (failed[p] || []).join(", ") || "—",
+    String(scores.points?.[p] ?? 0),
+    String(scores.penalties?.[p] ?? 0),
+    h("strong", {}, String(scores.totals[p])),
+  ]);
+  return table(scores.finished ? "Final score" : "Score so far", ["Player", "Performed", "Failed", "Points", "Penalty", "Total"], rows);
+}
+
+/** Each trick turned, and each trick performed or failed. */
+export function chapters(frames) {
+  const kinds = { TrickTurned: "turned", TrickPerformed: "performed", TrickFailed: "failed" };
+  return frames
+    .filter((f) => f.event.type in kinds)
+    .map((f) => ({ group: "Tricks", label: `${titled(f.state, f.event.data.trick)} ${kinds[f.event.type]} (${f.event.data.player})`, step: f.step }));
 }

@@ -66,6 +66,15 @@ function lastTrick(state) {
   );
 }
 
+// A trick is on the table only while cards are played; a round recorded by its scores alone
+// has none, and a round over shows the trick just taken without a number past its last.
+function table_(state) {
+  const roundOver = !(state.trick || []).length && state.trick_number > state.round; // its last trick just won
+  if (state.phase === "playing" && !roundOver) return part(`Trick ${state.trick_number} of ${state.round} on the table`, trick(state));
+  if ((state.played || []).length) return part("The table", lastTrick(state));
+  return null;
+}
+
 function hands(state) {
   const known = Object.entries(state.hands || {}).filter(([, cards]) => cards.length);
   if (!known.length) return null;
@@ -92,7 +101,7 @@ export function board(state) {
       state.finished ? ["Winners", words(state.winners || []) || "nobody"] : null,
     ]),
     players(state),
-    part(`Trick ${state.trick_number} on the table`, trick(state)),
+    table_(state),
     hands(state),
     disputes(state),
   );
@@ -127,6 +136,31 @@ export function sentence(event) {
   }
 }
 
+function signed(n) {
+  return n > 0 ? `+${n}` : String(n);
+}
+
+/** Round by round: each player's bid, tricks won, points and running total (from RoundScored). */
+export function sheet(scores, frames) {
+  const players = frames[0]?.state.players || Object.keys(scores.totals || {});
+  const running = Object.fromEntries(frames.filter((f) => f.event.type === "RoundScored").map((f) => [f.event.data.round, f.event.data.totals]));
+  const rows = (scores.rounds || []).map((r) => [
+    `Round ${r.round}`,
+    ...players.map((p) =>
+      h(
+        "span",
+        { class: "score-cell" },
+        h("strong", {}, signed(r.points[p])),
+        h("small", {}, ` bid ${r.bids[p]} · won ${r.tricks[p]}`),
+        running[r.round] ? h("span", { class: "running" }, ` = ${running[r.round][p]}`) : null,
+      ),
+    ),
+  ]);
+  const total = ["Total", ...players.map((p) => h("strong", {}, String(scores.totals[p])))];
+  if (!rows.length) return h("p", { class: "muted" }, "No round is scored yet.");
+  return table("Round by round", ["Round", ...players], [...rows, total]);
+}
+
 /** Totals per player after each scored round. */
 export function chart(frames) {
   const points = [];
@@ -137,4 +171,17 @@ export function chart(frames) {
     }
   }
   return { title: "Total points", axis: "round", points };
+}
+
+/** Each round's start and each trick won, listed under their round. */
+export function chapters(frames) {
+  const found = [];
+  for (const f of frames) {
+    const d = f.event.data || {};
+    const group = `Round ${f.state.round}`;
+    if (f.event.type === "RoundStarted") found.push({ group: `Round ${d.round}`, label: `Round ${d.round} starts`, step: f.step });
+    if (f.event.type === "RoundRecorded") found.push({ group: `Round ${d.round}`, label: `Round ${d.round} recorded`, step: f.step });
+    if (f.event.type === "TrickWon") found.push({ group, label: `Trick ${d.trick} won by ${d.player}`, step: f.step });
+  }
+  return found;
 }

@@ -1,0 +1,52 @@
+"""Every game's board fits a phone's width: nothing scrolls sideways at 320 or 375 px."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games.registry import all_games
+from tests.web.conftest import wait_for_viewer
+
+pytestmark = [pytest.mark.browser, pytest.mark.e2e]
+
+# What sticks out: the page wider than the screen, or anything in the board wider than the board.
+OVERFLOW = """() => {
+  const page = document.scrollingElement;
+  const board = document.getElementById("board");
+  const box = board.getBoundingClientRect();
+  const out = [...board.querySelectorAll("*")]
+    .filter((el) => {
+      const r = el.getBoundingClientRect();
+      return r.width > 0 && (r.left < box.left - 0.5 || r.right > box.right + 0.5);
+    })
+    .map((el) => `${el.tagName.toLowerCase()}.${el.className} (${el.textContent.slice(0, 40)})`);
+  const wider = (el) => el.scrollWidth - el.clientWidth;
+  return {page: wider(page), board: wider(board), out: out.slice(0, 5)};
+}"""
+
+
+def steps_to_check(last: int) -> list[int]:
+    """The first step, the last, and a few between."""
+    return sorted({1, last // 4 or 1, last // 2 or 1, (3 * last) // 4 or 1, last})
+
+
+@pytest.mark.parametrize("width", [320, 375])
+@pytest.mark.parametrize("game", sorted(all_games()))
+def test_every_board_fits_a_phone_at_several_steps(
+    site: str, browser: Any, example: Any, game: str, width: int
+) -> None:
+    match = example(game)
+    context = browser.new_context(viewport={"width": width, "height": 740}, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(f"{site}/matches/{match.id}?step=1")
+        wait_for_viewer(page)
+        for step in steps_to_check(match.steps):
+            page.evaluate(f"document.querySelector('#events a[data-step=\"{step}\"]').click()")
+            page.wait_for_function(f"document.getElementById('step').dataset.step === '{step}'")
+            found = page.evaluate(OVERFLOW)
+            assert found == {"page": 0, "board": 0, "out": []}, f"{game} at {width} px, step {step}: {found}"
+    finally:
+        context.close()
