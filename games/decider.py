@@ -146,4 +146,6 @@ def assemble(package: str, source: str) -> Game:
         upcasters=getattr(evolve, "UPCASTERS", {}),
         figures=getattr(view, "figures", None),
         public=getattr(view, "public", None),
+        public_view=getattr(view, "public_view", None),
+        announced=getattr(view, "announced", None),
     )
