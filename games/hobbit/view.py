@@ -63,12 +63,12 @@ def announced(state: State) -> list[str]:
 
 
 def public(now: State, shown: Sequence[str], event: dict[str, Any]) -> dict[str, Any]:
-    """A logged event as a reader without the write token sees it: recorded hands (and the hand
-    an eliminated character discards face down) stay hidden until the match is over."""
+    """A logged event as a reader without the write token sees it: recorded hands stay hidden
+    until the match is over (an eliminated character's hand is discarded unseen: its events give
+    only how many cards it held)."""
     if now["finished"] or DEAL in shown:
         return event
-    held = {"RoundStarted": ["hands"], "PlayerEliminated": ["discarded"]}.get(event.get("type") or "", [])
-    return hold_back(event, held, ["hands"])
+    return hold_back(event, ["hands"] if event.get("type") == "RoundStarted" else [], ["hands"])
 
 
 def public_view(now: State, shown: Sequence[str], view: JSON) -> JSON:

@@ -119,9 +119,13 @@ class Reads:
         at = version if at is None else at
         if at > version:
             raise NoSuchStep(f"step {at} is beyond the match's last step {version}")
-        game, now = self.reader.head(match_id)
+        game = self.reader.game_of(match_id)
+        if everything or game.public_view is None:
+            # Nothing to hold back: the match now is not needed.
+            return Rewound(at, version, frozen(game.view(self.reader.position(game, match_id, at)["game"])))
+        now = self.reader.current(game, match_id, version)
         pos = now if at == now["version"] else self.reader.position(game, match_id, at)
-        return Rewound(at, version, sight(game, now, everything).view(frozen(game.view(pos["game"]))))
+        return Rewound(at, version, sight(game, now).view(frozen(game.view(pos["game"]))))
 
     def replay(
         self, match_id: str, first: int, to: int | None, limit: int, raw: bool, token: str | None = None
