@@ -68,7 +68,7 @@ def announced(state: State) -> list[str]:
     return [DEAL] if state["finished"] else []
 
 
-def public(now: State, shown: Sequence[str], event: dict[str, Any]) -> dict[str, Any]:
+def public(now: State, shown: Sequence[str], event: dict[str, Any], effective: bool = True) -> dict[str, Any]:
     """A logged event as a reader without the write token sees it: the recorded hands, black hats,
     redraws and trades stay hidden until the match is over."""
     if now["finished"] or DEAL in shown:

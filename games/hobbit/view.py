@@ -62,7 +62,7 @@ def announced(state: State) -> list[str]:
     return [DEAL] if state["finished"] else []
 
 
-def public(now: State, shown: Sequence[str], event: dict[str, Any]) -> dict[str, Any]:
+def public(now: State, shown: Sequence[str], event: dict[str, Any], effective: bool = True) -> dict[str, Any]:
     """A logged event as a reader without the write token sees it: recorded hands stay hidden
     until the match is over (an eliminated character's hand is discarded unseen: its events give
     only how many cards it held)."""

@@ -64,11 +64,12 @@ def announced(state: State) -> list[str]:
     return [f"bids:{r}" for r in rounds] + ([DEAL] if state["finished"] else [])
 
 
-def public(now: State, shown: Sequence[str], event: dict[str, Any]) -> dict[str, Any]:
+def public(now: State, shown: Sequence[str], event: dict[str, Any], effective: bool = True) -> dict[str, Any]:
     """A logged event as a reader without the write token sees it: a bid the table has not been
-    shown keeps its number back, and recorded hands stay hidden until the match is over."""
+    shown keeps its number back (an undone bid: unless the table saw it before the undo), and
+    recorded hands stay hidden until the match is over."""
     kind, data = event.get("type"), event.get("data") or {}
-    if kind == "BidPlaced" and not _bids_public(now, shown, data.get("round")):
+    if kind == "BidPlaced" and not _bid_public(now, shown, data.get("round"), effective):
         return hold_back(event, ["tricks"], ["tricks"])
     if _deal_public(now, shown):
         return event
@@ -96,6 +97,14 @@ def _visible_bids(state: State) -> dict[str, int]:
 def _bids_open(state: State) -> bool:
     """Whether the table sees this round's bids: revealed (simultaneous) or scored (secret)."""
     return bool(state["bids_revealed"]) or state["phase"] in (SCORED, FINISHED)
+
+
+def _bid_public(now: State, shown: Sequence[str], round_no: Any, effective: bool) -> bool:
+    """Whether one logged bid is public: an undone one only if the table saw its round's bids
+    before the undo took them back (or the match is over), else as its round's bids are."""
+    if not effective and isinstance(round_no, int):
+        return bool(now["finished"]) or f"bids:{round_no}" in shown
+    return _bids_public(now, shown, round_no)
 
 
 def _bids_public(now: State, shown: Sequence[str], round_no: Any) -> bool:

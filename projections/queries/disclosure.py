@@ -22,12 +22,17 @@ class Sight:
     now: State
     shown: tuple[str, ...] = ()
     everything: bool = False
+    undone: tuple[tuple[int, int], ...] = ()
 
     def event(self, event: dict[str, Any]) -> dict[str, Any]:
         """One logged event as this reader may see it."""
         if self.everything or self.game.public is None:
             return event
-        return self.game.public(self.now, self.shown, event)
+        seq = event.get("seq")
+        effective = (
+            not any(first <= seq <= last for first, last in self.undone) if isinstance(seq, int) else True
+        )
+        return self.game.public(self.now, self.shown, event, effective)
 
     def view(self, view: JSON) -> JSON:
         """The game's view at any step as this reader may see it."""
@@ -42,4 +47,5 @@ class Sight:
 
 def sight(game: Game, pos: dict[str, Any], everything: bool = False) -> Sight:
     """The sight of a match from its position now (``{"game": state, "shown": [...]}``)."""
-    return Sight(game, pos["game"], tuple(pos.get("shown") or ()), everything)
+    undone = tuple((int(first), int(last)) for first, last in pos.get("undone") or ())
+    return Sight(game, pos["game"], tuple(pos.get("shown") or ()), everything, undone)

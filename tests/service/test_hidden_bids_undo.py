@@ -93,3 +93,14 @@ def test_bids_the_table_was_shown_stay_public_after_an_undo_takes_back_the_showi
     seen = bids_everywhere(client, match, app, hubs)
     assert seen == {path: [1, 0, 0] for path in seen}
     assert "partial" not in export_of(client, match)[0]
+
+
+def test_a_bid_undone_before_the_reveal_stays_hidden_once_the_round_is_revealed(
+    client: FlaskClient, table: Callable[..., Table], app: Any, hubs: Any
+) -> None:
+    match = secret_round(table, "simultaneous")  # cy bids 1
+    assert match.post("undo").status_code == 201
+    for player in ("cy", "bob", "ann"):
+        match.ok({"type": "bid", "player": player, "tricks": 0})
+    seen = bids_everywhere(client, match, app, hubs)
+    assert seen == {path: [None, 0, 0, 0] for path in seen}
