@@ -8,7 +8,7 @@ from typing import Any
 import redis
 from flask import Flask, Response, json, request
 from redis.exceptions import AskError, RedisClusterException
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, TooManyRequests
 
 from events.codec import UnsafeNumber
 from events.errors import (
@@ -42,6 +42,15 @@ class BadRequest(Exception):
         self.detail = detail
 
 
+class RateLimited(TooManyRequests):
+    """Over one of the caller's limits: ``Retry-After`` says when it may pass again, ``setting``
+    which setting raises the limit."""
+
+    def __init__(self, limit: str, retry_after: int, setting: str) -> None:
+        super().__init__(description=limit, retry_after=retry_after)
+        self.setting = setting
+
+
 def problem(status: int, code: str, detail: str, title: str | None = None, **extra: Any) -> Response:
     """A problem-details response."""
     body = {
@@ -70,9 +79,16 @@ def http_problem(error: HTTPException) -> Response:
         detail = "the request does not match what this operation takes: " + _flatten(messages)
         return problem(status, "invalid_request", detail, errors=messages)
     detail = data.get("message") or error.description or error.name
-    if status == 429:
+    extra: dict[str, str] = {}
+    if isinstance(error, RateLimited):
+        extra["setting"] = error.setting
+        detail = (
+            f"over this caller's rate limit of {detail}; retry after Retry-After seconds "
+            f"(the deployment's {error.setting} raises the limit)"
+        )
+    elif status == 429:
         detail = f"over this caller's rate limit of {detail}; retry after Retry-After seconds"
-    answer = problem(status, _CODES.get(status, error.name.lower().replace(" ", "_")), detail)
+    answer = problem(status, _CODES.get(status, error.name.lower().replace(" ", "_")), detail, **extra)
     # A 405 says which methods the resource takes (RFC 9110), as werkzeug's own answer does; a
     # 429 when to try again.
     told = dict(error.get_headers())
