@@ -7,7 +7,16 @@ from typing import Any
 from flask import Response, jsonify, request, url_for
 
 from projections.live import hub as live
-from service.api import Blueprint, api_key, bearer_token, ndjson_alternative, services, step_header
+from service.api import (
+    CREATE_HEADERS,
+    Blueprint,
+    api_key,
+    bearer_token,
+    idempotency_key,
+    ndjson_alternative,
+    services,
+    step_header,
+)
 from service.api.schemas.answers import EVENT_STREAM, NDJSON, BgStatsFile, BgStatsLink, CopiedOut
 from service.api.schemas.requests import ExportQuery, ForkIn, LiveQuery
 from service.recording.recorder import Copied
@@ -73,12 +82,14 @@ def follow(query: dict[str, Any], match_id: str) -> Response:
 @blp.route("/<match_id>/fork", methods=["POST"])
 @blp.arguments(ForkIn())
 @blp.response(201, CopiedOut)
+@blp.doc(parameters=CREATE_HEADERS)
 def fork(body: dict[str, Any], match_id: str) -> dict[str, Any]:
     """A new match (new id, new token) whose log is this match's effective history up to step ``at``.
 
     Without the match's write token only the public history is copied: a fork whose history holds a
     hidden fact (a secret bid not yet shown) is refused with 403. With the token, everything is."""
-    return copied(services().recorder.fork(match_id, body["at"], bearer_token(), api_key()))
+    made = services().recorder.fork(match_id, body["at"], bearer_token(), api_key(), idempotency_key())
+    return copied(made)
 
 
 @blp.route("/<match_id>/export", methods=["GET"])
@@ -116,9 +127,10 @@ def export(query: dict[str, Any], match_id: str) -> Any:
         "description": "An export: the header line, then one event a line.",
         # Binary for generators: openapi-python-client sends it as raw content (openapi-client.yaml).
         "content": {NDJSON: {"schema": {"type": "string", "format": "binary"}}},
-    }
+    },
+    parameters=CREATE_HEADERS,
 )
 def import_match() -> dict[str, Any]:
     """Create a match from an NDJSON export, replaying every action through the rules."""
     lines = request.get_data(as_text=True).splitlines()
-    return copied(services().recorder.import_lines(lines, api_key()))
+    return copied(services().recorder.import_lines(lines, api_key(), idempotency_key=idempotency_key()))

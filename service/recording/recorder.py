@@ -28,7 +28,7 @@ import redis
 
 from events.codec import dumps_sorted, read_stored
 from events.envelope import AppendResult, NewEvent, StoredEvent
-from events.errors import VersionConflict
+from events.errors import IdempotencyMismatch, MatchExists, VersionConflict
 from events.store import EventStore, RateCounters
 from games.contract import Game, RuleViolation
 from games.registry import get_game
@@ -40,6 +40,7 @@ from projections.projecting.projector import Projector
 from projections.queries.access import holds_token, token_hash
 from projections.sharing.fork import fork_log
 from projections.sharing.importing import Checked, check_log, parse_lines
+from service.recording import idempotency
 from service.recording.credentials import OPERATOR, Credentials
 from service.recording.ids import unique_hex
 
@@ -133,6 +134,22 @@ class Created:
     recorded: Recorded
 
 
+@dataclass(frozen=True)
+class Keyed:
+    """A creating write sent with an Idempotency-Key: the match it makes has an id derived from it
+    (``service.recording.idempotency``)."""
+
+    kind: str
+    key: str
+    fingerprint: str
+    credential: str | None
+
+    @classmethod
+    def of(cls, kind: str, key: str | None, body: Any, made_by: dict[str, str]) -> Keyed | None:
+        """The keyed write of ``kind`` with ``body``, or None without a key."""
+        return cls(kind, key, fingerprint(body), made_by.get("credential")) if key else None
+
+
 def fingerprint(body: Any) -> str:
     """A stable digest of a request, to tell a retry from a different request under one key."""
     return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
@@ -171,8 +188,12 @@ class Recorder:
         options: Any,
         where: dict[str, str] | None = None,
         api_key: str | None = None,
+        idempotency_key: str | None = None,
     ) -> Created:
-        """Create a match from its players, starting facts, rule options and where it is played."""
+        """Create a match from its players, starting facts, rule options and where it is played.
+
+        Under an ``idempotency_key`` already used for the same request, the match that request
+        made (its first answer); for another request, IdempotencyMismatch."""
         made_by = self._made_by(self.credentials.identify(api_key))
         game = get_game(game_id)
         names, setup, options = validate_match(game, players, setup, options)
@@ -180,42 +201,63 @@ class Recorder:
         body = {"game": game.id, "players": names, "setup": setup, "options": options}
         new = self._new_events(game, events, tape.CREATION, "table", body)
         placed = {k: v for k, v in (where or {}).items() if v}
-        match_id, token, first = self._open(game, new, placed | made_by)
-        recorded = self._answer(game, match_id, tape.empty(), first, new)
+        keyed = Keyed.of("create", idempotency_key, body | {"where": placed}, made_by)
+        match_id, token, first, again = self._open(game, new, placed | made_by, keyed=keyed)
+        if again:
+            recorded = self._replayed(game, match_id, first, first + len(new) - 1)
+        else:
+            recorded = self._answer(game, match_id, tape.empty(), first, new)
         return Created(match_id, token, game, names, setup, options, recorded)
 
-    def fork(self, match_id: str, at: int, token: str | None = None, api_key: str | None = None) -> Copied:
+    def fork(
+        self,
+        match_id: str,
+        at: int,
+        token: str | None = None,
+        api_key: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> Copied:
         """A new match whose log is the effective history of ``match_id`` up to step ``at``:
-        everything with the match's write token, the public history without it."""
+        everything with the match's write token, the public history without it (under a used
+        ``idempotency_key``, the fork that key made, as ``create``)."""
         made_by = self._made_by(self.credentials.identify(api_key))
         everything = holds_token(self.store.header(match_id), token, "fork everything of")
         logged = fork_log(self.reader, match_id, at, everything)
-        return self._copy(check_log(*logged, now_ms=self._now_ms()), made_by)
+        request = {"fork": match_id, "at": at, "everything": everything}
+        keyed = Keyed.of("fork", idempotency_key, request, made_by)
+        return self._copy(check_log(*logged, now_ms=self._now_ms()), made_by, keyed)
 
     def import_lines(
-        self, lines: Iterable[str], api_key: str | None = None, operator: bool = False
+        self,
+        lines: Iterable[str],
+        api_key: str | None = None,
+        operator: bool = False,
+        idempotency_key: str | None = None,
     ) -> Copied:
-        """A new match from an NDJSON export, every action checked by the rules.
+        """A new match from an NDJSON export, every action checked by the rules (under a used
+        ``idempotency_key``, the match that key made, as ``create``).
 
         ``operator``: the import comes from an operator's command, which needs no API key.
         """
         made_by = self._made_by(OPERATOR if operator else self.credentials.identify(api_key))
+        lines = [line for line in lines if line.strip()]
         header, events = parse_lines(lines)
         checked = check_log(header, events, now_ms=self._now_ms())
         if header.get("id"):
             checked.origin["imported_from"] = str(header["id"])
-        return self._copy(checked, made_by)
+        keyed = Keyed.of("import", idempotency_key, lines, made_by)
+        return self._copy(checked, made_by, keyed)
 
     @staticmethod
     def _made_by(credential: str | None) -> dict[str, str]:
         """The header field that says which credential created a match (none: made anonymously)."""
         return {"credential": credential} if credential else {}
 
-    def _copy(self, checked: Checked, made_by: dict[str, str]) -> Copied:
+    def _copy(self, checked: Checked, made_by: dict[str, str], keyed: Keyed | None = None) -> Copied:
         # A copy keeps the date it was first recorded on when the file's date was valid.
         origin = dict(checked.origin)
         dated = "created_ms" in origin
-        match_id, token, first = self._open(checked.game, checked.events, origin | made_by, dated)
+        match_id, token, first, _ = self._open(checked.game, checked.events, origin | made_by, dated, keyed)
         # Where and when it is played are the match's own facts, not where the copy came from.
         kept = {
             k: v for k, v in origin.items() if k not in ("created_at", "created_ms", "timezone", "location")
@@ -224,20 +266,46 @@ class Recorder:
         return Copied(match_id, token, checked.game.id, version, checked.finished, kept)
 
     def _open(
-        self, game: Game, events: list[NewEvent], origin: dict[str, str], dated: bool = False
-    ) -> tuple[str, str, int]:
-        """Write a new match (new id, new token) with its first events; (id, token, first step)."""
-        match_id = uuid.uuid4().hex[:16]
+        self,
+        game: Game,
+        events: list[NewEvent],
+        origin: dict[str, str],
+        dated: bool = False,
+        keyed: Keyed | None = None,
+    ) -> tuple[str, str, int, bool]:
+        """Write a new match (new id, new token) with its first events: (id, token, first step,
+        False); for a ``keyed`` write already made, that match (id, token, first step, True)."""
         token = secrets.token_urlsafe(32)
         header = {"game": game.id, "token_hash": token_hash(token)} | origin
+        if keyed is None:
+            match_id = uuid.uuid4().hex[:16]
+        else:
+            match_id = idempotency.match_id_for(keyed.kind, keyed.credential, keyed.key)
+            header[idempotency.FIELD] = idempotency.record(keyed.fingerprint, token, keyed.key)
         if not dated:
             now = self.clock()
             header["created_at"] = now.isoformat(timespec="milliseconds")
             header["created_ms"] = str(int(now.timestamp() * 1000))
-        result = self.store.create(match_id, header, events, int(header["created_ms"]))
+        try:
+            result = self.store.create(match_id, header, events, int(header["created_ms"]))
+        except MatchExists:
+            if keyed is None:
+                raise
+            return match_id, self._made_before(match_id, keyed), 1, True
         if result.woke:
             self._notify(match_id)
-        return match_id, token, result.first
+        return match_id, token, result.first, False
+
+    def _made_before(self, match_id: str, keyed: Keyed) -> str:
+        """The token of the match a keyed write made before, or IdempotencyMismatch when that
+        write was another request."""
+        header = self.store.header(match_id)
+        token = idempotency.recall(header.get(idempotency.FIELD), keyed.fingerprint, keyed.key)
+        if token is None:
+            raise IdempotencyMismatch(keyed.key)
+        # The first write may have been cut off before it listed its match (idempotent).
+        self.store.register(match_id, int(header.get("created_ms") or 0))
+        return token
 
     def _now_ms(self) -> int:
         return int(self.clock().timestamp() * 1000)
