@@ -7,6 +7,7 @@ from typing import Any
 
 import redis
 from flask import Flask, Response, json, request
+from gunicorn.http.errors import ParseException
 from redis.exceptions import AskError, RedisClusterException
 from werkzeug.exceptions import HTTPException, TooManyRequests
 
@@ -124,6 +125,7 @@ def register(app: Flask) -> None:
     app.register_error_handler(ImportRefused, _import_refused)
     app.register_error_handler(MidAction, _handler(422, "not_an_action_boundary"))
     app.register_error_handler(BadRequest, lambda e: problem(e.status, e.code, e.detail))
+    app.register_error_handler(ParseException, _malformed_body)
     app.register_error_handler(StoreFull, _full)
     app.register_error_handler(redis.RedisError, _redis_down)
     app.register_error_handler(RedisClusterException, _redis_down)
@@ -146,6 +148,18 @@ def _precondition(error: PreconditionFailed) -> Response:
 
 def _import_refused(error: ImportRefused) -> Response:
     return problem(422, "import_refused", str(error), line=error.line, reason=error.reason)
+
+
+def _malformed_body(error: ParseException) -> Response:
+    # gunicorn reads a chunked body as the app reads it, and raises when a chunk is malformed;
+    # the connection is closed after this answer (where the next request starts is unknown).
+    detail = (
+        f"the request's body could not be read: {error} (a chunked body must be chunks of a hex size "
+        "line, CRLF, the data, CRLF, and a last chunk of size 0); send it again, or with Content-Length"
+    )
+    answer = problem(400, "malformed_body", detail)
+    answer.headers["Connection"] = "close"
+    return answer
 
 
 def _full(error: StoreFull) -> Response:
