@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import logging
+from collections.abc import Iterable
 from typing import Any
 
 import redis
@@ -13,6 +15,23 @@ from projections.positions import tape
 from projections.positions.tape import Position
 
 _SNAP_DIGITS = 12
+log = logging.getLogger("tabletape.projections")
+
+
+def project_again(client: redis.Redis, keys: Keys, match_ids: Iterable[str]) -> None:
+    """Hand matches whose projection cannot be read back to the workers: the projection goes (its
+    read models are written again with the next one) and the matches are marked dirty, so the next
+    pass projects them from their logs. Nothing a reader found unreadable is trusted again."""
+    found = sorted(set(match_ids))
+    if not found:
+        return
+    log.warning("unreadable projection of %s: projected again from the log", ", ".join(found))
+    with client.pipeline(transaction=False) as pipe:
+        for match_id in found:
+            # One key per command: a cluster's pipeline sends each to the node that holds it.
+            pipe.delete(keys.proj(match_id))
+            pipe.sadd(keys.dirty(), match_id)
+        pipe.execute()
 
 
 def snapshot_member(pos: Position) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from games.contract import Game, State
@@ -29,3 +30,24 @@ def summary_of(
         "disputes": len(state.get("disputes", [])),
         "figures": game.figures(state) if finished and game.figures is not None else {},
     }
+
+
+# What every summary holds, and of what kind: a stored one without them is not one.
+_SHAPE = {"id": str, "game": str, "players": list, "status": str, "finished": bool}
+
+
+def readable(raw: Any) -> dict[str, Any] | None:
+    """A stored summary (JSON text) as a summary, or None when it is not one (not JSON, not an
+    object, or without the fields every summary has): a read model that cannot be read is
+    projected again from the log, never trusted."""
+    if raw is None:
+        return None
+    try:
+        value = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if not isinstance(value, dict):
+        return None
+    if any(not isinstance(value.get(name), kind) for name, kind in _SHAPE.items()):
+        return None
+    return value

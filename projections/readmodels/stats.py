@@ -8,7 +8,6 @@ summaries; ``aggregate`` and ``leaderboard`` are pure, so a test can recompute t
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -16,7 +15,8 @@ import redis
 
 from events.codec import as_text
 from events.keys import Keys
-from projections.projecting.summary import FINISHED, IN_PROGRESS
+from projections.positions.stored import project_again
+from projections.projecting.summary import FINISHED, IN_PROGRESS, readable
 from projections.readmodels.listing import in_every
 
 Summary = dict[str, Any]
@@ -86,12 +86,12 @@ class Statistics:
         """A player's statistics, or None when no match names them."""
         raw = self.client.hgetall(self.keys.stats(name))
         counted = self._counted([as_text(m) for m in raw])
-        summaries = [json.loads(value) for m, value in raw.items() if as_text(m) in counted]
+        summaries = self._readable({as_text(m): value for m, value in raw.items() if as_text(m) in counted})
         playing = in_every(
             self.client, [self.keys.index("player", name), self.keys.index("status", IN_PROGRESS)]
         )
         in_progress = self._counted([m for m, _ in playing])
-        if not summaries and not in_progress:
+        if not counted and not in_progress:
             return None
         return aggregate(name, summaries) | {"in_progress": len(in_progress)}
 
@@ -103,7 +103,15 @@ class Statistics:
             for match_id in ids:
                 pipe.hget(self.keys.proj(match_id), "summary")
             summaries = pipe.execute()
-        return leaderboard(game_id, [json.loads(raw) for raw in summaries if raw is not None])
+        stored = {m: raw for m, raw in zip(ids, summaries, strict=True) if raw is not None}
+        return leaderboard(game_id, self._readable(stored))
+
+    def _readable(self, stored: dict[str, Any]) -> list[Summary]:
+        """The summaries of ``stored`` (match id -> JSON) that read as summaries; the matches of
+        the others are projected again from their logs (and count once that is done)."""
+        found = {match_id: readable(raw) for match_id, raw in stored.items()}
+        project_again(self.client, self.keys, [m for m, summary in found.items() if summary is None])
+        return [summary for summary in found.values() if summary is not None]
 
     def _counted(self, match_ids: list[str]) -> set[str]:
         """The matches statistics count: all, or those a deployment credential created."""
