@@ -136,7 +136,8 @@ def rebuild_command(data_dir: str, match_ids: tuple[str, ...], everything: bool)
     "-o",
     default="-",
     type=click.Path(allow_dash=True),
-    help="A file (one stream of every match), a folder (a file per match; end it with /), or -.",
+    help="A folder (a file per match: a name ending in /, or any name but a file's when several "
+    "matches go out), a file (one stream: e.g. all.ndjson), or -.",
 )
 @click.option(
     "--format",
@@ -168,8 +169,16 @@ def export_command(
     try:
         ids = bulk.chosen(parts, selection)
         if form == "ndjson":
-            events = bulk.export_ndjson(parts, ids, output)
-            click.echo(f"exported {len(ids)} matches ({events} events) to {output}", err=True)
+            done = bulk.export_ndjson(parts, ids, output)
+            for match_id, why in done.skipped:
+                click.echo(f"tabletape: stepped over {match_id}: {why}", err=True)
+            click.echo(
+                f"exported {done.matches} of {len(ids)} matches ({done.events} events) to {output}"
+                + (f"; stepped over {len(done.skipped)}" if done.skipped else ""),
+                err=True,
+            )
+            if done.skipped:
+                sys.exit(PROBLEMS)
         else:
             plays = bulk.export_bgstats(parts, ids, output, link=form == "bgstats-link")
             click.echo(f"exported {plays} finished matches as BG Stats plays to {output}", err=True)
