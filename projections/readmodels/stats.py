@@ -16,7 +16,7 @@ import redis
 from events.codec import as_text
 from events.keys import Keys
 from projections.positions.stored import project_again
-from projections.projecting.summary import FINISHED, IN_PROGRESS, readable
+from projections.projecting.summary import FINISHED, IN_PROGRESS, once_per_origin, readable
 from projections.readmodels.listing import in_every
 
 Summary = dict[str, Any]
@@ -32,7 +32,7 @@ def aggregate(name: str, summaries: Iterable[Summary]) -> dict[str, Any]:
     under the spelling of their earliest match."""
     by_game: dict[str, list[Summary]] = {}
     mine = sorted(
-        (s for s in summaries if s.get("finished") and _seat(name, s) is not None),
+        (s for s in once_per_origin(summaries) if s.get("finished") and _seat(name, s) is not None),
         key=lambda s: s.get("created_ms", 0),
     )
     for summary in mine:
@@ -52,7 +52,7 @@ def aggregate(name: str, summaries: Iterable[Summary]) -> dict[str, Any]:
 def leaderboard(game_id: str, summaries: Iterable[Summary]) -> list[dict[str, Any]]:
     """Every player of the game's finished matches, most wins first, then win rate, then name."""
     found = sorted(
-        (s for s in summaries if s.get("finished") and s.get("game") == game_id),
+        (s for s in once_per_origin(summaries) if s.get("finished") and s.get("game") == game_id),
         key=lambda s: s.get("created_ms", 0),
     )
     names: dict[str, str] = {}  # one row per person, under the spelling first used

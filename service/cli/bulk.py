@@ -186,28 +186,40 @@ def read_chunks(names: tuple[str, ...]) -> list[Chunk]:
     return found
 
 
-def import_chunk(recorder: Recorder, chunk: Chunk) -> Copied:
-    """Create the match of one chunk; ImportRefused (with the file's own line number) if refused."""
+def import_chunk(recorder: Recorder, chunk: Chunk, copy: bool = False) -> Copied:
+    """Create the match of one chunk (or name the one the store holds, unless ``copy``);
+    ImportRefused (with the file's own line number) if refused."""
     try:
         _check_length(chunk)
-        return recorder.import_lines(chunk.lines, operator=True)
+        return recorder.import_lines(chunk.lines, operator=True, copy=copy)
     except ImportRefused as refused:
         raise ImportRefused(chunk.first_line + refused.line - 1, refused.reason) from refused
 
 
-def import_reported(recorder: Recorder, chunk: Chunk) -> int:
-    """Import one chunk and say how it went (the new match and its token, or why not); 1 if made."""
+# What became of a chunk.
+MADE, HELD, REFUSED = "made", "held", "refused"
+
+
+def import_reported(recorder: Recorder, chunk: Chunk, copy: bool = False) -> str:
+    """Import one chunk and say how it went (the new match and its token, the match the store
+    already held, or why not): MADE, HELD or REFUSED."""
     try:
-        copied = import_chunk(recorder, chunk)
+        copied = import_chunk(recorder, chunk, copy)
     except ImportRefused as why:
         click.echo(f"tabletape: {chunk.source}: refused, nothing was created for it: {why}", err=True)
-        return 0
+        return REFUSED
     state = "finished" if copied.finished else "in progress"
+    if copied.existing:
+        click.echo(
+            f"already held: {copied.game} match {copied.match_id} ({copied.version} steps, {state}) "
+            f"has the log of {chunk.source}; not imported again (--copy makes a copy)"
+        )
+        return HELD
     click.echo(
         f"imported {copied.game} match {copied.match_id} ({copied.version} steps, {state}) "
         f"from {chunk.source}; write token (shown once): {copied.token}"
     )
-    return 1
+    return MADE
 
 
 def _check_length(chunk: Chunk) -> None:

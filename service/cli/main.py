@@ -189,7 +189,13 @@ def export_command(
 @main.command(name="import")
 @DATA_DIR
 @click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
-def import_command(data_dir: str, files: tuple[str, ...]) -> None:
+@click.option(
+    "--copy",
+    is_flag=True,
+    help="Make a copy of a match even when the store already holds its log (by default such a "
+    "match is named and not imported again).",
+)
+def import_command(data_dir: str, files: tuple[str, ...], copy: bool) -> None:
     """Create matches from NDJSON exports (files, folders, or - for stdin), every action checked."""
     from service.bootstrap import build
     from service.cli import bulk
@@ -197,15 +203,20 @@ def import_command(data_dir: str, files: tuple[str, ...]) -> None:
     chunks = bulk.read_chunks(files)
     parts = build(settings_for(data_dir))
     try:
-        made = sum(
-            bulk.import_reported(parts.recorder, chunk)
+        outcomes = [
+            bulk.import_reported(parts.recorder, chunk, copy)
             for chunk in progress(chunks, len(chunks), "importing")
-        )
+        ]
     finally:
         parts.close()
     sources = len({chunk.source for chunk in chunks})
-    click.echo(f"imported {made} of {len(chunks)} matches from {sources} file(s)", err=True)
-    sys.exit(PROBLEMS if made < len(chunks) else 0)
+    made, held = outcomes.count(bulk.MADE), outcomes.count(bulk.HELD)
+    click.echo(
+        f"imported {made} of {len(chunks)} matches from {sources} file(s)"
+        + (f"; {held} already held" if held else ""),
+        err=True,
+    )
+    sys.exit(PROBLEMS if made + held < len(chunks) else 0)
 
 
 if __name__ == "__main__":

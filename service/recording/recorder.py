@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial, partialmethod
-from typing import Any
+from typing import Any, NamedTuple
 
 import redis
 
@@ -39,7 +39,7 @@ from projections.positions.tape import Position
 from projections.projecting.projector import Projector
 from projections.queries.access import holds_token, token_hash
 from projections.sharing.fork import fork_log
-from projections.sharing.importing import Checked, check_log, parse_lines
+from projections.sharing.importing import MATCH_ID, Checked, check_log, log_digest, origin_of, parse_lines
 from service.recording import idempotency
 from service.recording.credentials import OPERATOR, Credentials
 from service.recording.ids import unique_hex
@@ -119,6 +119,19 @@ class Copied:
     version: int
     finished: bool
     origin: dict[str, str]
+    # True for an import the store already held: no copy was made, and no token is known.
+    existing: bool = False
+
+
+class Opened(NamedTuple):
+    """A match ``_open`` wrote, or found already written (``again``: by the same keyed request;
+    ``existing``: at the import's own id, by another request)."""
+
+    match_id: str
+    token: str
+    first: int
+    again: bool = False
+    existing: bool = False
 
 
 @dataclass(frozen=True)
@@ -202,7 +215,7 @@ class Recorder:
         new = self._new_events(game, events, tape.CREATION, "table", body)
         placed = {k: v for k, v in (where or {}).items() if v}
         keyed = Keyed.of("create", idempotency_key, body | {"where": placed}, made_by)
-        match_id, token, first, again = self._open(game, new, placed | made_by, keyed=keyed)
+        match_id, token, first, again, _ = self._open(game, new, placed | made_by, keyed=keyed)
         if again:
             recorded = self._replayed(game, match_id, first, first + len(new) - 1)
         else:
@@ -233,11 +246,15 @@ class Recorder:
         api_key: str | None = None,
         operator: bool = False,
         idempotency_key: str | None = None,
+        copy: bool = False,
     ) -> Copied:
         """A new match from an NDJSON export, every action checked by the rules (under a used
         ``idempotency_key``, the match that key made, as ``create``).
 
-        ``operator``: the import comes from an operator's command, which needs no API key.
+        A log the store already holds (the match it was exported from, or an earlier import of
+        it: the same origin and the same log digest) is answered with that match (``existing``)
+        unless ``copy`` asks for a copy. ``operator``: the import comes from an operator's
+        command, which needs no API key.
         """
         made_by = self._made_by(OPERATOR if operator else self.credentials.identify(api_key))
         lines = [line for line in lines if line.strip()]
@@ -245,19 +262,51 @@ class Recorder:
         checked = check_log(header, events, now_ms=self._now_ms())
         if header.get("id"):
             checked.origin["imported_from"] = str(header["id"])
-        keyed = Keyed.of("import", idempotency_key, lines, made_by)
-        return self._copy(checked, made_by, keyed)
+        keyed = Keyed.of("import", idempotency_key, {"lines": lines, "copy": copy}, made_by)
+        origin, digest = origin_of(header), log_digest(event for _, event in events)
+        # Kept with the match: statistics count one origin once, and a later import finds it.
+        lineage = {"log_digest": digest} | ({"origin_id": origin} if origin else {})
+        if copy:
+            return self._copy(checked, made_by | lineage, keyed)
+        if self._holds(origin, digest):
+            return self._existing(origin, checked)
+        own = idempotency.match_id_for("import-of", None, f"{origin}:{digest}")
+        return self._copy(checked, made_by | lineage, keyed, own)
+
+    def _holds(self, match_id: str, digest: str) -> bool:
+        """Whether ``match_id`` is a match of this store whose log has ``digest``."""
+        if not MATCH_ID.fullmatch(match_id) or not self.store.exists(match_id):
+            return False
+        return log_digest(self.store.iter_events(match_id)) == digest
+
+    def _existing(self, match_id: str, checked: Checked) -> Copied:
+        """The answer naming a match the store already held (no token: it was shown once)."""
+        header = self.store.header(match_id)
+        # A match whose first write was cut off before it was listed is listed now (idempotent).
+        self.store.register(match_id, int(header.get("created_ms") or 0))
+        origin = {k: header[k] for k in ("forked_from", "forked_at", "imported_from") if k in header}
+        version = len(checked.events)
+        return Copied(match_id, "", checked.game.id, version, checked.finished, origin, existing=True)
 
     @staticmethod
     def _made_by(credential: str | None) -> dict[str, str]:
         """The header field that says which credential created a match (none: made anonymously)."""
         return {"credential": credential} if credential else {}
 
-    def _copy(self, checked: Checked, made_by: dict[str, str], keyed: Keyed | None = None) -> Copied:
+    def _copy(
+        self,
+        checked: Checked,
+        made_by: dict[str, str],
+        keyed: Keyed | None = None,
+        own: str | None = None,
+    ) -> Copied:
         # A copy keeps the date it was first recorded on when the file's date was valid.
         origin = dict(checked.origin)
         dated = "created_ms" in origin
-        match_id, token, first, _ = self._open(checked.game, checked.events, origin | made_by, dated, keyed)
+        opened = self._open(checked.game, checked.events, origin | made_by, dated, keyed, own)
+        if opened.existing:
+            return self._existing(opened.match_id, checked)
+        match_id, token, first = opened.match_id, opened.token, opened.first
         # Where and when it is played are the match's own facts, not where the copy came from.
         kept = {
             k: v for k, v in origin.items() if k not in ("created_at", "created_ms", "timezone", "location")
@@ -272,15 +321,16 @@ class Recorder:
         origin: dict[str, str],
         dated: bool = False,
         keyed: Keyed | None = None,
-    ) -> tuple[str, str, int, bool]:
-        """Write a new match (new id, new token) with its first events: (id, token, first step,
-        False); for a ``keyed`` write already made, that match (id, token, first step, True)."""
+        own: str | None = None,
+    ) -> Opened:
+        """Write a new match (new token) with its first events, under ``own`` id if given, else
+        one derived from ``keyed``'s key, else a new one. Written already: by the same keyed
+        request, that match (``again``); under ``own``, by another, that match (``existing``)."""
         token = secrets.token_urlsafe(32)
         header = {"game": game.id, "token_hash": token_hash(token)} | origin
-        if keyed is None:
-            match_id = uuid.uuid4().hex[:16]
-        else:
-            match_id = idempotency.match_id_for(keyed.kind, keyed.credential, keyed.key)
+        match_id = own or uuid.uuid4().hex[:16]
+        if keyed is not None:
+            match_id = own or idempotency.match_id_for(keyed.kind, keyed.credential, keyed.key)
             header[idempotency.FIELD] = idempotency.record(keyed.fingerprint, token, keyed.key)
         if not dated:
             now = self.clock()
@@ -289,23 +339,26 @@ class Recorder:
         try:
             result = self.store.create(match_id, header, events, int(header["created_ms"]))
         except MatchExists:
-            if keyed is None:
+            if keyed is None and own is None:
                 raise
-            return match_id, self._made_before(match_id, keyed), 1, True
+            return self._made_before(match_id, keyed, own is not None)
         if result.woke:
             self._notify(match_id)
-        return match_id, token, result.first, False
+        return Opened(match_id, token, result.first)
 
-    def _made_before(self, match_id: str, keyed: Keyed) -> str:
-        """The token of the match a keyed write made before, or IdempotencyMismatch when that
-        write was another request."""
+    def _made_before(self, match_id: str, keyed: Keyed | None, own: bool) -> Opened:
+        """The match a write found at its id: made by the same keyed request (its token), or,
+        at an import's ``own`` id, by another (``existing``); else IdempotencyMismatch."""
         header = self.store.header(match_id)
-        token = idempotency.recall(header.get(idempotency.FIELD), keyed.fingerprint, keyed.key)
+        kept = header.get(idempotency.FIELD)
+        token = None if keyed is None else idempotency.recall(kept, keyed.fingerprint, keyed.key)
         if token is None:
-            raise IdempotencyMismatch(keyed.key)
+            if own:
+                return Opened(match_id, "", 1, existing=True)
+            raise IdempotencyMismatch(keyed.key if keyed else "")
         # The first write may have been cut off before it listed its match (idempotent).
         self.store.register(match_id, int(header.get("created_ms") or 0))
-        return token
+        return Opened(match_id, token, 1, again=True)
 
     def _now_ms(self) -> int:
         return int(self.clock().timestamp() * 1000)

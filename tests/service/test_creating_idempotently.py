@@ -49,8 +49,9 @@ def _creating(client: FlaskClient, kind: str) -> tuple[str, dict[str, Any], dict
         return fork, {"json": {"at": 2}, "headers": table.auth}, {"json": {"at": 3}, "headers": table.auth}
     text = client.get(f"/v1/matches/{table.id}/export", headers=table.auth).get_data(as_text=True)
     short = "".join(line + "\n" for line in text.splitlines()[:-1])
+    # A copy asked for: the store holds the match the export came from.
     return (
-        "/v1/matches/import",
+        "/v1/matches/import?copy=true",
         {"data": text, "content_type": NDJSON},
         {"data": short, "content_type": NDJSON},
     )

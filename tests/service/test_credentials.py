@@ -66,7 +66,7 @@ def test_with_keys_configured_creating_forking_and_importing_need_one(make_app: 
     export = web.get(f"/v1/matches/{match_id}/export").get_data(as_text=True)
     for path, kwargs in [
         (f"/v1/matches/{match_id}/fork", {"json": {"at": 2}}),
-        ("/v1/matches/import", {"data": export, "content_type": NDJSON}),
+        ("/v1/matches/import?copy=true", {"data": export, "content_type": NDJSON}),
     ]:
         missing = web.post(path, **kwargs)
         assert missing.status_code == 401 and missing.json["code"] == "missing_api_key"
