@@ -106,3 +106,23 @@ def test_verify_reports_a_corrupt_summary_and_rebuild_all_mends_it(
     assert rebuilt.exit_code == 0, rebuilt.output
     assert cli("verify").exit_code == 0
     assert client.get("/v1/matches").json["matches"][0]["finished"] is True
+
+
+@pytest.mark.parametrize("raw", CORRUPT[:2])
+def test_a_corrupt_projected_position_is_no_500_and_is_projected_again(
+    recorded: Callable[..., Table],
+    app: Flask,
+    client: FlaskClient,
+    work: Callable[[], int],
+    redis_client: redis.Redis,
+    keys: Keys,
+    raw: str,
+) -> None:
+    match = _finished(recorded, work)
+    scores, replay = match.get("scores").json, match.get("replay").json
+    redis_client.hset(keys.proj(match.id), "env", raw)
+    folded = match.get("scores")
+    assert folded.status_code == 200 and folded.json["totals"] == scores["totals"]
+    assert match.get("replay").json == replay
+    _sweep_and_work(app, work)
+    assert match.get("scores").json == scores
