@@ -284,7 +284,9 @@ class Recorder:
         header = self.store.header(match_id)
         # A match whose first write was cut off before it was listed is listed now (idempotent).
         self.store.register(match_id, int(header.get("created_ms") or 0))
-        origin = {k: header[k] for k in ("forked_from", "forked_at", "imported_from") if k in header}
+        origin: dict[str, str] = {
+            k: header[k] for k in ("forked_from", "forked_at", "imported_from") if k in header
+        }
         version = len(checked.events)
         return Copied(match_id, "", checked.game.id, version, checked.finished, origin, existing=True)
 
