@@ -95,6 +95,11 @@ class Keys:
         """The prefix of the rate limiter's counters (the ``limits`` library adds the rest of each key)."""
         return f"{self.prefix}:limits"
 
+    def bucket(self, scope: str, caller: str, n: int) -> str:
+        """Hash: a caller's n-th token bucket of a scope (events/buckets.py); a caller's buckets
+        share a hash tag, so one script takes from all of them on a Redis Cluster."""
+        return f"{self.rate_limits()}:bucket:{{{scope}:{caller}}}:{n}"
+
     def queue_name(self) -> str:
         """The RQ queue the projection jobs go to."""
         return f"{self.prefix}-projections"

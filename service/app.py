@@ -20,7 +20,7 @@ from service.http import pipeline as hooks
 from service.http.body_limits import check_request
 from service.http.compression import compress_reads
 from service.http.json_answers import OrjsonProvider
-from service.http.rate_limits import limit_rates
+from service.http.rate_limits import create_buckets, limit_rates
 from service.web import blp as web_pages
 
 API_TITLE = "tabletape"
@@ -133,7 +133,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         parts.client,
         parts.keys,
         parts.recorder.credentials,
-        settings.create_rate,
+        create_buckets(settings.create_rate, settings.create_burst),
         settings.write_rate,
         counted_by_append=parts.store.counts,
     )

@@ -6,7 +6,9 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-DEFAULT_CREATE_RATE = "30/minute;300/hour"
+# Creating: a burst of 200 at once (a tournament's round), then 300 an hour, per caller.
+DEFAULT_CREATE_RATE = "300/hour"
+DEFAULT_CREATE_BURST = 200
 DEFAULT_WRITE_RATE = "600/minute"
 
 
@@ -58,8 +60,11 @@ class Settings:
     redis_timeout: float = 3.0
     # Deployment credentials for the writes that create matches; none: creating is open.
     api_keys: tuple[str, ...] = field(default_factory=tuple)
-    # Rate limits per caller (its API key, else its address), as "N/period;M/period"; None: off.
+    # Creating: a token bucket per caller (its API key, else its address), ``create_burst`` at
+    # once, refilled at ``create_rate`` ("N/period;M/period", one bucket each); None: off.
     create_rate: str | None = None
+    create_burst: int = DEFAULT_CREATE_BURST
+    # Writes to a match, per write token (else per address), fixed windows "N/period"; None: off.
     write_rate: str | None = None
     # How many proxies in front set X-Forwarded-For (the caller's address is theirs to tell).
     trusted_proxies: int = 0
@@ -87,6 +92,7 @@ class Settings:
             "cors_origins": _list(env.get("TABLETAPE_CORS_ORIGINS", "")),
             "api_keys": _list(env.get("TABLETAPE_API_KEYS", "")),
             "create_rate": _rate(env.get("TABLETAPE_RATE_LIMIT_CREATE"), DEFAULT_CREATE_RATE),
+            "create_burst": int(env.get("TABLETAPE_RATE_LIMIT_CREATE_BURST", DEFAULT_CREATE_BURST)),
             "write_rate": _rate(env.get("TABLETAPE_RATE_LIMIT_WRITE"), DEFAULT_WRITE_RATE),
             "trusted_proxies": int(env.get("TABLETAPE_TRUSTED_PROXIES", "0")),
             "bgg_ids": _bgg_ids(env.get("TABLETAPE_BGG_IDS", "")),
@@ -100,5 +106,7 @@ class Settings:
                 "TABLETAPE_REDIS_CLUSTER=1 needs RQ_REDIS_URL: the job queue cannot live on a "
                 "Redis Cluster, so give it a standalone Redis of its own"
             )
+        if self.create_burst < 1:
+            raise ValueError("TABLETAPE_RATE_LIMIT_CREATE_BURST must be 1 or more")
         if self.wait_replicas < 0:
             raise ValueError("TABLETAPE_WAIT_REPLICAS must be 0 or more")

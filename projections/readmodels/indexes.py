@@ -18,7 +18,7 @@ import redis
 from events.codec import dumps
 from events.keys import Keys
 from games.players import name_key
-from projections.projecting.summary import STATUSES
+from projections.projecting.summary import STATUSES, readable
 
 Summary = dict[str, Any]
 
@@ -88,7 +88,7 @@ class ReadModels:
                 found.append((f"index {key}", "should list the match" if present else "should not list it"))
         want = _plain(summary) if summary["finished"] else None
         for player, raw in zip(summary["players"], answers[len(entries) :], strict=True):
-            if (json.loads(raw) if raw is not None else None) != want:
+            if (readable(raw) if raw is not None else None) != want:
                 found.append((f"stats of {player}", "differs from the match's summary"))
         return found
 

@@ -7,7 +7,6 @@ walking the smallest index a page at a time and asking the others which of its m
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import redis
@@ -16,6 +15,8 @@ from events.codec import as_text
 from events.keys import Keys
 from events.store import EventStore
 from games.players import name_key
+from projections.positions.stored import project_again
+from projections.projecting.summary import readable
 
 PAGE = 1000
 
@@ -58,13 +59,17 @@ class MatchList:
                 pipe.hget(self.keys.proj(match_id), "summary")
                 pipe.hgetall(self.keys.meta(match_id))
             answers = pipe.execute()
-        found = []
+        found, unreadable = [], []
         for i, match_id in enumerate(match_ids):
-            summary, header = answers[2 * i], answers[2 * i + 1]
+            raw, header = answers[2 * i], answers[2 * i + 1]
+            summary = readable(raw)
+            if raw is not None and summary is None:
+                unreadable.append(match_id)
             if summary is not None:
-                found.append(json.loads(summary))
+                found.append(summary)
             elif header:
                 found.append(self._unprojected(match_id, header))
+        project_again(self.client, self.keys, unreadable)
         return found
 
     @staticmethod

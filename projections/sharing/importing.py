@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import hashlib
 import json
 import re
 import zoneinfo
@@ -100,6 +101,22 @@ def check_log(header: dict[str, Any], events: list[tuple[int, StoredEvent]], now
     pos = playing.position
     origin = _origin(header, now_ms)
     return Checked(game, origin, written, bool(game.scores(copy.deepcopy(pos["game"])).get("finished")))
+
+
+def log_digest(events: Iterable[StoredEvent]) -> str:
+    """The digest of a log as an import tells two logs apart: each event's type, data and action
+    id, in order (not its time or actor, which an import writes anew)."""
+    digest = hashlib.sha256()
+    for event in events:
+        line = [event.seq, event.type, event.data, event.meta.get("action_id")]
+        digest.update(json.dumps(line, sort_keys=True, separators=(",", ":")).encode() + b"\n")
+    return digest.hexdigest()
+
+
+def origin_of(header: dict[str, Any]) -> str:
+    """The id of the match a file's log was first recorded as: the match it was imported from
+    when it is itself a copy, else its own id ("" for a file that names none)."""
+    return str(header.get("imported_from") or header.get("id") or "")
 
 
 # --- private helpers ----------------------------------------------------------------------------

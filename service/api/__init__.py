@@ -157,3 +157,12 @@ WRITE_HEADERS: list[dict[str, Any]] = [
         "description": "A retry with the same key returns the first answer and appends nothing.",
     },
 ]
+
+# The creating writes (create, fork, import) take the key too (service.recording.idempotency).
+CREATE_HEADERS: list[dict[str, Any]] = [
+    WRITE_HEADERS[1]
+    | {
+        "description": "A retry with the same key (and the same request) returns the first answer, "
+        "the same match and its token, and makes no second match; use a random key (a UUID)."
+    }
+]

@@ -9,6 +9,7 @@ from flask import Response, request, url_for
 
 from events.codec import dumps_sorted
 from service.api import (
+    CREATE_HEADERS,
     WRITE_HEADERS,
     Blueprint,
     api_key,
@@ -93,14 +94,15 @@ def _links_from_created() -> dict[str, Any]:
 
 
 @blp.route("", methods=["POST"])
-@blp.doc(responses={201: {"links": _links_from_created()}})
+@blp.doc(responses={201: {"links": _links_from_created()}}, parameters=CREATE_HEADERS)
 @blp.arguments(CreateMatch())
 @blp.response(201, Created)
 def create_match(body: dict[str, Any]) -> dict[str, Any]:
-    """Create a match; the answer carries its write token, shown only this once."""
+    """Create a match; the answer carries its write token, shown only this once (and again to a
+    retry under the same Idempotency-Key)."""
     where = {"timezone": body["timezone"], "location": body.get("location", "")}
     made = services().recorder.create(
-        body["game"], body["players"], body["setup"], body["options"], where, api_key()
+        body["game"], body["players"], body["setup"], body["options"], where, api_key(), idempotency_key()
     )
     return recorded(made.recorded) | {
         "token": made.token,

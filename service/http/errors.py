@@ -7,8 +7,9 @@ from typing import Any
 
 import redis
 from flask import Flask, Response, json, request
+from gunicorn.http.errors import ParseException
 from redis.exceptions import AskError, RedisClusterException
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, TooManyRequests
 
 from events.codec import UnsafeNumber
 from events.errors import (
@@ -42,6 +43,15 @@ class BadRequest(Exception):
         self.detail = detail
 
 
+class RateLimited(TooManyRequests):
+    """Over one of the caller's limits: ``Retry-After`` says when it may pass again, ``setting``
+    which setting raises the limit."""
+
+    def __init__(self, limit: str, retry_after: int, setting: str) -> None:
+        super().__init__(description=limit, retry_after=retry_after)
+        self.setting = setting
+
+
 def problem(status: int, code: str, detail: str, title: str | None = None, **extra: Any) -> Response:
     """A problem-details response."""
     body = {
@@ -70,9 +80,16 @@ def http_problem(error: HTTPException) -> Response:
         detail = "the request does not match what this operation takes: " + _flatten(messages)
         return problem(status, "invalid_request", detail, errors=messages)
     detail = data.get("message") or error.description or error.name
-    if status == 429:
+    extra: dict[str, str] = {}
+    if isinstance(error, RateLimited):
+        extra["setting"] = error.setting
+        detail = (
+            f"over this caller's rate limit of {detail}; retry after Retry-After seconds "
+            f"(the deployment's {error.setting} raises the limit)"
+        )
+    elif status == 429:
         detail = f"over this caller's rate limit of {detail}; retry after Retry-After seconds"
-    answer = problem(status, _CODES.get(status, error.name.lower().replace(" ", "_")), detail)
+    answer = problem(status, _CODES.get(status, error.name.lower().replace(" ", "_")), detail, **extra)
     # A 405 says which methods the resource takes (RFC 9110), as werkzeug's own answer does; a
     # 429 when to try again.
     told = dict(error.get_headers())
@@ -108,6 +125,7 @@ def register(app: Flask) -> None:
     app.register_error_handler(ImportRefused, _import_refused)
     app.register_error_handler(MidAction, _handler(422, "not_an_action_boundary"))
     app.register_error_handler(BadRequest, lambda e: problem(e.status, e.code, e.detail))
+    app.register_error_handler(ParseException, _malformed_body)
     app.register_error_handler(StoreFull, _full)
     app.register_error_handler(redis.RedisError, _redis_down)
     app.register_error_handler(RedisClusterException, _redis_down)
@@ -130,6 +148,18 @@ def _precondition(error: PreconditionFailed) -> Response:
 
 def _import_refused(error: ImportRefused) -> Response:
     return problem(422, "import_refused", str(error), line=error.line, reason=error.reason)
+
+
+def _malformed_body(error: ParseException) -> Response:
+    # gunicorn reads a chunked body as the app reads it, and raises when a chunk is malformed;
+    # the connection is closed after this answer (where the next request starts is unknown).
+    detail = (
+        f"the request's body could not be read: {error} (a chunked body must be chunks of a hex size "
+        "line, CRLF, the data, CRLF, and a last chunk of size 0); send it again, or with Content-Length"
+    )
+    answer = problem(400, "malformed_body", detail)
+    answer.headers["Connection"] = "close"
+    return answer
 
 
 def _full(error: StoreFull) -> Response:

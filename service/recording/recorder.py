@@ -22,13 +22,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial, partialmethod
-from typing import Any
+from typing import Any, NamedTuple
 
 import redis
 
 from events.codec import dumps_sorted, read_stored
 from events.envelope import AppendResult, NewEvent, StoredEvent
-from events.errors import VersionConflict
+from events.errors import IdempotencyMismatch, MatchExists, VersionConflict
 from events.store import EventStore, RateCounters
 from games.contract import Game, RuleViolation
 from games.registry import get_game
@@ -39,7 +39,8 @@ from projections.positions.tape import Position
 from projections.projecting.projector import Projector
 from projections.queries.access import holds_token, token_hash
 from projections.sharing.fork import fork_log
-from projections.sharing.importing import Checked, check_log, parse_lines
+from projections.sharing.importing import MATCH_ID, Checked, check_log, log_digest, origin_of, parse_lines
+from service.recording import idempotency
 from service.recording.credentials import OPERATOR, Credentials
 from service.recording.ids import unique_hex
 
@@ -120,6 +121,19 @@ class Copied:
     version: int
     finished: bool
     origin: dict[str, str]
+    # True for an import the store already held: no copy was made, and no token is known.
+    existing: bool = False
+
+
+class Opened(NamedTuple):
+    """A match ``_open`` wrote, or found already written (``again``: by the same keyed request;
+    ``existing``: at the import's own id, by another request)."""
+
+    match_id: str
+    token: str
+    first: int
+    again: bool = False
+    existing: bool = False
 
 
 @dataclass(frozen=True)
@@ -133,6 +147,22 @@ class Created:
     setup: dict[str, Any]
     options: dict[str, Any]
     recorded: Recorded
+
+
+@dataclass(frozen=True)
+class Keyed:
+    """A creating write sent with an Idempotency-Key: the match it makes has an id derived from it
+    (``service.recording.idempotency``)."""
+
+    kind: str
+    key: str
+    fingerprint: str
+    credential: str | None
+
+    @classmethod
+    def of(cls, kind: str, key: str | None, body: Any, made_by: dict[str, str]) -> Keyed | None:
+        """The keyed write of ``kind`` with ``body``, or None without a key."""
+        return cls(kind, key, fingerprint(body), made_by.get("credential")) if key else None
 
 
 def fingerprint(body: Any) -> str:
@@ -173,8 +203,12 @@ class Recorder:
         options: Any,
         where: dict[str, str] | None = None,
         api_key: str | None = None,
+        idempotency_key: str | None = None,
     ) -> Created:
-        """Create a match from its players, starting facts, rule options and where it is played."""
+        """Create a match from its players, starting facts, rule options and where it is played.
+
+        Under an ``idempotency_key`` already used for the same request, the match that request
+        made (its first answer); for another request, IdempotencyMismatch."""
         made_by = self._made_by(self.credentials.identify(api_key))
         game = get_game(game_id)
         names, setup, options = validate_match(game, players, setup, options)
@@ -182,42 +216,101 @@ class Recorder:
         body = {"game": game.id, "players": names, "setup": setup, "options": options}
         new = self._new_events(game, events, tape.CREATION, "table", body)
         placed = {k: v for k, v in (where or {}).items() if v}
-        match_id, token, first = self._open(game, new, placed | made_by)
-        recorded = self._answer(game, match_id, tape.empty(), first, new)
+        keyed = Keyed.of("create", idempotency_key, body | {"where": placed}, made_by)
+        match_id, token, first, again, _ = self._open(game, new, placed | made_by, keyed=keyed)
+        if again:
+            recorded = self._replayed(game, match_id, first, first + len(new) - 1)
+        else:
+            recorded = self._answer(game, match_id, tape.empty(), first, new)
         return Created(match_id, token, game, names, setup, options, recorded)
 
-    def fork(self, match_id: str, at: int, token: str | None = None, api_key: str | None = None) -> Copied:
+    def fork(
+        self,
+        match_id: str,
+        at: int,
+        token: str | None = None,
+        api_key: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> Copied:
         """A new match whose log is the effective history of ``match_id`` up to step ``at``:
-        everything with the match's write token, the public history without it."""
+        everything with the match's write token, the public history without it (under a used
+        ``idempotency_key``, the fork that key made, as ``create``)."""
         made_by = self._made_by(self.credentials.identify(api_key))
         everything = holds_token(self.store.header(match_id), token, "fork everything of")
         logged = fork_log(self.reader, match_id, at, everything)
-        return self._copy(check_log(*logged, now_ms=self._now_ms()), made_by)
+        request = {"fork": match_id, "at": at, "everything": everything}
+        keyed = Keyed.of("fork", idempotency_key, request, made_by)
+        return self._copy(check_log(*logged, now_ms=self._now_ms()), made_by, keyed)
 
     def import_lines(
-        self, lines: Iterable[str], api_key: str | None = None, operator: bool = False
+        self,
+        lines: Iterable[str],
+        api_key: str | None = None,
+        operator: bool = False,
+        idempotency_key: str | None = None,
+        copy: bool = False,
     ) -> Copied:
-        """A new match from an NDJSON export, every action checked by the rules.
+        """A new match from an NDJSON export, every action checked by the rules (under a used
+        ``idempotency_key``, the match that key made, as ``create``).
 
-        ``operator``: the import comes from an operator's command, which needs no API key.
+        A log the store already holds (the match it was exported from, or an earlier import of
+        it: the same origin and the same log digest) is answered with that match (``existing``)
+        unless ``copy`` asks for a copy. ``operator``: the import comes from an operator's
+        command, which needs no API key.
         """
         made_by = self._made_by(OPERATOR if operator else self.credentials.identify(api_key))
+        lines = [line for line in lines if line.strip()]
         header, events = parse_lines(lines)
         checked = check_log(header, events, now_ms=self._now_ms())
         if header.get("id"):
             checked.origin["imported_from"] = str(header["id"])
-        return self._copy(checked, made_by)
+        keyed = Keyed.of("import", idempotency_key, {"lines": lines, "copy": copy}, made_by)
+        origin, digest = origin_of(header), log_digest(event for _, event in events)
+        # Kept with the match: statistics count one origin once, and a later import finds it.
+        lineage = {"log_digest": digest} | ({"origin_id": origin} if origin else {})
+        if copy:
+            return self._copy(checked, made_by | lineage, keyed)
+        if self._holds(origin, digest):
+            return self._existing(origin, checked)
+        own = idempotency.match_id_for("import-of", None, f"{origin}:{digest}")
+        return self._copy(checked, made_by | lineage, keyed, own)
+
+    def _holds(self, match_id: str, digest: str) -> bool:
+        """Whether ``match_id`` is a match of this store whose log has ``digest``."""
+        if not MATCH_ID.fullmatch(match_id) or not self.store.exists(match_id):
+            return False
+        return log_digest(self.store.iter_events(match_id)) == digest
+
+    def _existing(self, match_id: str, checked: Checked) -> Copied:
+        """The answer naming a match the store already held (no token: it was shown once)."""
+        header = self.store.header(match_id)
+        # A match whose first write was cut off before it was listed is listed now (idempotent).
+        self.store.register(match_id, int(header.get("created_ms") or 0))
+        origin: dict[str, str] = {
+            k: header[k] for k in ("forked_from", "forked_at", "imported_from") if k in header
+        }
+        version = len(checked.events)
+        return Copied(match_id, "", checked.game.id, version, checked.finished, origin, existing=True)
 
     @staticmethod
     def _made_by(credential: str | None) -> dict[str, str]:
         """The header field that says which credential created a match (none: made anonymously)."""
         return {"credential": credential} if credential else {}
 
-    def _copy(self, checked: Checked, made_by: dict[str, str]) -> Copied:
+    def _copy(
+        self,
+        checked: Checked,
+        made_by: dict[str, str],
+        keyed: Keyed | None = None,
+        own: str | None = None,
+    ) -> Copied:
         # A copy keeps the date it was first recorded on when the file's date was valid.
         origin = dict(checked.origin)
         dated = "created_ms" in origin
-        match_id, token, first = self._open(checked.game, checked.events, origin | made_by, dated)
+        opened = self._open(checked.game, checked.events, origin | made_by, dated, keyed, own)
+        if opened.existing:
+            return self._existing(opened.match_id, checked)
+        match_id, token, first = opened.match_id, opened.token, opened.first
         # Where and when it is played are the match's own facts, not where the copy came from.
         kept = {
             k: v for k, v in origin.items() if k not in ("created_at", "created_ms", "timezone", "location")
@@ -226,20 +319,50 @@ class Recorder:
         return Copied(match_id, token, checked.game.id, version, checked.finished, kept)
 
     def _open(
-        self, game: Game, events: list[NewEvent], origin: dict[str, str], dated: bool = False
-    ) -> tuple[str, str, int]:
-        """Write a new match (new id, new token) with its first events; (id, token, first step)."""
-        match_id = uuid.uuid4().hex[:16]
+        self,
+        game: Game,
+        events: list[NewEvent],
+        origin: dict[str, str],
+        dated: bool = False,
+        keyed: Keyed | None = None,
+        own: str | None = None,
+    ) -> Opened:
+        """Write a new match (new token) with its first events, under ``own`` id if given, else
+        one derived from ``keyed``'s key, else a new one. Written already: by the same keyed
+        request, that match (``again``); under ``own``, by another, that match (``existing``)."""
         token = secrets.token_urlsafe(32)
         header = {"game": game.id, "token_hash": token_hash(token)} | origin
+        match_id = own or uuid.uuid4().hex[:16]
+        if keyed is not None:
+            match_id = own or idempotency.match_id_for(keyed.kind, keyed.credential, keyed.key)
+            header[idempotency.FIELD] = idempotency.record(keyed.fingerprint, token, keyed.key)
         if not dated:
             now = self.clock()
             header["created_at"] = now.isoformat(timespec="milliseconds")
             header["created_ms"] = str(int(now.timestamp() * 1000))
-        result = self.store.create(match_id, header, events, int(header["created_ms"]))
+        try:
+            result = self.store.create(match_id, header, events, int(header["created_ms"]))
+        except MatchExists:
+            if keyed is None and own is None:
+                raise
+            return self._made_before(match_id, keyed, own is not None)
         if result.woke:
             self._notify(match_id)
-        return match_id, token, result.first
+        return Opened(match_id, token, result.first)
+
+    def _made_before(self, match_id: str, keyed: Keyed | None, own: bool) -> Opened:
+        """The match a write found at its id: made by the same keyed request (its token), or,
+        at an import's ``own`` id, by another (``existing``); else IdempotencyMismatch."""
+        header = self.store.header(match_id)
+        kept = header.get(idempotency.FIELD)
+        token = None if keyed is None else idempotency.recall(kept, keyed.fingerprint, keyed.key)
+        if token is None:
+            if own:
+                return Opened(match_id, "", 1, existing=True)
+            raise IdempotencyMismatch(keyed.key if keyed else "")
+        # The first write may have been cut off before it listed its match (idempotent).
+        self.store.register(match_id, int(header.get("created_ms") or 0))
+        return Opened(match_id, token, 1, again=True)
 
     def _now_ms(self) -> int:
         return int(self.clock().timestamp() * 1000)

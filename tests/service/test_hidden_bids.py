@@ -109,7 +109,8 @@ def fork(client: FlaskClient, match: Table, at: int, **headers: str) -> Any:
 
 def import_of(client: FlaskClient, exported: list[dict[str, Any]]) -> Any:
     text = "".join(json.dumps(line) + "\n" for line in exported)
-    return client.post("/v1/matches/import", data=text, content_type=NDJSON)
+    # A copy: the store holds the match the export came from.
+    return client.post("/v1/matches/import?copy=true", data=text, content_type=NDJSON)
 
 
 def shown_bids(value: Any) -> list[Any]:

@@ -131,6 +131,12 @@ class CopiedOut(Schema):
     version = fields.Integer()
     finished = fields.Boolean()
     origin = fields.Dict(metadata={"description": "forked_from and forked_at, or imported_from."})
+    existing = fields.Boolean(
+        metadata={
+            "description": "true: the store already held this log and no copy was made (an "
+            "import answered 200); the match's token is not shown again."
+        }
+    )
     links = fields.Dict()
 
 
