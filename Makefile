@@ -24,7 +24,7 @@ serve: $(VENV)/.installed
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy games events projections
+	$(BIN)/mypy games events projections workers service
 
 test: lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

@@ -117,8 +117,8 @@ def build(settings: Settings, notify: Callable[[str], None] | None = None) -> Se
         connect_store(settings, timeout) if settings.redis_cluster else _pooled(settings.redis_url, timeout)
     )
     # Inline projections (TABLETAPE_SYNC_PROJECTIONS) run the job in the request, on the store.
-    separate = settings.rq_redis_url and not settings.sync_projections
-    rq_client = _pooled(settings.rq_redis_url, timeout) if separate else client
+    queue_url = None if settings.sync_projections else settings.rq_redis_url
+    rq_client = _pooled(queue_url, timeout) if queue_url else client
     keys = Keys(settings.prefix)
     credentials = Credentials(settings.api_keys)
     parts = assemble(

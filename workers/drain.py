@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import time
 import uuid
+from typing import cast
 
 from events.codec import as_text
 from events.keys import Keys
@@ -65,7 +66,7 @@ def dirty_batch(projector: Projector, keys: Keys, hold: bool = False) -> list[st
     if hasattr(client, "get_node_from_key"):
         # On a cluster the two keys are on two servers: one round trip after the other.
         _flag(client, keys, hold)
-        found = client.srandmember(keys.dirty(), BATCH)
+        found = cast("list[bytes]", client.srandmember(keys.dirty(), BATCH))
     else:
         with client.pipeline(transaction=False) as pipe:
             _flag(pipe, keys, hold)

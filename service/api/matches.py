@@ -179,7 +179,7 @@ def _origin(origin: str | None) -> dict[str, str]:
 
 def _page_links(query: dict[str, Any], total: int) -> dict[str, str | None]:
     """Links to the pages beside this one, with the same filters."""
-    kept = {
+    kept: dict[str, Any] = {
         k: v.isoformat() if isinstance(v, datetime) else v
         for k, v in query.items()
         if k not in ("offset", "limit") and v is not None

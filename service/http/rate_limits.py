@@ -28,7 +28,7 @@ import redis
 from flask import Flask, Request, Response, g
 from limits import RateLimitItem, parse_many
 from limits.errors import StorageError
-from limits.storage import RedisClusterStorage, RedisStorage, Storage
+from limits.storage import RedisClusterStorage, RedisStorage
 from limits.strategies import FixedWindowRateLimiter
 from werkzeug.exceptions import TooManyRequests
 
@@ -163,7 +163,7 @@ def _seconds_until(moment: float) -> int:
     return max(math.ceil(moment - time.time()), 1)
 
 
-def _storage(client: redis.Redis, keys: Keys) -> Storage:
+def _storage(client: redis.Redis, keys: Keys) -> RedisStorage:
     """The counters' storage: the store's own connections, or limits' cluster storage on a Cluster."""
     if hasattr(client, "get_primaries"):
         # On a Redis Cluster the counters are kept by limits' own cluster storage, on its masters.
