@@ -187,7 +187,7 @@ def in_process(parts: Services, matches: int = 3) -> float:
         for _ in range(matches):
             made = parts.recorder.create("wizard", script["players"], script["setup"], script["options"])
             for action in script["actions"]:
-                if parts.cache.checkpoint(made.match_id) != parts.store.version(made.match_id):
+                if parts.stored.checkpoint(made.match_id) != parts.store.version(made.match_id):
                     parts.projector.project(made.match_id)  # a creation, or a snapshot's step
                 for name, app in (("tabletape", ours), ("anchor", floor)):
                     environ = EnvironBuilder(

@@ -50,7 +50,7 @@ def record_vs_evalsha(parts: Services, actions: int = 300) -> float:
         answer = parts.recorder.act(made.match_id, made.token, action)
         recorded.append(time.perf_counter() - start)
         anchor.append(raw.once(answer.events))
-        if parts.cache.checkpoint(made.match_id) == answer.version:
+        if parts.stored.checkpoint(made.match_id) == answer.version:
             moved += 1
         else:
             parts.projector.project(made.match_id)

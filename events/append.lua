@@ -4,7 +4,7 @@
 --       key -> "<first> <last> <fingerprint>"); on one Redis also 4 dirty (set of the match ids
 --       whose projection is behind) and 5 wake (the workers' wake flag), which a write then marks
 --       in the same run, then 6... the rate counters an append counts itself against (see below)
---       and, for an append that carries its projection, the match's staged and proj (hashes).
+--       and, for an append that carries its projection, the match's carried and proj (hashes).
 --       On a Redis Cluster the dirty set, the wake flag and the counters live in other slots: the
 --       client marks and counts them, and an append carries no projection there.
 -- ARGV: 1 "create" or "append", 2 the match id (the member KEYS[4] takes), 3 the wake flag's
@@ -21,20 +21,20 @@
 -- append that takes one past its limit writes nothing more.
 --
 -- An append that carries its projection sends it beforehand, in one transaction (MULTI, EXEC)
--- with this script, as the hash KEYS[6+n] (staged): checkpoint (the batch's last step), env (the
+-- with this script, as the hash KEYS[6+n] (carried): checkpoint (the batch's last step), env (the
 -- position there, frozen), summary and models (the basis), the fields a projection run writes
 -- (projections/projecting/project.lua). When the stored projection KEYS[7+n] was caught up with the log (its
 -- checkpoint is the version this append follows) and its read models hold what the summary says
--- (field models equals the basis), the append renames staged to proj in place of the dirty mark:
+-- (field models equals the basis), the append renames carried to proj in place of the dirty mark:
 -- the projection moves in the same atomic run, without passing through the script (what a
 -- projection of an earlier release held besides goes with the hash it replaces). Otherwise, and
--- for every refused append, staged is deleted, and a written batch marks the match as any other
+-- for every refused append, carried is deleted, and a written batch marks the match as any other
 -- does, for the workers to project.
 --
 -- Replies (numbers only, so the client may decode responses or not):
 --   {0, first, last, woke, moved} written; woke is 1 when this write raised the wake flag
 --                          (KEYS[5]), else 0 (also when the client marks); moved is 1 when the
---                          projection it carried took the stored one's place, else 0
+--                          projection it carried moved in (took the stored one's place), else 0
 --   {1, first, last}      a retry: the steps the first request under this key wrote
 --   {-1}                  no such match
 --   {-2}                  the match already exists
@@ -64,15 +64,15 @@ local function project(at, version)
   if ARGV[at] == '0' then
     return mark(), 0
   end
-  local staged, proj = KEYS[6 + tonumber(ARGV[7])], KEYS[7 + tonumber(ARGV[7])]
+  local carried, proj = KEYS[6 + tonumber(ARGV[7])], KEYS[7 + tonumber(ARGV[7])]
   local stored = redis.call('HMGET', proj, 'checkpoint', 'models')
   if stored[1] == tostring(version) and stored[2] == ARGV[at + 1] then
-    local moved = redis.pcall('RENAME', staged, proj)
+    local moved = redis.pcall('RENAME', carried, proj)
     if type(moved) == 'table' and moved['ok'] then
       return 0, 1
     end
   end
-  redis.call('DEL', staged)
+  redis.call('DEL', carried)
   return mark(), 0
 end
 

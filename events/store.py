@@ -23,7 +23,7 @@ import redis
 from redis.commands.core import Script
 
 from events.codec import as_text, decode, encode, entry_id
-from events.envelope import AppendResult, NewEvent, StoredEvent
+from events.envelope import AppendResult, CarriedProjection, NewEvent, StoredEvent
 from events.errors import (
     IdempotencyMismatch,
     MatchExists,
@@ -59,6 +59,23 @@ class RateCounters:
 
     counters: list[tuple[str, int, int]]
     sent: bool = False
+
+
+@dataclass
+class AppendExtras:
+    """What the common write sends along with its batch (``EventStore.append``), each optional.
+
+    ``meanwhile`` is work that only a written batch needs (the writer's answer): on one Redis it
+    runs while the script is on its way and the server appends, elsewhere after the reply. What
+    it raises is raised once the batch is known to be written; a refused batch's refusal is raised
+    instead. ``rates`` not yet ``sent`` are counted by this append first (``RateCounters``).
+    ``carried``: the match's projection at the batch's last step, for a conditional append (see
+    ``EventStore.append``).
+    """
+
+    meanwhile: Callable[[], object] | None = None
+    rates: RateCounters | None = None
+    carried: CarriedProjection | None = None
 
 
 @cache
@@ -156,9 +173,7 @@ class EventStore:
         expected_version: int | None = None,
         idempotency_key: str | None = None,
         fingerprint: str = "",
-        meanwhile: Callable[[], object] | None = None,
-        rates: RateCounters | None = None,
-        projection: Sequence[str] = (),
+        extras: AppendExtras | None = None,
     ) -> AppendResult:
         """Append a batch atomically after the match's last step.
 
@@ -167,40 +182,36 @@ class EventStore:
         ``expected_version`` that differs from the match's raises VersionConflict.
         An empty idempotency key counts as none.
 
-        ``meanwhile`` is work that only a written batch needs (the writer's answer): on one
-        Redis it runs while the script is on its way and the server appends, elsewhere after the
-        reply. What it raises is raised once the batch is known to be written; a refused batch's
-        refusal is raised instead.
-
-        ``rates`` not yet ``sent`` are counted by this append first (``RateCounters``).
-
-        ``projection``: the match's projection at the batch's last step, as a projection run
-        writes it (basis, env, summary: ``Projector.through``), for a conditional append
-        (``expected_version``): it goes ahead of the script on the same connection and takes
-        the stored projection's place in the script's run, instead of the dirty mark, when that
-        one was caught up and its read models current (events/append.lua). Only one Redis
-        without replicas to wait for takes it (``projects``); elsewhere it is left out, and the
-        workers project the batch.
+        ``extras`` (``AppendExtras``): the work done while Redis appends, the rate counters the
+        append counts itself against, and the projection it carries. The carried projection,
+        what a projection run would write (``Projector.carried``), goes ahead of the script on
+        the same connection, for a conditional append (``expected_version``) with ``meanwhile``,
+        and moves in (takes the stored projection's place) in the script's run, instead of the
+        dirty mark, when that one was caught up and its read models current (events/append.lua).
+        Only one Redis without replicas to wait for takes it (``projects``); elsewhere it is left
+        out, and the workers project the batch.
         """
+        extras = extras or AppendExtras()
+        meanwhile, rates = extras.meanwhile, extras.rates
         expected = "" if expected_version is None else str(expected_version)
         counted = rates.counters if rates is not None and not rates.sent else []
         if counted and not self.counts:
             raise ValueError("an append on a Redis Cluster cannot count rate counters in its run")
         limits = [str(n) for _, limit, window in counted for n in (limit, window)]
-        staged: list[Any] = []
+        carried_hset: list[Any] = []
         args = ["append", expected, idempotency_key or "", fingerprint, str(len(counted)), *limits]
         extra = [key for key, _, _ in counted]
-        if projection and self.projects and expected_version is not None and meanwhile is not None:
-            basis, env, summary = projection
-            last = expected_version + len(events)
-            staged = [self.keys.staged(match_id), "checkpoint", last, "env", env]
-            staged += ["summary", summary, "models", basis]
-            args += ["1", basis]
-            extra += [self.keys.staged(match_id), self.keys.proj(match_id)]
+        carried = extras.carried
+        if carried and self.projects and expected_version is not None and meanwhile is not None:
+            carried_hset = [self.keys.carried(match_id), *carried.fields(expected_version + len(events))]
+            args += ["1", carried.basis]
+            extra += [self.keys.carried(match_id), self.keys.proj(match_id)]
         else:
             args.append("0")
         try:
-            reply, woke, failed = self._run(match_id, args + _event_args(events), meanwhile, extra, staged)
+            reply, woke, failed = self._run(
+                match_id, args + _event_args(events), meanwhile, extra, carried_hset
+            )
         finally:
             if counted and rates is not None:
                 # Sent, whatever came back: a lost reply may have counted them.
@@ -222,7 +233,7 @@ class EventStore:
         args: list[str],
         meanwhile: Callable[[], object] | None = None,
         more: Sequence[str] = (),
-        staged: Sequence[Any] = (),
+        carried_hset: Sequence[Any] = (),
     ) -> tuple[list[int], bool, Exception | None]:
         """Run the script, marking the match dirty and raising the wake flag in the same round trip;
         the reply, whether this write raised the flag, and what ``meanwhile`` raised.
@@ -233,14 +244,14 @@ class EventStore:
         of its projection's checkpoint, which the workers' periodic full sweep finds.
 
         ``more``: the keys an append names after the marks (its rate counters, then those of the
-        projection it carries); ``staged``: that projection's HSET arguments (``append``), sent
-        ahead of the script on one Redis.
+        projection it carries); ``carried_hset``: that projection's HSET arguments (``append``),
+        sent ahead of the script on one Redis.
         """
         keys = [self.keys.meta(match_id), self.keys.log(match_id), self.keys.idem(match_id)]
         dirty, wake, seconds = self._marks
         argv = [args[0], match_id, seconds, *args[1:]]
         if not self._cluster and not self.replicas:
-            raw, failed = self._evalsha([*keys, dirty, wake, *more], argv, meanwhile, staged)
+            raw, failed = self._evalsha([*keys, dirty, wake, *more], argv, meanwhile, carried_hset)
             reply = [int(x) for x in raw]
             return reply, len(reply) > 3 and reply[3] == 1, failed
         if not self._cluster:
@@ -274,19 +285,19 @@ class EventStore:
         keys: list[str],
         argv: list[str],
         meanwhile: Callable[[], object] | None,
-        staged: Sequence[Any] = (),
+        carried_hset: Sequence[Any] = (),
     ) -> tuple[Any, Exception | None]:
         """The script's reply on one Redis, ``meanwhile`` run between sending it and reading it.
 
         The command goes out on a connection of the client's pool and the reply is read on it
         after ``meanwhile``. An append that carries its projection sends the HSET of it
-        (``staged``) and the script as one transaction (MULTI, EXEC) in the same send: no other
+        (``carried_hset``) and the script as one transaction (MULTI, EXEC) in the same send: no other
         client's command comes between the two, so of two writers of one match at once the one
         whose append is written renames its own projection, never the other's. Whatever goes
         wrong on the way (a connection lost, a server that no longer has the script) sends the
         script again through the client, which loads the script and retries as it does for any
-        command, carrying no projection then (a staged hash left behind is replaced by the
-        match's next carried one): the version the batch is conditional on makes a repeated
+        command, carrying no projection then (a carried hash left behind is replaced by the
+        match's next one): the version the batch is conditional on makes a repeated
         append a conflict, never a second batch.
         """
         if meanwhile is None:
@@ -302,8 +313,8 @@ class EventStore:
         try:
             try:
                 script = _packed("EVALSHA", self._script.sha, len(keys), *keys, *argv)
-                if staged:
-                    script = b"".join((_MULTI, _packed("HSET", *staged), script, _EXEC))
+                if carried_hset:
+                    script = b"".join((_MULTI, _packed("HSET", *carried_hset), script, _EXEC))
                 conn.send_packed_command([script])
                 unread = True
             except (redis.ConnectionError, redis.TimeoutError):
@@ -312,7 +323,7 @@ class EventStore:
             else:
                 failed, ran = _attempt(meanwhile), True
                 try:
-                    reply = _transaction_reply(conn) if staged else conn.read_response()
+                    reply = _transaction_reply(conn) if carried_hset else conn.read_response()
                     unread = False
                 except redis.exceptions.NoScriptError:
                     unread = False
@@ -324,7 +335,7 @@ class EventStore:
                 conn.disconnect()
             self._checkin(conn, clean=not (unread or lost))
         if reply is None:
-            if staged:
+            if carried_hset:
                 # Carried no more: the flag says none, and the basis after it goes.
                 at = 7 + 2 * int(argv[6])
                 argv = [*argv[:at], "0", *argv[at + 2 :]]
@@ -571,8 +582,8 @@ def _packed(*args: Any) -> bytes:
 
 def _result(match_id: str, reply: list[int], woke: bool) -> AppendResult:
     if reply[0] in (_WRITTEN, _DUPLICATE):
-        duplicate, projected = reply[0] == _DUPLICATE, len(reply) > 4 and reply[4] == 1
-        return AppendResult(reply[1], reply[2], duplicate, woke=woke, projected=projected)
+        duplicate, moved_in = reply[0] == _DUPLICATE, len(reply) > 4 and reply[4] == 1
+        return AppendResult(reply[1], reply[2], duplicate, woke=woke, moved_in=moved_in)
     if reply[0] == _NO_MATCH:
         raise UnknownMatch(match_id)
     if reply[0] == _EXISTS:

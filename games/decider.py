@@ -46,28 +46,28 @@ def decide_with(handlers: Mapping[str, Handler], title: str, state: State, actio
     return handler(state, action)
 
 
-def settle(
+def derive(
     state: State,
     events: list[Event],
     evolve: Evolve,
-    derive: Derive,
+    follows: Derive,
     working_copy: Callable[[State], State] = copy.deepcopy,
 ) -> list[Event]:
     """``events`` and every event derived after them, until nothing more follows.
 
     The events are folded into a copy of ``state`` (decide never changes the state it is given;
-    a game whose evolve only appends may pass a cheaper ``working_copy``); ``derive`` reads the
-    copy and returns what follows from it, or nothing once all is settled.
+    a game whose evolve only appends may pass a cheaper ``working_copy``); ``follows`` reads the
+    copy and returns what follows from it, or nothing once nothing more does.
     """
     work = working_copy(state)
-    settled: list[Event] = []
+    derived: list[Event] = []
     pending = list(events)
     while pending:
         for ev in pending:
             work = evolve(work, ev)
-        settled += pending
-        pending = derive(work)
-    return settled
+        derived += pending
+        pending = follows(work)
+    return derived
 
 
 # --- evolve ----------------------------------------------------------------------------------

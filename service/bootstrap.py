@@ -132,7 +132,7 @@ def build(settings: Settings, notify: Callable[[str], None] | None = None) -> Se
     queue = projection_queue(rq_client, keys, is_async=not settings.sync_projections)
     enqueue = notify or _enqueuer(settings, keys, queue)
     recorder = Recorder(
-        parts.store, parts.reader, enqueue, credentials=credentials, projector=parts.projector
+        parts.store, parts.positions, enqueue, credentials=credentials, projector=parts.projector
     )
     # The hub's one connection blocks in XREAD for BLOCK_MS at a time, so it waits longer.
     wait = BLOCK_MS / 1000 + 10

@@ -22,7 +22,7 @@ from events.keys import Keys
 from events.store import WAKE_SECONDS
 from projections.projecting.projector import Lease, Projector
 
-BATCH = 200
+PASS_BATCH = 200
 # Long enough for one batch of a pass; short, because a pass cut off with Redis (a crash, a
 # restart from AOF) leaves its leases behind, and those matches wait for them to expire. An
 # expired lease costs nothing but a fold done twice: the projection's compare-and-set decides.
@@ -50,7 +50,7 @@ def drain(projector: Projector, keys: Keys, budget: float = 5.0, idle: float = I
         projected += len(done)
         if done:
             quiet_since = time.monotonic()
-        if len(ids) < BATCH:
+        if len(ids) < PASS_BATCH:
             time.sleep(max(0.0, TICK - (time.monotonic() - began)))
     while True:
         ids = dirty_batch(projector, keys, hold=False)
@@ -61,16 +61,16 @@ def drain(projector: Projector, keys: Keys, budget: float = 5.0, idle: float = I
 
 
 def dirty_batch(projector: Projector, keys: Keys, hold: bool = False) -> list[str]:
-    """Up to BATCH dirty matches, read after raising the wake flag again (``hold``) or lowering it."""
+    """Up to PASS_BATCH dirty matches, read after raising the wake flag again (``hold``) or lowering it."""
     client = projector.client
     if hasattr(client, "get_node_from_key"):
         # On a cluster the two keys are on two servers: one round trip after the other.
         _flag(client, keys, hold)
-        found = cast("list[bytes]", client.srandmember(keys.dirty(), BATCH))
+        found = cast("list[bytes]", client.srandmember(keys.dirty(), PASS_BATCH))
     else:
         with client.pipeline(transaction=False) as pipe:
             _flag(pipe, keys, hold)
-            pipe.srandmember(keys.dirty(), BATCH)
+            pipe.srandmember(keys.dirty(), PASS_BATCH)
             _, found = pipe.execute()
     return sorted({as_text(raw) for raw in found})
 

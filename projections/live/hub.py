@@ -29,12 +29,12 @@ from events.envelope import StoredEvent
 from events.keys import Keys
 from events.store import EventStore
 from projections.positions import tape
-from projections.positions.rewind import MatchReader, frozen
+from projections.positions.rewind import Positions, frozen
 from projections.queries.disclosure import disclosed
 
 log = logging.getLogger("tabletape.live")
 BLOCK_MS = 30_000
-BATCH = 500
+XREAD_COUNT = 500
 KEEPALIVE_SECONDS = 15.0
 WAKE_TTL_SECONDS = 3600
 
@@ -167,7 +167,7 @@ class GroupReader:
                     matches = {keys.log(m): m for m in self._cursors}
                     streams: dict[Any, Any] = {k: entry_id(self._cursors[m]) for k, m in matches.items()}
                 streams[self.wake_key] = woken
-                replies: Any = client.xread(streams, count=BATCH, block=BLOCK_MS)
+                replies: Any = client.xread(streams, count=XREAD_COUNT, block=BLOCK_MS)
                 for key, entries in replies or []:
                     name = as_text(key)
                     if name == self.wake_key:
@@ -252,18 +252,18 @@ class Feed:
 
     def __init__(
         self,
-        reader: MatchReader,
+        positions: Positions,
         hub: LiveHub,
         match_id: str,
         last_event_id: int | None = None,
         keepalive: float = KEEPALIVE_SECONDS,
     ) -> None:
-        self.reader = reader
+        self.positions = positions
         self.match_id = match_id
-        self.game, head = reader.head(match_id)
+        self.game, head = positions.head(match_id)
         self.resumed = last_event_id is not None
         start = head["version"] if last_event_id is None else min(last_event_id, head["version"])
-        self.pos = reader.position(self.game, match_id, start)
+        self.pos = positions.position(self.game, match_id, start)
         self.keepalive = keepalive
         self.hub = hub
 
@@ -291,9 +291,9 @@ class Feed:
     def _frame(self, event: StoredEvent) -> str:
         own = StoredEvent(event.seq, event.type, frozen(event.data), event.meta)
         self.pos = tape.step(
-            self.game, self.pos, own, lambda n: self.reader.position(self.game, self.match_id, n)
+            self.game, self.pos, own, lambda n: self.positions.position(self.game, self.match_id, n)
         )
-        frame = self.reader.frame(self.game, self.pos, event, True)
+        frame = self.positions.frame(self.game, self.pos, event, True)
         frame["event"] = disclosed(self.game, self.pos["game"], frame["event"])
         return sse("frame", frame, event.seq)
 

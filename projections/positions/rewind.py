@@ -19,7 +19,7 @@ from events.store import EventStore
 from games.contract import Game
 from games.registry import get_game
 from projections.positions import tape
-from projections.positions.stored import ProjectionCache
+from projections.positions.stored import StoredProjections
 from projections.positions.tape import Position, Tape
 from projections.queries.disclosure import disclosed
 
@@ -42,12 +42,12 @@ def _no_jumps(step: int) -> Position:
     raise AssertionError(f"a fold without corrections jumped to step {step}")
 
 
-class MatchReader:
+class Positions:
     """Rebuilds positions of a match from the log, the projection and the snapshots."""
 
-    def __init__(self, store: EventStore, cache: ProjectionCache, memo_size: int = 256) -> None:
+    def __init__(self, store: EventStore, stored: StoredProjections, memo_size: int = 256) -> None:
         self.store = store
-        self.cache = cache
+        self.stored = stored
         self._memo: OrderedDict[str, OrderedDict[int, bytes]] = OrderedDict()
         self._memo_size = memo_size
         # The newest position of a match as the last write here left it, not copied: the next
@@ -122,7 +122,7 @@ class MatchReader:
             "setup": created["setup"],
             "options": created["options"],
             "version": pos["version"],
-            "projected_version": self.cache.checkpoint(match_id),
+            "projected_version": self.stored.checkpoint(match_id),
             "created_at": header.get("created_at"),
             "timezone": header.get("timezone") or "UTC",
             "location": header.get("location"),
@@ -248,7 +248,7 @@ class MatchReader:
         best = max(found, key=lambda p: p["version"], default=None)
         if best is not None and step - best["version"] <= NEAR_ENOUGH:
             return best
-        found += self.cache.bases(match_id, step)
+        found += self.stored.bases(match_id, step)
         best = max(found, key=lambda p: p["version"], default=None)
         return best if best is not None else copy.deepcopy(tape.empty())
 

@@ -20,8 +20,8 @@ def snapshot_member(pos: Position) -> str:
     return f"{pos['version']:0{_SNAP_DIGITS}d}|{dumps(pos)}"
 
 
-class ProjectionCache:
-    """Reads of a match's projection hash and snapshots."""
+class StoredProjections:
+    """The stored projection of each match: its projection hash and its snapshots."""
 
     def __init__(self, client: redis.Redis, keys: Keys) -> None:
         self.client = client

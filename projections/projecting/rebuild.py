@@ -32,7 +32,7 @@ def rebuild_match(projector: Projector, match_id: str) -> Projected | None:
         return None
     first = store.read(match_id, 1, 1)
     players = set(first[0].data.get("players", [])) if first else set()
-    old = projector.cache.field(match_id, "summary")
+    old = projector.stored.field(match_id, "summary")
     if old is not None:
         # Whatever an earlier projection listed goes too, even if the log would not list it now.
         players |= set(old[1].get("players", []))
@@ -54,7 +54,7 @@ def rebuild_all(projector: Projector, on_match: Callable[[str], None] | None = N
         matches += 1
         if done is not None:
             events += done.folded
-            summary = projector.cache.field(match_id, "summary")
+            summary = projector.stored.field(match_id, "summary")
             finished += int(bool(summary and summary[1].get("finished")))
         if on_match is not None:
             on_match(match_id)

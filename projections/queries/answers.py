@@ -16,7 +16,7 @@ from typing import Any
 from events.store import EventStore
 from games.contract import Game
 from games.registry import all_games
-from projections.positions.rewind import MatchReader, frozen
+from projections.positions.rewind import Positions, frozen
 from projections.queries.access import holds_token
 from projections.queries.disclosure import disclosed
 from projections.readmodels.listing import MatchList
@@ -86,13 +86,13 @@ class Frames:
     frames: list[dict[str, Any]]
 
 
-class Reads:
-    """Every read the API answers, over the reader and the projections."""
+class Queries:
+    """Every read the API answers, over the positions and the projections."""
 
-    def __init__(self, reader: MatchReader, matches: MatchList, statistics: Statistics) -> None:
-        self.reader = reader
-        self.store = reader.store
-        self.cache = reader.cache
+    def __init__(self, positions: Positions, matches: MatchList, statistics: Statistics) -> None:
+        self.positions = positions
+        self.store = positions.store
+        self.stored = positions.stored
         self.matches = matches
         self.statistics = statistics
 
@@ -100,7 +100,7 @@ class Reads:
         """Steps ``first..to`` of the log, at most ``limit`` of them."""
         version = self.store.version(match_id)
         last = min(to or version, version, first + limit - 1)
-        game, now = self.reader.head(match_id)
+        game, now = self.positions.head(match_id)
         return LogPage(self.store, match_id, first, last, version, game, now["game"])
 
     def state(self, match_id: str, at: int | None) -> Rewound:
@@ -109,25 +109,25 @@ class Reads:
         at = version if at is None else at
         if at > version:
             raise NoSuchStep(f"step {at} is beyond the match's last step {version}")
-        game, pos = self.reader.at(match_id, at)
+        game, pos = self.positions.at(match_id, at)
         return Rewound(at, version, frozen(game.view(pos["game"])))
 
     def replay(self, match_id: str, first: int, to: int | None, limit: int, raw: bool) -> Frames:
         """The frames of steps ``first..to``, at most ``limit`` steps, computed in one pass."""
         version = self.store.version(match_id)
         last = min(to or version, version, first + limit - 1)
-        frames = list(self.reader.frames(match_id, first, last, raw)) if first <= last else []
+        frames = list(self.positions.frames(match_id, first, last, raw)) if first <= last else []
         return Frames(first, last, version, frames)
 
     def scoreboard(self, match_id: str) -> dict[str, Any]:
         """The scoreboard of the projected position, with how far it has reached; folded here
         before any projection."""
         version = self.store.version(match_id)
-        game = self.reader.game_of(match_id)
-        projected = self.cache.projected(match_id)
+        game = self.positions.game_of(match_id)
+        projected = self.stored.projected(match_id)
         if projected is None:
             # Not projected yet (a worker has not run since the match was created): fold it here.
-            pos = self.reader.current(game, match_id, version)
+            pos = self.positions.current(game, match_id, version)
             board = frozen(game.scores(pos["game"])) | {"version": version, "projected": False}
         else:
             # The position is read fresh, so the game's scores may be given it as they are.
@@ -140,7 +140,7 @@ class Reads:
         its write token, else as open reads may show it; Forbidden for another match's token."""
         if holds_token(self.store.header(match_id), token, "export everything of"):
             return export.export_lines(self.store, match_id)
-        game, now = self.reader.head(match_id)
+        game, now = self.positions.head(match_id)
         return export.export_lines(self.store, match_id, lambda e: disclosed(game, now["game"], e))
 
     def play(self, match_id: str) -> dict[str, Any]:
@@ -152,7 +152,7 @@ class Reads:
         return bgstats.create_play_link(self._finished(match_id))
 
     def _finished(self, match_id: str) -> bgstats.Play:
-        play = bgstats.finished_play(self.reader, match_id)
+        play = bgstats.finished_play(self.positions, match_id)
         if play is None:
             raise NotFinished("only a finished match exports as a BG Stats play")
         return play

@@ -18,8 +18,7 @@ from service.api import (
     page_links,
     services,
 )
-from service.api.schemas.answers import Created, MatchOut, MatchPage
-from service.api.schemas.answers import Recorded as RecordedOut
+from service.api.schemas.answers import CreatedSchema, MatchOut, MatchPage, RecordedSchema
 from service.api.schemas.requests import Action, CreateMatch, MatchesQuery
 from service.http.rate_limits import rate_counters
 from service.recording.recorder import Recorded
@@ -48,7 +47,7 @@ def recorded(answer: Recorded) -> dict[str, Any]:
 def appended(answer: Recorded) -> Response:
     """A write's answer: 201 with the steps it appended at Location.
 
-    The body is already the documented shape (``Recorded``; the API's schema tests check every
+    The body is already the documented shape (``RecordedSchema``; the API's schema tests check every
     answer against it), so it is written as it is instead of dumped through the schema again:
     the state as the write wrote it out, between the other fields, in the order of their names.
     """
@@ -93,7 +92,7 @@ def _links_from_created() -> dict[str, Any]:
 @blp.route("", methods=["POST"])
 @blp.doc(responses={201: {"links": _links_from_created()}})
 @blp.arguments(CreateMatch())
-@blp.response(201, Created)
+@blp.response(201, CreatedSchema)
 def create_match(body: dict[str, Any]) -> dict[str, Any]:
     """Create a match; the answer carries its write token, shown only this once."""
     where = {"timezone": body["timezone"], "location": body.get("location", "")}
@@ -116,7 +115,7 @@ def create_match(body: dict[str, Any]) -> dict[str, Any]:
 def list_matches(query: dict[str, Any]) -> dict[str, Any]:
     """Matches newest first, filtered by game, player, status and creation date."""
     filters = {k: query[k] for k in ("game", "player", "status") if query.get(k)}
-    found, total = services().reads.match_page(
+    found, total = services().queries.match_page(
         filters, _ms(query.get("since")), _ms(query.get("until")), query["offset"], query["limit"]
     )
     return {
@@ -132,14 +131,14 @@ def list_matches(query: dict[str, Any]) -> dict[str, Any]:
 @blp.response(200, MatchOut)
 def show_match(match_id: str) -> dict[str, Any]:
     """A match's players, setup, options, version and status."""
-    shown = services().reader.describe(match_id)
+    shown = services().positions.describe(match_id)
     origin = shown.pop("forked_from")
     return shown | {"links": links(match_id) | _origin(origin)}
 
 
 @blp.route("/<match_id>/actions", methods=["POST"])
 @blp.arguments(Action())
-@blp.response(201, RecordedOut)
+@blp.response(201, RecordedSchema)
 @blp.doc(parameters=WRITE_HEADERS)
 def post_action(action: dict[str, Any], match_id: str) -> Response:
     """Record one action; the rules check it and derive its events."""
@@ -151,7 +150,7 @@ def post_action(action: dict[str, Any], match_id: str) -> Response:
 
 
 @blp.route("/<match_id>/undo", methods=["POST"])
-@blp.response(201, RecordedOut)
+@blp.response(201, RecordedSchema)
 @blp.doc(parameters=WRITE_HEADERS)
 def undo(match_id: str) -> Response:
     """Take back the last effective action (and the events it derived) by appending a correction."""
@@ -162,7 +161,7 @@ def undo(match_id: str) -> Response:
 
 
 @blp.route("/<match_id>/redo", methods=["POST"])
-@blp.response(201, RecordedOut)
+@blp.response(201, RecordedSchema)
 @blp.doc(parameters=WRITE_HEADERS)
 def redo(match_id: str) -> Response:
     """Re-apply the action the last undo took back, until a new action is recorded."""

@@ -22,7 +22,7 @@ def events(query: dict[str, Any], match_id: str) -> Any:
 
     Facts the table cannot see yet (a secret bid before the round is scored) are held back.
     """
-    page = services().reads.log(match_id, query["from_"], query.get("to"), query["limit"])
+    page = services().queries.log(match_id, query["from_"], query.get("to"), query["limit"])
     if request.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON:
         return Response(stream_with_context(page.lines()), mimetype=NDJSON)
     to, size = query.get("to"), query["limit"]
@@ -41,7 +41,7 @@ def events(query: dict[str, Any], match_id: str) -> Any:
 @blp.response(200, StateOut)
 def state(query: dict[str, Any], match_id: str) -> dict[str, Any]:
     """The game's view now, or right after step ``at`` (a rewind), with links to the steps beside it."""
-    shown = services().reads.state(match_id, query.get("at"))
+    shown = services().queries.state(match_id, query.get("at"))
 
     def step_link(n: int) -> str | None:
         return url_for("reads.state", match_id=match_id, at=n) if 1 <= n <= shown.version else None
@@ -64,7 +64,7 @@ def state(query: dict[str, Any], match_id: str) -> dict[str, Any]:
 def replay(query: dict[str, Any], match_id: str) -> dict[str, Any]:
     """Frames from..to: each step's event and the state after it, computed in one pass."""
     first, size, raw = query["from_"], query["limit"], query["raw"]
-    page = services().reads.replay(match_id, first, query.get("to"), size, raw)
+    page = services().queries.replay(match_id, first, query.get("to"), size, raw)
     version = page.version
 
     def link(start: int) -> str:
@@ -82,4 +82,4 @@ def replay(query: dict[str, Any], match_id: str) -> dict[str, Any]:
 @blp.response(200, ScoresOut)
 def scores(match_id: str) -> Response:
     """The scoreboard of the projected position, with the step it has reached (``version``)."""
-    return jsonify(services().reads.scoreboard(match_id))
+    return jsonify(services().queries.scoreboard(match_id))

@@ -23,7 +23,7 @@ from service.bootstrap import Services
 from service.cli.support import PROBLEMS, USAGE, Failed, progress
 from service.recording.recorder import Copied, Recorder
 
-PAGE = 500
+EXPORT_PAGE = 500
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ def chosen(parts: Services, selection: Selection) -> list[str]:
     until = None if selection.until is None else int(selection.until.timestamp() * 1000)
     found: list[str] = []
     while True:
-        page, total = parts.matches.ids(selection.filters(), since, until, len(found), PAGE)
+        page, total = parts.matches.ids(selection.filters(), since, until, len(found), EXPORT_PAGE)
         found += page
         if not page or len(found) >= total:
             return found[::-1]
@@ -94,7 +94,7 @@ def _write_log(parts: Services, match_id: str, out: IO[str]) -> int:
 
 def export_bgstats(parts: Services, ids: list[str], target: str, link: bool) -> int:
     """Write finished matches as a BG Stats file (or createPlay links); the plays written."""
-    read = (bgstats.finished_play(parts.reader, i) for i in progress(ids, len(ids), "reading"))
+    read = (bgstats.finished_play(parts.positions, i) for i in progress(ids, len(ids), "reading"))
     plays = [play for play in read if play is not None]
     if not plays:
         raise Failed(PROBLEMS, "none of these matches is finished; only a finished match is a BG Stats play")

@@ -32,8 +32,9 @@ PROBLEM = "application/problem+json"
 log = logging.getLogger("tabletape.api")
 
 
-class BadRequest(Exception):
-    """A request the API refuses before it reaches the rules (limits, bad parameters)."""
+class RequestRefused(Exception):
+    """A request the API refuses before it reaches the rules, with its own status: a bad parameter
+    (400), a body too slow (408), without a length (411), too large (413) or not JSON (415)."""
 
     def __init__(self, status: int, code: str, detail: str) -> None:
         super().__init__(detail)
@@ -107,7 +108,7 @@ def register(app: Flask) -> None:
     app.register_error_handler(PreconditionFailed, _precondition)
     app.register_error_handler(ImportRefused, _import_refused)
     app.register_error_handler(MidAction, _handler(422, "not_an_action_boundary"))
-    app.register_error_handler(BadRequest, lambda e: problem(e.status, e.code, e.detail))
+    app.register_error_handler(RequestRefused, lambda e: problem(e.status, e.code, e.detail))
     app.register_error_handler(StoreFull, _full)
     app.register_error_handler(redis.RedisError, _redis_down)
     app.register_error_handler(RedisClusterException, _redis_down)

@@ -19,7 +19,7 @@ from events.errors import (
     VersionConflict,
 )
 from events.keys import Keys
-from events.store import EventStore, RateCounters
+from events.store import AppendExtras, EventStore, RateCounters
 
 
 def made(type_: str = "Noted", **data: Any) -> NewEvent:
@@ -130,7 +130,9 @@ class StoreContract:
     def test_work_given_to_an_append_runs_once_and_the_batch_is_written(self, store: EventStore) -> None:
         store.create("m", {"game": "wizard"}, batch(1), created_ms=1)
         ran: list[str] = []
-        assert store.append("m", batch(2), 1, meanwhile=lambda: ran.append("folded")) == AppendResult(2, 2)
+        assert store.append(
+            "m", batch(2), 1, extras=AppendExtras(meanwhile=lambda: ran.append("folded"))
+        ) == AppendResult(2, 2)
         assert ran == ["folded"]
         assert numbers(store, "m") == [1, 2]
 
@@ -139,14 +141,14 @@ class StoreContract:
     ) -> None:
         store.create("m", {"game": "wizard"}, batch(1), created_ms=1)
         with pytest.raises(LookupError, match="could not fold"):
-            store.append("m", batch(2), 1, meanwhile=cannot_fold)
+            store.append("m", batch(2), 1, extras=AppendExtras(meanwhile=cannot_fold))
         assert numbers(store, "m") == [1, 2]
         assert store.version("m") == 2
 
     def test_a_refused_append_raises_its_refusal_whatever_its_work_raised(self, store: EventStore) -> None:
         store.create("m", {"game": "wizard"}, batch(1, 2), created_ms=1)
         with pytest.raises(VersionConflict):
-            store.append("m", batch(3), 1, meanwhile=cannot_fold)
+            store.append("m", batch(3), 1, extras=AppendExtras(meanwhile=cannot_fold))
         assert numbers(store, "m") == [1, 2]
 
     # -- rate counters ---------------------------------------------------------------------------
@@ -158,15 +160,15 @@ class StoreContract:
         key = f"{store.keys.rate_limits()}:test-caller"
         if not store.counts:  # a cluster keeps the counters in other slots than the match
             with pytest.raises(ValueError, match="cannot count"):
-                store.append("m", batch(2), rates=RateCounters([(key, 2, 60)]))
+                store.append("m", batch(2), extras=AppendExtras(rates=RateCounters([(key, 2, 60)])))
             return
         sent = RateCounters([(key, 2, 60)])
-        store.append("m", batch(2), rates=sent)
+        store.append("m", batch(2), extras=AppendExtras(rates=sent))
         assert sent.sent
-        store.append("m", batch(3), rates=sent)  # already counted: not again
-        store.append("m", batch(4), rates=RateCounters([(key, 2, 60)]))
+        store.append("m", batch(3), extras=AppendExtras(rates=sent))  # already counted: not again
+        store.append("m", batch(4), extras=AppendExtras(rates=RateCounters([(key, 2, 60)])))
         with pytest.raises(OverLimit) as over:
-            store.append("m", batch(5), rates=RateCounters([(key, 2, 60)]))
+            store.append("m", batch(5), extras=AppendExtras(rates=RateCounters([(key, 2, 60)])))
         assert over.value.which == 1
         assert numbers(store, "m") == [1, 2, 3, 4]
         assert int(store.client.get(key)) == 3 and 0 < store.client.ttl(key) <= 60
@@ -336,7 +338,9 @@ class TestFakeRedis(StoreContract):
         store.create("m", {"game": "wizard"}, batch(1), created_ms=1)
         store.client.script_flush()
         ran: list[str] = []
-        assert store.append("m", batch(2), 1, meanwhile=lambda: ran.append("folded")) == AppendResult(2, 2)
+        assert store.append(
+            "m", batch(2), 1, extras=AppendExtras(meanwhile=lambda: ran.append("folded"))
+        ) == AppendResult(2, 2)
         assert ran == ["folded"]
         assert numbers(store, "m") == [1, 2]
 
@@ -360,7 +364,7 @@ class TestFakeRedis(StoreContract):
         monkeypatch.setattr(connection, "read_response", drops_once)
         ran: list[str] = []
         with pytest.raises(VersionConflict) as refused:
-            store.append("m", batch(2), 1, meanwhile=lambda: ran.append("folded"))
+            store.append("m", batch(2), 1, extras=AppendExtras(meanwhile=lambda: ran.append("folded")))
         assert refused.value.actual == 2
         assert ran == ["folded"]
         assert numbers(store, "m") == [1, 2]

@@ -33,7 +33,7 @@ def from_scratch(app: Flask) -> dict[str, dict[str, Any]]:
     results = {}
     for match_id in parts.store.match_ids(0, 1000):
         game = get_game(parts.store.header(match_id)["game"])
-        env = parts.reader.naive_at(game, match_id, parts.store.version(match_id))
+        env = parts.positions.naive_at(game, match_id, parts.store.version(match_id))
         board = game.scores(copy.deepcopy(env["game"]))
         finished = bool(board["finished"])
         results[match_id] = {

@@ -22,7 +22,7 @@ from tests.recording import record_example
 
 
 def state_at(parts: Services, game: Game, match_id: str, version: int) -> Any:
-    return game.view(parts.reader.naive_at(game, match_id, version)["game"])
+    return game.view(parts.positions.naive_at(game, match_id, version)["game"])
 
 
 @pytest.mark.parametrize("game", list(all_games().values()), ids=lambda g: g.id)
