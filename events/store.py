@@ -20,6 +20,7 @@ from typing import Any
 
 import hiredis
 import redis
+from cachetools import LRUCache
 from redis.commands.core import Script
 
 from events.codec import as_text, decode, encode, entry_id
@@ -41,6 +42,7 @@ _WRITTEN, _DUPLICATE = 0, 1
 _MULTI, _EXEC = hiredis.pack_command(("MULTI",)), hiredis.pack_command(("EXEC",))
 # The wake flag outlives a lost enqueue by this long; the workers' sweep covers that gap.
 WAKE_SECONDS = 5
+# How many matches' headers a process remembers.
 _HEADERS = 4096
 # How many connections a process keeps for its next appends (``EventStore._checkout``).
 _KEPT = 8
@@ -104,7 +106,7 @@ class EventStore:
         # A cluster keeps the dirty set and the wake flag in other slots than a match's keys.
         self._cluster = hasattr(client, "get_node_from_key")
         # A header never changes once written, so each process reads it once per match.
-        self._headers: dict[str, dict[str, str]] = {}
+        self._headers: LRUCache[str, dict[str, str]] = LRUCache(maxsize=_HEADERS)
         # The keys and arguments every write names beside the match's own.
         self._marks = (keys.dirty(), keys.wake(), str(WAKE_SECONDS))
         # Connections of the client's pool whose last reply was read, kept for the next appends
@@ -351,7 +353,8 @@ class EventStore:
         The pool checks each connection out and in with a poll of its socket and bookkeeping of
         its own, which cost an append more than the rest of its own work. A kept connection is
         one whose last reply was read; one the server closed since fails on its send or its read,
-        and the append goes again through the client (``_evalsha``), conditional as before.
+        and the append goes again through the client (``_evalsha``), conditional on the same
+        version, so it cannot be written twice.
         """
         if self._kept_by != os.getpid():
             # Forked: the parent's connections are not this process's (its pool starts anew).
@@ -494,8 +497,6 @@ class EventStore:
     def _keep_header(self, match_id: str, fields: Mapping[Any, Any]) -> dict[str, str]:
         named = {as_text(k): as_text(v) for k, v in fields.items()}
         named.pop("version", None)
-        if len(self._headers) >= _HEADERS:
-            self._headers.pop(next(iter(self._headers)))
         self._headers[match_id] = named
         return named
 

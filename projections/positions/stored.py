@@ -1,4 +1,6 @@
-"""Where projections live in Redis: the projected position, its views, and the snapshots."""
+"""Where projections live in Redis: the projected position and summary, and the snapshots.
+
+No view and no scoreboard is stored: reads compute them from the position."""
 
 from __future__ import annotations
 

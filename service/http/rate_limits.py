@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 import redis
+from cachetools import LRUCache
 from flask import Flask, Request, Response, g
 from limits import RateLimitItem, parse_many
 from limits.errors import StorageError
@@ -80,9 +81,9 @@ def limit_rates(
     limiter = FixedWindowRateLimiter(storage)
     # (scope, caller) -> when its refused budget opens again, as this process last learnt it, and
     # the rate it is over.
-    closed: dict[tuple[str, str], tuple[float, str]] = {}
+    closed: LRUCache[tuple[str, str], tuple[float, str]] = LRUCache(maxsize=CLOSED)
     # (scope, caller) -> the counters an append counts its writes against (key, limit, window).
-    named: dict[tuple[str, str], list[tuple[str, int, int]]] = {}
+    named: LRUCache[tuple[str, str], list[tuple[str, int, int]]] = LRUCache(maxsize=CLOSED)
 
     def counters(scope: str, who: str, rates: list[RateLimitItem]) -> RateCounters:
         known = named.get((scope, who))
@@ -91,8 +92,6 @@ def limit_rates(
                 (storage.prefixed_key(item.key_for(scope, who)), item.amount, item.get_expiry())
                 for item in rates
             ]
-            while len(named) >= CLOSED:
-                named.pop(next(iter(named), (scope, who)), None)
             named[(scope, who)] = known
         return RateCounters(known)
 
@@ -104,8 +103,6 @@ def limit_rates(
         """The 429 for a caller over ``over``, remembered until the latest of them opens again."""
         reset = max(limiter.get_window_stats(item, scope, who).reset_time for item in over)
         closed[(scope, who)] = (reset, str(over[0]))
-        while len(closed) > CLOSED:
-            closed.pop(next(iter(closed), (scope, who)), None)
         return RateLimited(description=str(over[0]), retry_after=_seconds_until(reset))
 
     def hit(scope: str, who: str, rates: list[RateLimitItem]) -> RateLimited | None:

@@ -49,7 +49,7 @@ def dirty(parts: Services, match_id: str) -> bool:
     return bool(parts.client.sismember(parts.keys.dirty(), match_id))
 
 
-def staged_left(parts: Services, match_id: str) -> bool:
+def carried_left(parts: Services, match_id: str) -> bool:
     return bool(parts.client.exists(parts.keys.carried(match_id)))
 
 
@@ -66,7 +66,7 @@ def test_a_write_on_a_caught_up_match_leaves_its_projection_current_without_a_wo
     assert parts.stored.checkpoint(made.match_id) == version
     assert board["projected"] and board["version"] == board["log_version"] == version
     assert not dirty(parts, made.match_id)
-    assert not staged_left(parts, made.match_id)
+    assert not carried_left(parts, made.match_id)
     # What the write moved in is what a projection run of the log writes.
     assert_agrees_with_its_log(parts, made.match_id)
     assert parts.projector.project(made.match_id).folded == 0
@@ -77,7 +77,7 @@ def test_a_write_whose_projection_is_behind_leaves_the_match_to_the_workers(part
     answer = parts.recorder.act(made.match_id, made.token, next(actions))
     assert parts.stored.checkpoint(made.match_id) == 0
     assert dirty(parts, made.match_id)
-    assert not staged_left(parts, made.match_id)
+    assert not carried_left(parts, made.match_id)
     assert parts.projector.project(made.match_id).checkpoint == answer.version
     assert not dirty(parts, made.match_id)
     assert_agrees_with_its_log(parts, made.match_id)
@@ -100,14 +100,14 @@ def test_a_write_onto_a_snapshot_step_leaves_the_snapshot_to_the_workers(parts: 
     assert_agrees_with_its_log(parts, made.match_id)
 
 
-def test_a_refused_or_repeated_write_leaves_no_projection_staged(parts: Services) -> None:
+def test_a_refused_or_repeated_write_leaves_no_carried_projection_behind(parts: Services) -> None:
     made, actions = started(parts)
     act_off_snapshot(parts, made, actions)
     action = next(actions)
     first = parts.recorder.act(made.match_id, made.token, action, idempotency_key="k-1")
     again = parts.recorder.act(made.match_id, made.token, action, idempotency_key="k-1")
     assert again.duplicate and again.version == first.version
-    assert not staged_left(parts, made.match_id)
+    assert not carried_left(parts, made.match_id)
     # Another process decided on an older position: its append is refused (a version conflict),
     # then decided again on the newer one and written.
     elsewhere = Positions(parts.store, parts.stored)
@@ -118,7 +118,7 @@ def test_a_refused_or_repeated_write_leaves_no_projection_staged(parts: Services
     parts.recorder.act(made.match_id, made.token, next(actions))
     late = other.act(made.match_id, made.token, next(actions))
     assert late.version == parts.store.version(made.match_id)
-    assert not staged_left(parts, made.match_id)
+    assert not carried_left(parts, made.match_id)
     parts.projector.project(made.match_id)
     assert_agrees_with_its_log(parts, made.match_id)
 
