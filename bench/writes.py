@@ -14,6 +14,7 @@ from typing import Any
 from bench.harness import bench_parts
 from events.codec import encode
 from events.envelope import NewEvent, StoredEvent
+from events.script_args import AppendArgs
 from games.registry import get_game
 from projections.assembly import assemble
 from service.bootstrap import Services
@@ -84,7 +85,7 @@ class RawAppend:
             fields = encode(NewEvent(event.type, event.data, event.meta))
             payload += [fields["type"], fields["data"], fields["meta"]]
         # No dirty set, wake flag or rate counter among its keys: the bare append, nothing marked.
-        args = ["append", "", "", str(self.version), "", "", "0", "0", *payload]
+        args = AppendArgs("", "", str(self.version), "", "", [], None, payload).argv()
         start = time.perf_counter()
         self.client.evalsha(self.sha, 3, *self.keys, *args)
         took = time.perf_counter() - start

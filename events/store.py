@@ -34,6 +34,7 @@ from events.errors import (
     VersionConflict,
 )
 from events.keys import Keys
+from events.script_args import AppendArgs, create_args, preamble
 from events.servers import on_servers
 from events.upcasting import Upcasters
 
@@ -82,7 +83,8 @@ class AppendExtras:
 
 @cache
 def _script_source() -> str:
-    return files("events").joinpath("append.lua").read_text(encoding="utf-8")
+    # The script reads its arguments by the names the preamble gives their places.
+    return preamble() + files("events").joinpath("append.lua").read_text(encoding="utf-8")
 
 
 class EventStore:
@@ -107,8 +109,8 @@ class EventStore:
         self._cluster = hasattr(client, "get_node_from_key")
         # A header never changes once written, so each process reads it once per match.
         self._headers: LRUCache[str, dict[str, str]] = LRUCache(maxsize=_HEADERS)
-        # The keys and arguments every write names beside the match's own.
-        self._marks = (keys.dirty(), keys.wake(), str(WAKE_SECONDS))
+        # The keys every write names beside the match's own.
+        self._marks = (keys.dirty(), keys.wake())
         # Connections of the client's pool whose last reply was read, kept for the next appends
         # of this process (``_checkout``).
         self._kept: list[Any] = []
@@ -139,10 +141,8 @@ class EventStore:
         """Start a match: its header and its first events, as steps 1..n; MatchExists if taken."""
         if "version" in header:
             raise ValueError("the header may not set 'version': the store keeps it")
-        args: list[str] = ["create", str(len(header))]
-        for name, value in header.items():
-            args += [name, str(value)]
-        reply, woke, _ = self._run(match_id, args + _event_args(events))
+        args = create_args(match_id, str(WAKE_SECONDS), header, _event_args(events))
+        reply, woke, _ = self._run(match_id, args)
         result = _result(match_id, reply, woke)
         # Registered only once the match exists, never before (nor in the script's pipeline,
         # which would run whatever the script answered): a create that fails lists nothing. The
@@ -199,21 +199,26 @@ class EventStore:
         counted = rates.counters if rates is not None and not rates.sent else []
         if counted and not self.counts:
             raise ValueError("an append on a Redis Cluster cannot count rate counters in its run")
-        limits = [str(n) for _, limit, window in counted for n in (limit, window)]
         carried_hset: list[Any] = []
-        args = ["append", expected, idempotency_key or "", fingerprint, str(len(counted)), *limits]
         extra = [key for key, _, _ in counted]
         carried = extras.carried
-        if carried and self.projects and expected_version is not None and meanwhile is not None:
-            carried_hset = [self.keys.carried(match_id), *carried.fields(expected_version + len(events))]
-            args += ["1", carried.basis]
-            extra += [self.keys.carried(match_id), self.keys.proj(match_id)]
+        if not (carried and self.projects and expected_version is not None and meanwhile is not None):
+            carried = None
         else:
-            args.append("0")
+            carried_hset = [self.keys.carried(match_id), *carried.fields(expected_version + len(events))]
+            extra += [self.keys.carried(match_id), self.keys.proj(match_id)]
+        args = AppendArgs(
+            match_id,
+            str(WAKE_SECONDS),
+            expected,
+            idempotency_key or "",
+            fingerprint,
+            [(limit, window) for _, limit, window in counted],
+            carried.basis if carried else None,
+            _event_args(events),
+        )
         try:
-            reply, woke, failed = self._run(
-                match_id, args + _event_args(events), meanwhile, extra, carried_hset
-            )
+            reply, woke, failed = self._run(match_id, args, meanwhile, extra, carried_hset)
         finally:
             if counted and rates is not None:
                 # Sent, whatever came back: a lost reply may have counted them.
@@ -232,7 +237,7 @@ class EventStore:
     def _run(
         self,
         match_id: str,
-        args: list[str],
+        args: AppendArgs | list[str],
         meanwhile: Callable[[], object] | None = None,
         more: Sequence[str] = (),
         carried_hset: Sequence[Any] = (),
@@ -250,10 +255,10 @@ class EventStore:
         sent ahead of the script on one Redis.
         """
         keys = [self.keys.meta(match_id), self.keys.log(match_id), self.keys.idem(match_id)]
-        dirty, wake, seconds = self._marks
-        argv = [args[0], match_id, seconds, *args[1:]]
+        dirty, wake = self._marks
+        argv = args.argv() if isinstance(args, AppendArgs) else args
         if not self._cluster and not self.replicas:
-            raw, failed = self._evalsha([*keys, dirty, wake, *more], argv, meanwhile, carried_hset)
+            raw, failed = self._evalsha([*keys, dirty, wake, *more], args, meanwhile, carried_hset)
             reply = [int(x) for x in raw]
             return reply, len(reply) > 3 and reply[3] == 1, failed
         if not self._cluster:
@@ -285,7 +290,7 @@ class EventStore:
     def _evalsha(
         self,
         keys: list[str],
-        argv: list[str],
+        args: AppendArgs | list[str],
         meanwhile: Callable[[], object] | None,
         carried_hset: Sequence[Any] = (),
     ) -> tuple[Any, Exception | None]:
@@ -302,6 +307,7 @@ class EventStore:
         match's next one): the version the batch is conditional on makes a repeated
         append a conflict, never a second batch.
         """
+        argv = args.argv() if isinstance(args, AppendArgs) else args
         if meanwhile is None:
             return self._script(keys=keys, args=argv), None
         failed: Exception | None = None
@@ -337,10 +343,8 @@ class EventStore:
                 conn.disconnect()
             self._checkin(conn, clean=not (unread or lost))
         if reply is None:
-            if carried_hset:
-                # Carried no more: the flag says none, and the basis after it goes.
-                at = 7 + 2 * int(argv[6])
-                argv = [*argv[:at], "0", *argv[at + 2 :]]
+            if carried_hset and isinstance(args, AppendArgs):
+                argv = args.carrying_none().argv()
             reply = self._script(keys=keys, args=argv)
         if not ran:
             failed = _attempt(meanwhile)
@@ -372,10 +376,12 @@ class EventStore:
         else:
             self.client.connection_pool.release(conn)
 
-    def _replicated(self, match_id: str, args: list[str], reply: list[int], acknowledged: int) -> None:
+    def _replicated(
+        self, match_id: str, args: AppendArgs | list[str], reply: list[int], acknowledged: int
+    ) -> None:
         """NotReplicated unless enough replicas hold what this write (or the one it repeats) wrote."""
-        if reply[0] == _DUPLICATE:
-            self._confirm(match_id, args[2], f"{reply[1]} {reply[2]} {args[3]}")
+        if reply[0] == _DUPLICATE and isinstance(args, AppendArgs):
+            self._confirm(match_id, args.key, f"{reply[1]} {reply[2]} {args.fingerprint}")
         elif reply[0] == _WRITTEN and acknowledged < self.replicas:
             raise NotReplicated(match_id, self.replicas, acknowledged)
 
