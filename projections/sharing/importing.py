@@ -21,6 +21,7 @@ from typing import Any
 from events.codec import UnsafeNumber, loads
 from events.envelope import NewEvent, StoredEvent
 from games.contract import Game, RuleViolation
+from games.decider import refuse_finished
 from games.registry import all_games
 from games.validation import validate_action, validate_match
 from projections.positions import tape
@@ -254,8 +255,7 @@ def _check_batch(game: Game, batch: list[tuple[int, StoredEvent]], playing: Tape
         return {"type": "undo" if first.type == tape.UNDONE else "redo"}
     action = first.meta.get("action")
     try:
-        if pos["game"].get("finished"):
-            raise RuleViolation("match_finished", "the match is over; undo to change its end")
+        refuse_finished(pos["game"])
         checked = validate_action(game, action)
         derived = game.decide(pos["game"], checked)
     except RuleViolation as refusal:

@@ -36,7 +36,7 @@ from werkzeug.exceptions import TooManyRequests
 from events.errors import OverLimit
 from events.keys import Keys
 from events.store import RateCounters
-from service.http.errors import http_problem
+from service.http.errors import RATE_REFUSAL, http_problem
 from service.recording.credentials import Credentials
 
 CREATING = ("matches.create_match", "history.fork", "history.import_match")
@@ -143,15 +143,18 @@ def limit_rates(
         refused = hit(scope, who, rates)
         return http_problem(refused) if refused is not None else response
 
-    @app.errorhandler(OverLimit)
-    def over_limit(error: OverLimit) -> Response:
+    def over_limit(error: OverLimit) -> RateLimited:
+        """The refusal of a write its append found over one of the caller's rates (mapped to its
+        answer in service.http.errors)."""
         scope, who, rates = g.rate_budget
         try:
-            return http_problem(refuse(scope, who, [rates[error.which - 1]]))
+            return refuse(scope, who, [rates[error.which - 1]])
         except (redis.RedisError, StorageError):
             # The window's end cannot be read: it opens within its length at the latest.
             item = rates[error.which - 1]
-            return http_problem(RateLimited(description=str(item), retry_after=item.get_expiry()))
+            return RateLimited(description=str(item), retry_after=item.get_expiry())
+
+    app.extensions[RATE_REFUSAL] = over_limit
 
     return count, count_unsent
 

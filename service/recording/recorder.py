@@ -32,6 +32,7 @@ from events.envelope import AppendResult, CarriedProjection, NewEvent, StoredEve
 from events.errors import VersionConflict
 from events.store import AppendExtras, EventStore, RateCounters
 from games.contract import Game, RuleViolation
+from games.decider import refuse_finished
 from games.registry import get_game
 from games.validation import validate_action, validate_match
 from projections.positions import tape
@@ -322,8 +323,7 @@ class Recorder:
         action = validate_action(game, action)
 
         def decide(pos: Position) -> list[NewEvent]:
-            if pos["game"].get("finished"):
-                raise RuleViolation("match_finished", "the match is over; undo to change its end")
+            refuse_finished(pos["game"])
             events = game.decide(pos["game"], action)
             actor = str(action.get("player") or "table")
             return self._new_events(game, events, unique_hex(), actor, action)

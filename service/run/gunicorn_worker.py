@@ -66,15 +66,10 @@ def write_problem(sock: Any, status: int, reason: str, message: str) -> None:
         detail = f"the request line is too long ({detail}); send at most 4094 bytes of path and query"
     elif status == 431:
         detail = f"the headers are too many or too large ({detail})"
-    body = json.dumps(
-        {
-            "type": f"urn:tabletape:problem:{code}",
-            "title": reason,
-            "status": status,
-            "detail": detail,
-            "code": code,
-        }
-    ).encode()
+    # Imported here, in the worker that answers: the master process never loads the app's modules.
+    from service.http.errors import problem_body
+
+    body = json.dumps(problem_body(status, code, detail, title=reason)).encode()
     head = (
         f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\nContent-Type: application/problem+json\r\n"
         f"Content-Length: {len(body)}\r\n\r\n"
