@@ -33,7 +33,7 @@ from service.bootstrap import Services
 
 ROOT = Path(__file__).resolve().parents[1]
 MATCHES, CONNECTIONS, SECONDS, ROUNDS = 192, 8, 4, 3
-# A pass of the projection worker ends this long after the last write (workers.drain.IDLE).
+# A pass of the projection worker ends this long after the last write (events.defaults.PASS_IDLE).
 IDLE_AFTER = 0.5
 
 # Each connection sends its matches' actions in turn, and moves a match on to its next action

@@ -17,8 +17,9 @@ from typing import Any, cast
 import redis
 from redis import exceptions
 
+from events.defaults import SEND_ATTEMPTS
+
 Group = tuple[str, Sequence[Sequence[Any]]]
-SEND_ATTEMPTS = 3
 
 
 def server_of(client: redis.Redis, key: str) -> redis.Redis:

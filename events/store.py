@@ -24,6 +24,7 @@ from cachetools import LRUCache
 from redis.commands.core import Script
 
 from events.codec import as_text, decode, encode, entry_id
+from events.defaults import CONNECTIONS_KEPT, HEADERS_KEPT, WAKE_SECONDS
 from events.envelope import AppendResult, CarriedProjection, NewEvent, StoredEvent
 from events.errors import (
     IdempotencyMismatch,
@@ -41,12 +42,6 @@ from events.upcasting import Upcasters
 _WRITTEN, _DUPLICATE = 0, 1
 # The transaction an append that carries its projection is sent in (``EventStore._evalsha``).
 _MULTI, _EXEC = hiredis.pack_command(("MULTI",)), hiredis.pack_command(("EXEC",))
-# The wake flag outlives a lost enqueue by this long; the workers' sweep covers that gap.
-WAKE_SECONDS = 5
-# How many matches' headers a process remembers.
-_HEADERS = 4096
-# How many connections a process keeps for its next appends (``EventStore._checkout``).
-_KEPT = 8
 _NO_MATCH, _EXISTS, _CONFLICT, _OTHER_REQUEST, _OVER_LIMIT = -1, -2, -3, -4, -5
 
 
@@ -108,7 +103,7 @@ class EventStore:
         # A cluster keeps the dirty set and the wake flag in other slots than a match's keys.
         self._cluster = hasattr(client, "get_node_from_key")
         # A header never changes once written, so each process reads it once per match.
-        self._headers: LRUCache[str, dict[str, str]] = LRUCache(maxsize=_HEADERS)
+        self._headers: LRUCache[str, dict[str, str]] = LRUCache(maxsize=HEADERS_KEPT)
         # The keys every write names beside the match's own.
         self._marks = (keys.dirty(), keys.wake())
         # Connections of the client's pool whose last reply was read, kept for the next appends
@@ -371,7 +366,7 @@ class EventStore:
     def _checkin(self, conn: Any, clean: bool) -> None:
         """Keep a connection for the next append, or give it back to the pool (a connection that
         failed, or one more than the store keeps)."""
-        if clean and len(self._kept) < _KEPT and self._kept_by == os.getpid():
+        if clean and len(self._kept) < CONNECTIONS_KEPT and self._kept_by == os.getpid():
             self._kept.append(conn)
         else:
             self.client.connection_pool.release(conn)

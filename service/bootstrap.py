@@ -24,18 +24,17 @@ from redis.cluster import ClusterNode, RedisCluster
 from redis.crc import key_slot
 from rq import Queue
 
+from events.defaults import LIVE_BLOCK_MS, MAX_CONNECTIONS
 from events.errors import StoreFull
 from events.keys import Keys
 from projections.assembly import Projections, assemble
-from projections.live.hub import BLOCK_MS, LiveHub
+from projections.live.hub import LiveHub
 from projections.projecting.queueing import enqueue_pass, projection_queue
 from service.config import Settings
 from service.recording.credentials import Credentials
 from service.recording.recorder import Recorder
 
 Connect = Callable[[], redis.Redis]
-# Connections to Redis per API process, shared by all its requests.
-MAX_CONNECTIONS = 64
 
 
 @dataclass
@@ -134,8 +133,8 @@ def build(settings: Settings, notify: Callable[[str], None] | None = None) -> Se
     recorder = Recorder(
         parts.store, parts.positions, enqueue, credentials=credentials, projector=parts.projector
     )
-    # The hub's one connection blocks in XREAD for BLOCK_MS at a time, so it waits longer.
-    wait = BLOCK_MS / 1000 + 10
+    # The hub's one connection blocks in XREAD for LIVE_BLOCK_MS at a time, so it waits longer.
+    wait = LIVE_BLOCK_MS / 1000 + 10
     if settings.redis_cluster:
         # One XREAD per slot (a cluster refuses one that names two), each routed to its master.
         hub = LiveHub(lambda group: connect_store(settings, wait, 3), parts.store, keys, group_of=_slot_of)

@@ -25,6 +25,7 @@ from typing import Any
 import redis
 
 from events.codec import as_text, decode, entry_id, seq_of
+from events.defaults import LIVE_BLOCK_MS, LIVE_KEEPALIVE_SECONDS, LIVE_WAKE_TTL_SECONDS, LIVE_XREAD_COUNT
 from events.envelope import StoredEvent
 from events.keys import Keys
 from events.store import EventStore
@@ -33,10 +34,6 @@ from projections.positions.rewind import Positions, frozen
 from projections.queries.disclosure import disclosed
 
 log = logging.getLogger("tabletape.live")
-BLOCK_MS = 30_000
-XREAD_COUNT = 500
-KEEPALIVE_SECONDS = 15.0
-WAKE_TTL_SECONDS = 3600
 
 
 # --- the hub: one blocking read per group of keys (one server: one), per process ------------------
@@ -145,7 +142,7 @@ class GroupReader:
         """Cut the reader's blocking read short, so that it reads the logs it follows now."""
         with self.hub.store.client.pipeline(transaction=False) as pipe:
             pipe.xadd(self.wake_key, {"w": "1"}, maxlen=10, approximate=True)
-            pipe.expire(self.wake_key, WAKE_TTL_SECONDS)
+            pipe.expire(self.wake_key, LIVE_WAKE_TTL_SECONDS)
             pipe.execute()
 
     def close(self) -> None:
@@ -167,7 +164,7 @@ class GroupReader:
                     matches = {keys.log(m): m for m in self._cursors}
                     streams: dict[Any, Any] = {k: entry_id(self._cursors[m]) for k, m in matches.items()}
                 streams[self.wake_key] = woken
-                replies: Any = client.xread(streams, count=XREAD_COUNT, block=BLOCK_MS)
+                replies: Any = client.xread(streams, count=LIVE_XREAD_COUNT, block=LIVE_BLOCK_MS)
                 for key, entries in replies or []:
                     name = as_text(key)
                     if name == self.wake_key:
@@ -256,7 +253,7 @@ class Feed:
         hub: LiveHub,
         match_id: str,
         last_event_id: int | None = None,
-        keepalive: float = KEEPALIVE_SECONDS,
+        keepalive: float = LIVE_KEEPALIVE_SECONDS,
     ) -> None:
         self.positions = positions
         self.match_id = match_id

@@ -14,6 +14,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from events.defaults import BATCH_ENDS_KEPT, MATCHES_REMEMBERED, NEAR_ENOUGH
 from events.envelope import StoredEvent
 from events.store import EventStore
 from games.contract import Game
@@ -22,11 +23,6 @@ from projections.positions import tape
 from projections.positions.stored import StoredProjections
 from projections.positions.tape import Position, Tape
 from projections.queries.disclosure import disclosed
-
-# How many batch ends a process remembers per match: the positions an undo or redo lands on.
-RING = 24
-# A remembered position this close to the step needed is folded from without asking Redis.
-NEAR_ENOUGH = 32
 
 
 def frozen(value: Any) -> Any:
@@ -45,7 +41,9 @@ def _no_jumps(step: int) -> Position:
 class Positions:
     """Rebuilds positions of a match from the log, the projection and the snapshots."""
 
-    def __init__(self, store: EventStore, stored: StoredProjections, memo_size: int = 256) -> None:
+    def __init__(
+        self, store: EventStore, stored: StoredProjections, memo_size: int = MATCHES_REMEMBERED
+    ) -> None:
         self.store = store
         self.stored = stored
         self._memo: OrderedDict[str, OrderedDict[int, bytes]] = OrderedDict()
@@ -264,7 +262,7 @@ class Positions:
 
     def _trim(self, ring: OrderedDict[int, bytes]) -> None:
         # The least recently used go first: an undo and a redo of one action keep both its ends.
-        while len(ring) > RING:
+        while len(ring) > BATCH_ENDS_KEPT:
             ring.popitem(last=False)
 
     def _newest(self, match_id: str) -> Position | None:

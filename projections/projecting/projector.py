@@ -30,6 +30,7 @@ from typing import Any
 import redis
 
 from events.codec import as_text, dumps
+from events.defaults import CALL_MATCHES, POSITIONS_HELD, SNAPSHOT_EVERY, TAIL_READ
 from events.envelope import CarriedProjection, StoredEvent
 from events.errors import UnknownMatch
 from events.servers import Group, on_servers
@@ -43,15 +44,7 @@ from projections.positions.tape import Position
 from projections.projecting.summary import summary_of
 from projections.readmodels.indexes import ReadModels
 
-DEFAULT_SNAPSHOT_EVERY = 100
-# Events read per match and round trip; a longer tail is read on in further round trips.
-TAIL = 1000
-# Positions a projector holds between runs (the least recently projected matches go first).
-HELD = 1024
 _SCRIPTS = ("take", "project", "finish")
-# Matches per script call on one Redis: a call runs without a break, so a write waits for a
-# call at most this many matches' work.
-CALL_MATCHES = 50
 # The models field while a run writes read models it has not confirmed yet (finish.lua).
 _PENDING = "pending:"
 log = logging.getLogger("tabletape.projector")
@@ -132,7 +125,7 @@ class Projector:
         self,
         positions: Positions,
         models: ReadModels,
-        snapshot_every: int = DEFAULT_SNAPSHOT_EVERY,
+        snapshot_every: int = SNAPSHOT_EVERY,
     ) -> None:
         self.positions = positions
         self.models = models
@@ -201,7 +194,7 @@ class Projector:
             known = held[match_id]
             keys = [self.keys.lease(match_id), self.keys.proj(match_id), self.keys.log(match_id)]
             step = "" if known is None else known["version"]
-            calls.append((keys, [token, ms, step, TAIL]))
+            calls.append((keys, [token, ms, step, TAIL_READ]))
         runs = []
         for (match_id, game), reply in zip(wanted, self._scripts("take", calls), strict=True):
             known = held[match_id]
@@ -219,7 +212,7 @@ class Projector:
             events = self.store.events_of(header["game"], entries)
             if pos["version"] != int(checkpoint):
                 # A position not at its checkpoint (a damaged projection): fold from its own step.
-                events = self.store.read(match_id, pos["version"] + 1, count=TAIL)
+                events = self.store.read(match_id, pos["version"] + 1, count=TAIL_READ)
             models_at = as_text(models) if models is not None else None
             runs.append(_Run(match_id, game, header, pos["version"], pos, events, models_at))
         return runs
@@ -239,16 +232,16 @@ class Projector:
         # Only a correction jumps, and then to a batch end of this fold or to a stored position:
         # a fold without one keeps none (a long tail, read on in parts, keeps them all).
         events = run.events
-        keep = len(events) >= TAIL or any(event.type in tape.CORRECTIONS for event in events)
+        keep = len(events) >= TAIL_READ or any(event.type in tape.CORRECTIONS for event in events)
         playing = self.positions.tape_from(run.game, run.match_id, run.pos, keep=keep)
         while events:
             for event in events:
                 pos = playing.advance(event)
                 if event.seq % self.snapshot_every == 0:
                     run.snapshots.append(snapshot_member(pos))
-            if len(events) < TAIL:
+            if len(events) < TAIL_READ:
                 break
-            events = self.store.read(run.match_id, events[-1].seq + 1, count=TAIL)
+            events = self.store.read(run.match_id, events[-1].seq + 1, count=TAIL_READ)
         run.pos = playing.position
 
     def _write(self, runs: list[_Run], lease: Lease | None, token: str) -> None:
@@ -302,7 +295,7 @@ class Projector:
         with self._lock:
             self._held.setdefault(match_id, pos)
             self._held.move_to_end(match_id)
-            while len(self._held) > HELD:
+            while len(self._held) > POSITIONS_HELD:
                 self._held.popitem(last=False)
 
     def _summarise(self, run: _Run, scores: Any) -> str:

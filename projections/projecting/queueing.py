@@ -12,9 +12,9 @@ import redis
 from rq import Queue
 from rq.serializers import JSONSerializer
 
+from events.defaults import JOB_TIMEOUT
 from events.keys import Keys
 
-JOB_TIMEOUT = 300
 PROJECT_MATCH = "workers.jobs.project_match"
 PROJECT_DIRTY = "workers.jobs.project_dirty"
 

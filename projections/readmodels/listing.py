@@ -13,10 +13,9 @@ from typing import Any
 import redis
 
 from events.codec import as_text
+from events.defaults import INDEX_PAGE
 from events.keys import Keys
 from events.store import EventStore
-
-INDEX_PAGE = 1000
 
 
 class MatchList:

@@ -19,6 +19,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from events.codec import UnsafeNumber, loads
+from events.defaults import CLOCK_SLACK_MS
 from events.envelope import NewEvent, StoredEvent
 from games.contract import Game, RuleViolation
 from games.decider import refuse_finished
@@ -34,7 +35,6 @@ CREATED = "MatchCreated"
 # ahead is forgiven: such a date is taken as now).
 MATCH_ID = re.compile(r"[0-9a-f]{16}")
 ACTION_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
-CLOCK_SLACK_MS = 5 * 60 * 1000
 
 
 class ImportRefused(Exception):

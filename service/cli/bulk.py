@@ -15,6 +15,7 @@ from typing import IO
 
 import click
 
+from events.defaults import EXPORT_PAGE
 from events.errors import UnknownMatch
 from projections.sharing import bgstats
 from projections.sharing.export import FORMAT, export_lines
@@ -22,8 +23,6 @@ from projections.sharing.importing import ImportRefused
 from service.bootstrap import Services
 from service.cli.support import PROBLEMS, USAGE, Failed, progress
 from service.recording.recorder import Copied, Recorder
-
-EXPORT_PAGE = 500
 
 
 @dataclass(frozen=True)

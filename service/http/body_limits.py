@@ -10,12 +10,10 @@ from typing import Any
 
 from flask import Request, request
 
+from events.defaults import BODY_SECONDS
 from service.http.errors import RequestRefused
 
 JSON_TYPES = ("application/json", "application/x-ndjson")
-# A body must have arrived this long after its headers: a client trickling it in holds a
-# connection (a greenlet under service.run.gunicorn_worker), never longer than this.
-BODY_SECONDS = 15.0
 
 
 def check_request(req: Request, max_body: int, max_depth: int) -> None:

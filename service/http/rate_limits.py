@@ -33,6 +33,7 @@ from limits.storage import RedisClusterStorage, RedisStorage
 from limits.strategies import FixedWindowRateLimiter
 from werkzeug.exceptions import TooManyRequests
 
+from events.defaults import CALLERS_KEPT
 from events.errors import OverLimit
 from events.keys import Keys
 from events.store import RateCounters
@@ -43,8 +44,6 @@ CREATING = ("matches.create_match", "history.fork", "history.import_match")
 WRITING = ("matches.post_action", "matches.undo", "matches.redo")
 log = logging.getLogger("tabletape.ratelimits")
 Budget = tuple[str, list[RateLimitItem]]
-# How many callers a process remembers: over their rate, or the names of their counters.
-CLOSED = 4096
 
 
 class RateLimited(TooManyRequests):
@@ -81,9 +80,9 @@ def limit_rates(
     limiter = FixedWindowRateLimiter(storage)
     # (scope, caller) -> when its refused budget opens again, as this process last learnt it, and
     # the rate it is over.
-    closed: LRUCache[tuple[str, str], tuple[float, str]] = LRUCache(maxsize=CLOSED)
+    closed: LRUCache[tuple[str, str], tuple[float, str]] = LRUCache(maxsize=CALLERS_KEPT)
     # (scope, caller) -> the counters an append counts its writes against (key, limit, window).
-    named: LRUCache[tuple[str, str], list[tuple[str, int, int]]] = LRUCache(maxsize=CLOSED)
+    named: LRUCache[tuple[str, str], list[tuple[str, int, int]]] = LRUCache(maxsize=CALLERS_KEPT)
 
     def counters(scope: str, who: str, rates: list[RateLimitItem]) -> RateCounters:
         known = named.get((scope, who))

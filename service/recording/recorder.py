@@ -28,6 +28,7 @@ import redis
 from cachetools import LRUCache
 
 from events.codec import dumps_sorted, read_stored
+from events.defaults import CARRY_PAUSE, TOKENS_KEPT, WRITE_ATTEMPTS
 from events.envelope import AppendResult, CarriedProjection, NewEvent, StoredEvent
 from events.errors import VersionConflict
 from events.store import AppendExtras, EventStore, RateCounters
@@ -45,13 +46,6 @@ from projections.sharing.importing import Checked, check_log, parse_lines
 from service.recording.credentials import OPERATOR, Credentials
 from service.recording.ids import unique_hex
 
-# How many times a write is decided again after losing a race before it answers Busy.
-WRITE_ATTEMPTS = 8
-# How many matches' write tokens a process remembers as checked.
-HOLDERS = 4096
-# Seconds a process carries no projection for a match whose projection its last write found
-# behind (the workers bring it up meanwhile; a write that carries one in vain costs more).
-CARRY_PAUSE = 0.05
 # The clock the pause is kept by.
 monotonic = time.monotonic
 log = logging.getLogger("tabletape.recorder")
@@ -221,10 +215,10 @@ class Recorder:
         # What a write carries of its projection (none without one: the workers project all).
         self.projector = projector
         # When each match whose projection a write here found behind may carry one again.
-        self._behind: LRUCache[str, float] = LRUCache(maxsize=HOLDERS)
+        self._behind: LRUCache[str, float] = LRUCache(maxsize=TOKENS_KEPT)
         # The token each match was last written with, once its hash was found to match: the
         # next write with the same token is compared with it instead of hashing it again.
-        self._holders: LRUCache[str, str] = LRUCache(maxsize=HOLDERS)
+        self._holders: LRUCache[str, str] = LRUCache(maxsize=TOKENS_KEPT)
 
     def create(
         self,

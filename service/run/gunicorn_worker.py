@@ -18,8 +18,7 @@ from typing import Any
 from gunicorn import util
 from gunicorn.workers.ggevent import GeventWorker
 
-# A connection idle this long (nothing to read, or a reader that takes nothing) is closed.
-CLIENT_IDLE_SECONDS = 30.0
+from events.defaults import CLIENT_IDLE_SECONDS
 
 SETTINGS: dict[str, Any] = {
     "worker_class": "service.run.gunicorn_worker.ApiWorker",
