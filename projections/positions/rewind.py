@@ -131,13 +131,6 @@ class Positions:
             "forked_from": header.get("forked_from"),
         }
 
-    def naive_at(self, game: Game, match_id: str, step: int) -> Position:
-        """The position at ``step`` folded from step 1, ignoring every stored position.
-
-        The baseline that snapshots are measured against: one pass over the log.
-        """
-        return Tape(game, tape.empty()).fold(self.store.iter_events(match_id, 1, step))
-
     def tape_at(self, game: Game, match_id: str, step: int, keep: bool = True) -> Tape:
         """A tape at the position right after ``step``, that rewinds through the stored positions."""
         return self.tape_from(game, match_id, self.position(game, match_id, step), keep)

@@ -13,6 +13,7 @@ from games.registry import all_games
 from service.bootstrap import Services
 from service.recording.recorder import Recorded
 from tests.recording import applied, assert_agrees_with_its_log, initial_state, record_example
+from tests.support.folds import naive_at
 
 
 def record_with_corrections(parts: Services, game: Game, seed: int) -> tuple[str, dict[int, Any]]:
@@ -76,8 +77,8 @@ def test_a_rewind_from_snapshots_equals_folding_from_step_one(parts: Services, g
         assert parts.positions.position(game, match_id, version)["game"] == at_version[version]
     last = versions[-1]
     for step in range(1, last + 1, max(1, last // 15)):
-        assert parts.positions.position(game, match_id, step) == parts.positions.naive_at(
-            game, match_id, step
+        assert parts.positions.position(game, match_id, step) == naive_at(
+            parts.store, game, match_id, step
         ), step
 
 
