@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from operator import attrgetter
 
 CREATE = ("op", "match", "wake_seconds", "pairs")
 APPEND = ("op", "match", "wake_seconds", "expected", "key", "fingerprint", "counters")
@@ -40,9 +41,10 @@ def create_args(
 
 @dataclass(frozen=True)
 class AppendArgs:
-    """An append's arguments, by name; ``argv`` lays them out as the script reads them."""
+    """An append's arguments, by the names of its layout; ``argv`` lays them out as the script
+    reads them."""
 
-    match_id: str
+    match: str
     wake_seconds: str
     # The version the append is conditional on ("" for none).
     expected: str
@@ -58,16 +60,7 @@ class AppendArgs:
 
     def argv(self) -> list[str]:
         """The script's ARGV."""
-        fixed = {
-            "op": "append",
-            "match": self.match_id,
-            "wake_seconds": self.wake_seconds,
-            "expected": self.expected,
-            "key": self.key,
-            "fingerprint": self.fingerprint,
-            "counters": str(len(self.limits)),
-        }
-        args = [fixed[arg] for arg in APPEND]
+        args = ["append", *_named(self), str(len(self.limits))]
         for limit, window in self.limits:
             args += [str(limit), str(window)]
         args += ["0"] if self.basis is None else ["1", self.basis]
@@ -76,3 +69,9 @@ class AppendArgs:
     def carrying_none(self) -> AppendArgs:
         """The same append, carrying no projection."""
         return replace(self, basis=None)
+
+
+# The fields between the operation and the number of counters, in APPEND's order (an append
+# writes one per write, so its arguments are gathered by one getter, not looked up one by one).
+assert APPEND[0] == "op" and APPEND[-1] == "counters"
+_named = attrgetter(*APPEND[1:-1])

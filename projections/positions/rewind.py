@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import copy
 import threading
-from collections import OrderedDict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
+
+from cachetools import LRUCache
 
 from events.defaults import BATCH_ENDS_KEPT, MATCHES_REMEMBERED, NEAR_ENOUGH
 from events.envelope import StoredEvent
@@ -38,6 +39,20 @@ def _no_jumps(step: int) -> Position:
     raise AssertionError(f"a fold without corrections jumped to step {step}")
 
 
+class _Remembered(LRUCache[str, LRUCache[int, bytes]]):
+    """The matches a process remembers batch ends of, the least recently used going first."""
+
+    def __init__(self, maxsize: int, forget: Callable[[str], object]) -> None:
+        super().__init__(maxsize=maxsize)
+        self._forget = forget
+
+    def popitem(self) -> tuple[str, LRUCache[int, bytes]]:
+        """Evict the least recently used match, and what else is remembered of it."""
+        gone, ring = super().popitem()
+        self._forget(gone)
+        return gone, ring
+
+
 class Positions:
     """Rebuilds positions of a match from the log, the projection and the snapshots."""
 
@@ -46,11 +61,12 @@ class Positions:
     ) -> None:
         self.store = store
         self.stored = stored
-        self._memo: OrderedDict[str, OrderedDict[int, bytes]] = OrderedDict()
-        self._memo_size = memo_size
         # The newest position of a match as the last write here left it, not copied: the next
         # writer takes it (and owns it) instead of thawing the same position from the ring.
         self._live: dict[str, Position] = {}
+        # Per match, the batch ends remembered (a ring of BATCH_ENDS_KEPT): a match forgotten
+        # takes its live position with it.
+        self._memo = _Remembered(memo_size, lambda gone: self._live.pop(gone, None))
         self._lock = threading.Lock()
 
     def game_of(self, match_id: str) -> Game:
@@ -92,7 +108,6 @@ class Positions:
             live = self._live.pop(match_id, None)
             ring = self._memo.get(match_id)
             if live is not None and ring and live["version"] == max(ring):
-                self._memo.move_to_end(match_id)
                 return live, False
         remembered = self._newest(match_id)
         if remembered is not None:
@@ -209,8 +224,6 @@ class Positions:
             ring = self._ring(match_id)
             for step, text in kept:
                 ring[step] = text
-                ring.move_to_end(step)
-            self._trim(ring)
 
     def position(self, game: Game, match_id: str, step: int, near: Position | None = None) -> Position:
         """The position right after ``step``, as a fresh value the caller owns.
@@ -243,20 +256,12 @@ class Positions:
         best = max(found, key=lambda p: p["version"], default=None)
         return best if best is not None else copy.deepcopy(tape.empty())
 
-    def _ring(self, match_id: str) -> OrderedDict[int, bytes]:
+    def _ring(self, match_id: str) -> LRUCache[int, bytes]:
         ring = self._memo.get(match_id)
         if ring is None:
-            ring = self._memo[match_id] = OrderedDict()
-        self._memo.move_to_end(match_id)
-        while len(self._memo) > self._memo_size:
-            gone, _ = self._memo.popitem(last=False)
-            self._live.pop(gone, None)
+            # The least recently used go first: an undo and a redo of one action keep both its ends.
+            ring = self._memo[match_id] = LRUCache(maxsize=BATCH_ENDS_KEPT)
         return ring
-
-    def _trim(self, ring: OrderedDict[int, bytes]) -> None:
-        # The least recently used go first: an undo and a redo of one action keep both its ends.
-        while len(ring) > BATCH_ENDS_KEPT:
-            ring.popitem(last=False)
 
     def _newest(self, match_id: str) -> Position | None:
         """A fresh copy of the newest position remembered for the match, if any."""
@@ -273,5 +278,5 @@ class Positions:
             steps = [s for s in ring if s <= step] if ring else []
             if not ring or not steps:
                 return None
-            ring.move_to_end(max(steps))
+            # Read through the cache, so the position found counts as recently used.
             return tape.thaw(ring[max(steps)])

@@ -20,7 +20,6 @@ from __future__ import annotations
 import logging
 import threading
 import uuid
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -28,6 +27,7 @@ from importlib.resources import files
 from typing import Any
 
 import redis
+from cachetools import LRUCache
 
 from events.codec import as_text, dumps
 from events.defaults import CALL_MATCHES, POSITIONS_HELD, SNAPSHOT_EVERY, TAIL_READ
@@ -137,7 +137,7 @@ class Projector:
         self._sha = {name: self.client.register_script(_source(name)).sha for name in _SCRIPTS}
         # A position at a step never changes, so one held here is as good as the stored one
         # while the stored checkpoint is its step (take.lua then sends no position).
-        self._held: OrderedDict[str, Position] = OrderedDict()
+        self._held: LRUCache[str, Position] = LRUCache(maxsize=POSITIONS_HELD)
         self._lock = threading.Lock()
         # A cluster keeps the dirty set in another slot than any match's keys.
         self._cluster = hasattr(self.client, "get_node_from_key")
@@ -294,9 +294,6 @@ class Projector:
             return
         with self._lock:
             self._held.setdefault(match_id, pos)
-            self._held.move_to_end(match_id)
-            while len(self._held) > POSITIONS_HELD:
-                self._held.popitem(last=False)
 
     def _summarise(self, run: _Run, scores: Any) -> str:
         """Set the run's summary; return the basis of the read models it implies."""
