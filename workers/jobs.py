@@ -43,7 +43,7 @@ def project_dirty(prefix: str, snapshot_every: int) -> dict[str, Any]:
 def project_match(match_id: str, prefix: str, snapshot_every: int) -> dict[str, Any]:
     """Bring one match's projection up to its log (idempotent; safe to run twice or at once).
 
-    Nothing in tabletape enqueues it any more (writes enqueue passes): it runs jobs an operator
+    Nothing in tabletape enqueues it (writes enqueue passes): it runs the jobs an operator
     enqueues by name, and those an earlier release left in the queue."""
     done = _parts(prefix, snapshot_every).projector.project(match_id)
     return {"match_id": match_id, "checkpoint": done.checkpoint, "folded": done.folded}

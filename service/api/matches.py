@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -142,9 +143,9 @@ def show_match(match_id: str) -> dict[str, Any]:
 @blp.doc(parameters=WRITE_HEADERS)
 def post_action(action: dict[str, Any], match_id: str) -> Response:
     """Record one action; the rules check it and derive its events."""
-    recorder, env = services().recorder, request.environ
+    recorder, environ = services().recorder, request.environ
     answer = recorder.act(
-        match_id, bearer_token(env), action, if_match(env), idempotency_key(env), rate_counters()
+        match_id, bearer_token(environ), action, if_match(environ), idempotency_key(environ), rate_counters()
     )
     return appended(answer)
 
@@ -154,10 +155,7 @@ def post_action(action: dict[str, Any], match_id: str) -> Response:
 @blp.doc(parameters=WRITE_HEADERS)
 def undo(match_id: str) -> Response:
     """Take back the last effective action (and the events it derived) by appending a correction."""
-    recorder, env = services().recorder, request.environ
-    return appended(
-        recorder.undo(match_id, bearer_token(env), if_match(env), idempotency_key(env), rate_counters())
-    )
+    return _corrected(services().recorder.undo, match_id)
 
 
 @blp.route("/<match_id>/redo", methods=["POST"])
@@ -165,10 +163,14 @@ def undo(match_id: str) -> Response:
 @blp.doc(parameters=WRITE_HEADERS)
 def redo(match_id: str) -> Response:
     """Re-apply the action the last undo took back, until a new action is recorded."""
-    recorder, env = services().recorder, request.environ
-    return appended(
-        recorder.redo(match_id, bearer_token(env), if_match(env), idempotency_key(env), rate_counters())
-    )
+    return _corrected(services().recorder.redo, match_id)
+
+
+def _corrected(correct: Callable[..., Recorded], match_id: str) -> Response:
+    """The answer to an undo or a redo (``correct``) of the match, with the request's conditions."""
+    environ = request.environ
+    token, key = bearer_token(environ), idempotency_key(environ)
+    return appended(correct(match_id, token, if_match(environ), key, rate_counters()))
 
 
 def _origin(origin: str | None) -> dict[str, str]:

@@ -38,6 +38,16 @@ def numbers(store: EventStore, match_id: str, **kwargs: Any) -> list[int]:
     return [e.data["n"] for e in store.read(match_id, **kwargs)]
 
 
+def assert_written_once_with_its_work(store: EventStore) -> None:
+    """Append step 2 to match "m" (at step 1) with work to do meanwhile: written once, work done once."""
+    ran: list[str] = []
+    assert store.append(
+        "m", batch(2), 1, extras=AppendExtras(meanwhile=lambda: ran.append("folded"))
+    ) == AppendResult(2, 2)
+    assert ran == ["folded"]
+    assert numbers(store, "m") == [1, 2]
+
+
 def cannot_fold() -> None:
     raise LookupError("the answer could not fold")
 
@@ -129,12 +139,7 @@ class StoreContract:
 
     def test_work_given_to_an_append_runs_once_and_the_batch_is_written(self, store: EventStore) -> None:
         store.create("m", {"game": "wizard"}, batch(1), created_ms=1)
-        ran: list[str] = []
-        assert store.append(
-            "m", batch(2), 1, extras=AppendExtras(meanwhile=lambda: ran.append("folded"))
-        ) == AppendResult(2, 2)
-        assert ran == ["folded"]
-        assert numbers(store, "m") == [1, 2]
+        assert_written_once_with_its_work(store)
 
     def test_an_append_whose_work_fails_is_written_then_raises_what_the_work_raised(
         self, store: EventStore
@@ -337,12 +342,7 @@ class TestFakeRedis(StoreContract):
     def test_an_append_to_a_server_that_lost_its_scripts_is_written_once(self, store: EventStore) -> None:
         store.create("m", {"game": "wizard"}, batch(1), created_ms=1)
         store.client.script_flush()
-        ran: list[str] = []
-        assert store.append(
-            "m", batch(2), 1, extras=AppendExtras(meanwhile=lambda: ran.append("folded"))
-        ) == AppendResult(2, 2)
-        assert ran == ["folded"]
-        assert numbers(store, "m") == [1, 2]
+        assert_written_once_with_its_work(store)
 
     def test_an_append_whose_reply_is_lost_is_sent_again_and_never_written_twice(
         self, store: EventStore, monkeypatch: pytest.MonkeyPatch
