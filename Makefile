@@ -27,6 +27,10 @@ $(VENV)/.installed-test: pyproject.toml | $(VENV)/bin/python
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $@ $(VENV)/.installed-serve
 
+# The whole install under the stamp's earlier name, for scripts that still ask for it.
+$(VENV)/.installed: $(VENV)/.installed-test
+	touch $@
+
 serve: $(VENV)/.installed-serve
 	$(BIN)/tabletape serve --host $(BIND) --port $(PORT)
 
