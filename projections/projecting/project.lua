@@ -4,8 +4,8 @@
 --
 -- KEYS: 1 proj (hash), 2 snap (sorted set), 3 lease (string), 4 meta (hash); on one Redis also
 --       5 dirty (the set of matches whose projection may lag), which a run then takes the match off here.
--- ARGV: 1 <checkpoint the fold started from>, 2 <new checkpoint>, 3 env, 4 summary,
---       5 <the read models' basis of this summary>, 6 <the run's token>, 7 <the lease's token,
+-- ARGV: 1 <checkpoint the fold started from>, 2 <new checkpoint>, 3 the frozen position (field
+--       env), 4 summary, 5 <the read models' basis of this summary>, 6 <the run's token>, 7 <the lease's token,
 --       or "">, 8 <the match id>, then <step> <member> for each snapshot
 -- Replies {code, version}:
 --   code 0: the stored checkpoint is not the one the fold started from; nothing written, and
