@@ -36,14 +36,14 @@ class Keys:
         return self._match(match_id, "snap")
 
     def proj(self, match_id: str) -> str:
-        """Hash: the projection's checkpoint, position (env), scoreboard, summary and the basis of
-        the read models written from it (models)."""
+        """Hash: the projection's checkpoint, its position frozen (field env), its summary and the
+        basis of the read models written from it (models)."""
         return self._match(match_id, "proj")
 
-    def staged(self, match_id: str) -> str:
+    def carried(self, match_id: str) -> str:
         """Hash: the projection an append carries, as ``proj`` holds one; the append's script
         renames it to ``proj`` or deletes it (events/append.lua)."""
-        return self._match(match_id, "staged")
+        return self._match(match_id, "carried")
 
     def meta_pattern(self) -> str:
         """A SCAN pattern that matches every match's header key under this prefix."""

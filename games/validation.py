@@ -50,10 +50,10 @@ def validate_action(game: Game, action: Any) -> Action:
         raise InvalidAction("invalid_action", "an action must be a JSON object")
     kind = action.get("type")
     if not isinstance(kind, str) or kind not in game.actions:
-        known = ", ".join(sorted(game.actions))
-        raise InvalidAction(
-            "unknown_action", f"{game.title} has no action {kind!r}; the actions are: {known}"
-        )
+        # The decider owns the sentence; it imports this module, so this one imports it here.
+        from games.decider import unknown_action
+
+        raise unknown_action(game.title, kind, game.actions)
     fields = {k: v for k, v in action.items() if k != "type"}
     _first_error(game.actions[kind], fields, f"action '{kind}'")
     return dict(action)

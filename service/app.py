@@ -32,6 +32,8 @@ class TabletapeApi(Api):
 
     ERROR_SCHEMA = Problem
     DEFAULT_ERROR_RESPONSE_NAME = "DEFAULT_ERROR"
+    # flask-smorest's own default, spelt here with its type (mypy cannot infer it from there).
+    DEFAULT_RESPONSE_CONTENT_TYPE: str = "application/json"
 
     def _register_responses(self) -> None:
         saved = self.DEFAULT_RESPONSE_CONTENT_TYPE
@@ -161,9 +163,9 @@ def create_app(settings: Settings | None = None) -> Flask:
     )
     if settings.trusted_proxies:
         # The caller's address (rate limits, logs) is the one the trusted proxies forward.
-        app.wsgi_app = ProxyFix(
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
             app.wsgi_app, x_for=settings.trusted_proxies, x_proto=settings.trusted_proxies
-        )  # type: ignore[method-assign]
+        )
     if settings.json_logs:
         request_log.configure(json_logs=True)
 

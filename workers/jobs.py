@@ -7,9 +7,7 @@ named no store, such as a test's in-process worker, projects on the queue's own 
 
 from __future__ import annotations
 
-import os
 import threading
-import time
 from typing import Any
 
 import redis
@@ -43,7 +41,10 @@ def project_dirty(prefix: str, snapshot_every: int) -> dict[str, Any]:
 
 
 def project_match(match_id: str, prefix: str, snapshot_every: int) -> dict[str, Any]:
-    """Bring one match's projection up to its log (idempotent; safe to run twice or at once)."""
+    """Bring one match's projection up to its log (idempotent; safe to run twice or at once).
+
+    Nothing in tabletape enqueues it (writes enqueue passes): it runs the jobs an operator
+    enqueues by name, and those an earlier release left in the queue."""
     done = _parts(prefix, snapshot_every).projector.project(match_id)
     return {"match_id": match_id, "checkpoint": done.checkpoint, "folded": done.folded}
 
@@ -51,10 +52,6 @@ def project_match(match_id: str, prefix: str, snapshot_every: int) -> dict[str, 
 def _parts(prefix: str, snapshot_every: int) -> Projections:
     job = get_current_job()
     assert job is not None, "projection jobs run inside an RQ job"
-    delay = float(os.environ.get("TABLETAPE_SLOW_PROJECTION", "0") or 0)
-    if delay:
-        # Fault-injection aid: makes a projection slow enough to kill a worker in the middle.
-        time.sleep(delay)
     with _LOCK:
         connection: redis.Redis = _STORE.get("client", job.connection)
         key = (id(connection), prefix, snapshot_every)

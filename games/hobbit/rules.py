@@ -1,7 +1,7 @@
 """Setting up a match of The Hobbit Card Game and deciding what each recorded action causes.
 
 ``decide`` dispatches each action type to one small function; the distribution of a won trick,
-with everything it sets off, lives in ``games.hobbit.settle``.
+with everything it sets off, lives in ``games.hobbit.distribution``.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from games.hobbit.constants import (
     living,
     value,
 )
-from games.hobbit.settle import distribute
+from games.hobbit.distribution import distribute
 from games.players import find_player as _seated
 from games.players import name_key
 

@@ -1,4 +1,6 @@
-"""Where projections live in Redis: the projected position, its views, and the snapshots."""
+"""Where projections live in Redis: the projected position and summary, and the snapshots.
+
+No view and no scoreboard is stored: reads compute them from the position."""
 
 from __future__ import annotations
 
@@ -39,8 +41,8 @@ def snapshot_member(pos: Position) -> str:
     return f"{pos['version']:0{_SNAP_DIGITS}d}|{dumps(pos)}"
 
 
-class ProjectionCache:
-    """Reads of a match's projection hash and snapshots."""
+class StoredProjections:
+    """The stored projection of each match: its projection hash and its snapshots."""
 
     def __init__(self, client: redis.Redis, keys: Keys) -> None:
         self.client = client

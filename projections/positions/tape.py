@@ -28,6 +28,7 @@ from typing import Any
 
 import orjson
 
+from events.defaults import TAPE_EVERY, TAPE_WINDOW
 from events.envelope import StoredEvent
 from games.contract import Game
 
@@ -110,8 +111,8 @@ class Tape:
         start: Position,
         fallback: Rewind | None = None,
         keep: bool = True,
-        window: int = 32,
-        every: int = 64,
+        window: int = TAPE_WINDOW,
+        every: int = TAPE_EVERY,
     ) -> None:
         self.game = game
         self.position = start

@@ -20,7 +20,7 @@ from events.store import EventStore
 from games.contract import Game
 from games.registry import get_game
 from projections.positions import tape
-from projections.positions.stored import ProjectionCache
+from projections.positions.stored import StoredProjections
 from projections.positions.tape import Position, Tape
 from projections.projecting.summary import readable, summary_of
 from projections.readmodels.indexes import ReadModels
@@ -53,13 +53,13 @@ class Verifier:
     """Compares and rebuilds the projections of the matches under one key prefix."""
 
     def __init__(
-        self, store: EventStore, cache: ProjectionCache, models: ReadModels, snapshot_every: int
+        self, store: EventStore, stored: StoredProjections, models: ReadModels, snapshot_every: int
     ) -> None:
         self.store = store
-        self.cache = cache
+        self.stored = stored
         self.models = models
-        self.client = cache.client
-        self.keys = cache.keys
+        self.client = stored.client
+        self.keys = stored.keys
         self.snapshot_every = snapshot_every
 
     def expected(self, match_id: str) -> Expected:
@@ -84,7 +84,7 @@ class Verifier:
         def differ(what: str, detail: str) -> None:
             found.append(Difference(match_id, what, detail))
 
-        checkpoint = self.cache.checkpoint(match_id)
+        checkpoint = self.stored.checkpoint(match_id)
         if checkpoint != want.pos["version"]:
             differ("checkpoint", f"projected to step {checkpoint}, the log has {want.pos['version']}")
         # The scoreboard is the game's scores of env, computed as it is read.

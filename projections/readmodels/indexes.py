@@ -64,7 +64,7 @@ class ReadModels:
         """Queue on ``pipe`` the removal of everything derived from the match: projection included."""
         # One key per command: a cluster's pipeline sends each to the node that holds it.
         pipe.delete(self.keys.proj(match_id))
-        pipe.delete(self.keys.staged(match_id))
+        pipe.delete(self.keys.carried(match_id))
         pipe.delete(self.keys.snap(match_id))
         pipe.zrem(self.keys.index("game", game_id), match_id)
         for status in STATUSES:

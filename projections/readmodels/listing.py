@@ -12,13 +12,12 @@ from typing import Any
 import redis
 
 from events.codec import as_text
+from events.defaults import INDEX_PAGE
 from events.keys import Keys
 from events.store import EventStore
 from games.players import name_key
 from projections.positions.stored import project_again
 from projections.projecting.summary import readable
-
-PAGE = 1000
 
 
 class MatchList:
@@ -92,7 +91,7 @@ def in_every(
     """(match id, score) of every match listed in each of ``indexes`` with a score in lo..hi.
 
     One key per command, so it works when the indexes live on different nodes of a cluster; it
-    costs O(size of the smallest index), read ``PAGE`` members at a time.
+    costs O(size of the smallest index), read ``INDEX_PAGE`` members at a time.
     """
     with client.pipeline(transaction=False) as pipe:
         for key in indexes:
@@ -102,7 +101,7 @@ def in_every(
     found: list[tuple[str, float]] = []
     start = 0
     while True:
-        page: Any = client.zrangebyscore(smallest, lo, hi, start=start, num=PAGE, withscores=True)
+        page: Any = client.zrangebyscore(smallest, lo, hi, start=start, num=INDEX_PAGE, withscores=True)
         if not page:
             return found
         members = [member for member, _ in page]

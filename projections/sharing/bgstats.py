@@ -27,7 +27,7 @@ from zoneinfo import ZoneInfo
 from games.contract import Game
 from games.players import left_of, name_key
 from projections.positions import tape
-from projections.positions.rewind import MatchReader
+from projections.positions.rewind import Positions
 
 CREATE_PLAY = "https://app.bgstatsapp.com/createPlay.html?data="
 SOURCE = "tabletape"
@@ -69,15 +69,15 @@ class Play:
     bgg_id: int | None = None
 
 
-def finished_play(reader: MatchReader, match_id: str, bgg_ids: dict[str, int] | None = None) -> Play | None:
+def finished_play(positions: Positions, match_id: str, bgg_ids: dict[str, int] | None = None) -> Play | None:
     """The facts of a finished match that a play holds; None while it is unfinished. ``bgg_ids``:
     BoardGameGeek ids configured beside tabletape's own."""
-    game, pos = reader.head(match_id)
+    game, pos = positions.head(match_id)
     board = game.scores(copy.deepcopy(pos["game"]))
     if not board.get("finished"):
         return None
-    header = reader.store.header(match_id)
-    events = [e for e in reader.store.iter_events(match_id) if tape.is_effective(pos, e.seq)]
+    header = positions.store.header(match_id)
+    events = [e for e in positions.store.iter_events(match_id) if tape.is_effective(pos, e.seq)]
     zone = ZoneInfo(header.get("timezone") or "UTC")
     begun, ended = _moment(events[0].meta.get("ts"), zone), _moment(events[-1].meta.get("ts"), zone)
     players = list(pos["game"].get("players", []))

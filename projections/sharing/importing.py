@@ -20,8 +20,10 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from events.codec import UnsafeNumber, loads
+from events.defaults import CLOCK_SLACK_MS
 from events.envelope import NewEvent, StoredEvent
 from games.contract import Game, RuleViolation
+from games.decider import refuse_finished
 from games.registry import all_games
 from games.validation import validate_action, validate_match
 from projections.positions import tape
@@ -34,7 +36,6 @@ CREATED = "MatchCreated"
 # ahead is forgiven: such a date is taken as now).
 MATCH_ID = re.compile(r"[0-9a-f]{16}")
 ACTION_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
-CLOCK_SLACK_MS = 5 * 60 * 1000
 
 
 class ImportRefused(Exception):
@@ -271,8 +272,7 @@ def _check_batch(game: Game, batch: list[tuple[int, StoredEvent]], playing: Tape
         return {"type": "undo" if first.type == tape.UNDONE else "redo"}
     action = first.meta.get("action")
     try:
-        if pos["game"].get("finished"):
-            raise RuleViolation("match_finished", "the match is over; undo to change its end")
+        refuse_finished(pos["game"])
         checked = validate_action(game, action)
         derived = game.decide(pos["game"], checked)
     except RuleViolation as refusal:

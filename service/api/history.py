@@ -78,8 +78,8 @@ def follow(query: dict[str, Any], match_id: str) -> Response:
     Bearer <token>) gets everything."""
     header = step_header("Last-Event-ID", "bad_last_event_id")
     after = header if header is not None else query.get("last_event_id")
-    everything = services().reads.everything(match_id, bearer_token())
-    feed = live.Feed(services().reader, services().hub, match_id, after, everything=everything)
+    everything = services().queries.everything(match_id, bearer_token())
+    feed = live.Feed(services().positions, services().hub, match_id, after, everything=everything)
     return Response(
         feed.lines(),
         mimetype=EVENT_STREAM,
@@ -117,11 +117,11 @@ def export(query: dict[str, Any], match_id: str) -> Any:
     says so in its header (`partial`, `hidden_steps`) and cannot be imported. With the token it is
     everything."""
     if query["format"] == "bgstats":
-        return services().reads.play(match_id)
+        return services().queries.play(match_id)
     if query["format"] == "bgstats-link":
         # Returned as is: the declared success schema is the file's, this is the alternative.
-        return jsonify({"url": services().reads.play_link(match_id)})
-    lines = services().reads.export(match_id, bearer_token())
+        return jsonify({"url": services().queries.play_link(match_id)})
+    lines = services().queries.export(match_id, bearer_token())
     return Response(
         lines, mimetype=NDJSON, headers={"Content-Disposition": f'attachment; filename="{match_id}.ndjson"'}
     )

@@ -25,7 +25,7 @@ def events(query: dict[str, Any], match_id: str) -> Any:
     the match is over) are held back, except from the holder of the match's write token
     (Authorization: Bearer <token>).
     """
-    page = services().reads.log(match_id, query["from_"], query.get("to"), query["limit"], bearer_token())
+    page = services().queries.log(match_id, query["from_"], query.get("to"), query["limit"], bearer_token())
     if request.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON:
         return Response(stream_with_context(page.lines()), mimetype=NDJSON)
     to, size = query.get("to"), query["limit"]
@@ -46,7 +46,7 @@ def state(query: dict[str, Any], match_id: str) -> dict[str, Any]:
     """The game's view now, or right after step ``at`` (a rewind), with links to the steps beside it.
 
     Hidden facts are held back as on the log, except from the holder of the write token."""
-    shown = services().reads.state(match_id, query.get("at"), bearer_token())
+    shown = services().queries.state(match_id, query.get("at"), bearer_token())
 
     def step_link(n: int) -> str | None:
         return url_for("reads.state", match_id=match_id, at=n) if 1 <= n <= shown.version else None
@@ -71,7 +71,7 @@ def replay(query: dict[str, Any], match_id: str) -> Any:
 
     Hidden facts are held back as on the log, except from the holder of the write token."""
     first, size, raw = query["from_"], query["limit"], query["raw"]
-    page = services().reads.replay(match_id, first, query.get("to"), size, raw, bearer_token())
+    page = services().queries.replay(match_id, first, query.get("to"), size, raw, bearer_token())
     version = page.version
 
     def link(start: int) -> str:
@@ -90,7 +90,7 @@ def replay(query: dict[str, Any], match_id: str) -> Any:
 @blp.response(200, ScoresOut)
 def scores(match_id: str) -> Response:
     """The scoreboard of the projected position, with the step it has reached (``version``)."""
-    board = services().reads.scoreboard(match_id)
+    board = services().queries.scoreboard(match_id)
     # A finished match's scoreboard is final once the workers have reached its last step.
     return cache_finished(
         jsonify(board), bool(board.get("finished")) and board["version"] == board["log_version"]

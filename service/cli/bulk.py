@@ -16,6 +16,7 @@ from typing import IO, Any
 
 import click
 
+from events.defaults import EXPORT_PAGE
 from events.errors import UnknownMatch
 from projections.sharing import bgstats
 from projections.sharing.export import FORMAT, export_lines
@@ -66,7 +67,7 @@ def chosen(parts: Services, selection: Selection) -> list[str]:
     until = None if selection.until is None else int(selection.until.timestamp() * 1000)
     found: list[str] = []
     while True:
-        page, total = parts.matches.ids(selection.filters(), since, until, len(found), PAGE)
+        page, total = parts.matches.ids(selection.filters(), since, until, len(found), EXPORT_PAGE)
         found += page
         if not page or len(found) >= total:
             return found[::-1]
@@ -133,7 +134,7 @@ def _write_file(folder: Path, match_id: str, lines: list[str]) -> None:
 def export_bgstats(parts: Services, ids: list[str], target: str, link: bool) -> int:
     """Write finished matches as a BG Stats file (or createPlay links); the plays written."""
     bgg_ids = dict(parts.settings.bgg_ids)
-    read = (bgstats.finished_play(parts.reader, i, bgg_ids) for i in progress(ids, len(ids), "reading"))
+    read = (bgstats.finished_play(parts.positions, i, bgg_ids) for i in progress(ids, len(ids), "reading"))
     plays = [play for play in read if play is not None]
     if not plays:
         raise Failed(PROBLEMS, "none of these matches is finished; only a finished match is a BG Stats play")

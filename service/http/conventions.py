@@ -11,7 +11,7 @@ from typing import Any
 from flask import Request, Response, current_app, url_for
 from flask_smorest.utils import get_appcontext
 
-from service.http.errors import BadRequest
+from service.http.errors import RequestRefused
 
 # A created match is read at its own URL. (Views by function name: the blueprint part of an
 # endpoint is the route group's, and may change.)
@@ -30,7 +30,7 @@ def refuse_unknown_query(req: Request, ctx: Any) -> None:
     unknown = sorted(set(req.args) - known)
     if unknown:
         takes = ", ".join(sorted(known)) or "no query parameters"
-        raise BadRequest(
+        raise RequestRefused(
             400,
             "unknown_parameter",
             f"this operation does not take the query parameter(s) {', '.join(unknown)} (it takes {takes})",

@@ -1,4 +1,9 @@
-"""Every error becomes an RFC 9457 problem (application/problem+json), mapped here and nowhere else."""
+"""Every error becomes an RFC 9457 problem (application/problem+json), mapped here and nowhere else.
+
+``problem_body`` writes every problem's body: the app's answers (``problem``), a rate limit's 429
+(``OverLimit``, turned into its refusal by the rate-limit step that counted it) and gunicorn's own
+refusals before the app sees a request (service/run/gunicorn_worker.py).
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,7 @@ import logging
 from typing import Any
 
 import redis
-from flask import Flask, Response, json, request
+from flask import Flask, Response, current_app, json, request
 from gunicorn.http.errors import ParseException
 from redis.exceptions import AskError, RedisClusterException
 from werkzeug.exceptions import HTTPException, TooManyRequests
@@ -16,6 +21,7 @@ from events.errors import (
     IdempotencyMismatch,
     MatchExists,
     NotReplicated,
+    OverLimit,
     StoreFull,
     UnknownMatch,
     VersionConflict,
@@ -33,8 +39,9 @@ PROBLEM = "application/problem+json"
 log = logging.getLogger("tabletape.api")
 
 
-class BadRequest(Exception):
-    """A request the API refuses before it reaches the rules (limits, bad parameters)."""
+class RequestRefused(Exception):
+    """A request the API refuses before it reaches the rules, with its own status: a bad parameter
+    (400), a body too slow (408), without a length (411), too large (413) or not JSON (415)."""
 
     def __init__(self, status: int, code: str, detail: str) -> None:
         super().__init__(detail)
@@ -52,17 +59,23 @@ class RateLimited(TooManyRequests):
         self.setting = setting
 
 
-def problem(status: int, code: str, detail: str, title: str | None = None, **extra: Any) -> Response:
-    """A problem-details response."""
-    body = {
+def problem_body(
+    status: int, code: str, detail: str, title: str | None = None, **extra: Any
+) -> dict[str, Any]:
+    """The body of every problem tabletape answers."""
+    return {
         "type": f"urn:tabletape:problem:{code}",
         "title": title or _TITLES.get(status, "Error"),
         "status": status,
         "detail": detail,
         "code": code,
-        "instance": request.path,
         **extra,
     }
+
+
+def problem(status: int, code: str, detail: str, title: str | None = None, **extra: Any) -> Response:
+    """A problem-details response."""
+    body = problem_body(status, code, detail, title, instance=request.path, **extra)
     response = Response(json.dumps(body), status=status, mimetype=PROBLEM)
     if status == 401:
         response.headers["WWW-Authenticate"] = 'Bearer realm="tabletape"'
@@ -124,14 +137,28 @@ def register(app: Flask) -> None:
     app.register_error_handler(PreconditionFailed, _precondition)
     app.register_error_handler(ImportRefused, _import_refused)
     app.register_error_handler(MidAction, _handler(422, "not_an_action_boundary"))
-    app.register_error_handler(BadRequest, lambda e: problem(e.status, e.code, e.detail))
+    app.register_error_handler(RequestRefused, lambda e: problem(e.status, e.code, e.detail))
     app.register_error_handler(ParseException, _malformed_body)
     app.register_error_handler(StoreFull, _full)
     app.register_error_handler(redis.RedisError, _redis_down)
     app.register_error_handler(RedisClusterException, _redis_down)
     app.register_error_handler(NotReplicated, _not_replicated)
+    app.register_error_handler(OverLimit, _over_limit)
     app.register_error_handler(HTTPException, http_problem)
     app.register_error_handler(Exception, _unexpected)
+
+
+# Where the rate-limit step keeps the function that turns an OverLimit into its refusal (the
+# window it refers to is the step's to know).
+RATE_REFUSAL = "tabletape.rate_refusal"
+
+
+def _over_limit(error: OverLimit) -> Response:
+    """A write its append found over one of the caller's rates: 429 with Retry-After."""
+    refusal = current_app.extensions.get(RATE_REFUSAL)
+    if refusal is None:
+        return problem(429, "too_many_requests", "over this caller's rate limit; retry later")
+    return http_problem(refusal(error))
 
 
 def _handler(status: int, code: str) -> Any:

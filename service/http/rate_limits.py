@@ -37,17 +37,19 @@ from collections.abc import Callable
 from typing import Any
 
 import redis
+from cachetools import LRUCache
 from flask import Flask, Request, Response, g
 from limits import RateLimitItem, parse_many
 from limits.errors import StorageError
-from limits.storage import RedisClusterStorage, RedisStorage, Storage
+from limits.storage import RedisClusterStorage, RedisStorage
 from limits.strategies import FixedWindowRateLimiter
 
 from events.buckets import Bucket, TokenBuckets
+from events.defaults import CALLERS_KEPT
 from events.errors import OverLimit
 from events.keys import Keys
 from events.store import RateCounters
-from service.http.errors import RateLimited, http_problem
+from service.http.errors import RATE_REFUSAL, RateLimited, http_problem
 from service.recording.credentials import Credentials
 
 CREATING = ("matches.create_match", "history.fork", "history.import_match")
@@ -56,8 +58,6 @@ COUNTED_BY_APPEND = ("matches.post_action", "matches.undo", "matches.redo")
 CREATE_SETTINGS = "TABLETAPE_RATE_LIMIT_CREATE_BURST"
 WRITE_SETTING = "TABLETAPE_RATE_LIMIT_WRITE"
 log = logging.getLogger("tabletape.ratelimits")
-# How many callers a process remembers: over their rate, or the names of their counters.
-CLOSED = 4096
 
 
 def rate_counters() -> RateCounters | None:
@@ -110,14 +110,9 @@ def limit_rates(
     buckets = TokenBuckets(client, keys, clock)
     burst = max((b.burst for b in create), default=0)
     # (scope, caller) -> when this process may let it try again, the limit and the setting.
-    closed: dict[tuple[str, str], tuple[float, str, str]] = {}
+    closed: LRUCache[tuple[str, str], tuple[float, str, str]] = LRUCache(maxsize=CALLERS_KEPT)
     # caller -> the counters an append counts its writes against (key, limit, window).
-    named: dict[str, list[tuple[str, int, int]]] = {}
-
-    def remember(table: dict[Any, Any], key: Any, value: Any) -> None:
-        while len(table) >= CLOSED:
-            table.pop(next(iter(table)), None)
-        table[key] = value
+    named: LRUCache[str, list[tuple[str, int, int]]] = LRUCache(maxsize=CALLERS_KEPT)
 
     def counters(who: str) -> RateCounters:
         known = named.get(who)
@@ -126,12 +121,12 @@ def limit_rates(
                 (storage.prefixed_key(item.key_for("write", who)), item.amount, item.get_expiry())
                 for item in writes
             ]
-            remember(named, who, known)
+            named[who] = known
         return RateCounters(known)
 
     def shut(scope: str, who: str, reset: float, limit: str, setting: str) -> RateLimited:
         """The 429 for a caller over ``limit``, remembered until ``reset``."""
-        remember(closed, (scope, who), (reset, limit, setting))
+        closed[(scope, who)] = (reset, limit, setting)
         return RateLimited(limit, _seconds_until(reset, clock), setting)
 
     def refuse_write(who: str, over: list[RateLimitItem]) -> RateLimited:
@@ -196,14 +191,17 @@ def limit_rates(
         refused = hit_write(ctx.rate_who)
         return http_problem(refused) if refused is not None else response
 
-    @app.errorhandler(OverLimit)
-    def over_limit(error: OverLimit) -> Response:
+    def over_limit(error: OverLimit) -> RateLimited:
+        """The refusal of a write its append found over one of the caller's rates (mapped to its
+        answer in service.http.errors)."""
         item = writes[error.which - 1]
         try:
-            return http_problem(refuse_write(g.rate_who, [item]))
+            return refuse_write(g.rate_who, [item])
         except (redis.RedisError, StorageError):
             # The window's end cannot be read: it opens within its length at the latest.
-            return http_problem(RateLimited(str(item), item.get_expiry(), WRITE_SETTING))
+            return RateLimited(str(item), item.get_expiry(), WRITE_SETTING)
+
+    app.extensions[RATE_REFUSAL] = over_limit
 
     return count, count_unsent
 
@@ -220,7 +218,7 @@ def _seconds_until(moment: float, clock: Callable[[], float] = time.time) -> int
     return max(math.ceil(moment - clock()), 1)
 
 
-def _storage(client: redis.Redis, keys: Keys) -> Storage:
+def _storage(client: redis.Redis, keys: Keys) -> RedisStorage:
     """The counters' storage: the store's own connections, or limits' cluster storage on a Cluster."""
     if hasattr(client, "get_primaries"):
         # On a Redis Cluster the counters are kept by limits' own cluster storage, on its masters.

@@ -19,8 +19,8 @@ from typing import Any
 from gunicorn import util
 from gunicorn.workers.ggevent import GeventWorker
 
-# A connection idle this long (nothing to read, or a reader that takes nothing) is closed.
-CLIENT_IDLE_SECONDS = 30.0
+from events.defaults import CLIENT_IDLE_SECONDS
+
 # A body the app answered without reading (a 413, a 401) is read and thrown away, up to this much
 # and for this long, before the connection closes (or is kept alive), so that the client finishes
 # sending and reads the answer instead of a reset connection.
@@ -111,15 +111,10 @@ def write_problem(sock: Any, status: int, reason: str, message: str) -> None:
         detail = f"the request line is too long ({detail}); send at most 4094 bytes of path and query"
     elif status == 431:
         detail = f"the headers are too many or too large ({detail})"
-    body = json.dumps(
-        {
-            "type": f"urn:tabletape:problem:{code}",
-            "title": reason,
-            "status": status,
-            "detail": detail,
-            "code": code,
-        }
-    ).encode()
+    # Imported here, in the worker that answers: the master process never loads the app's modules.
+    from service.http.errors import problem_body
+
+    body = json.dumps(problem_body(status, code, detail, title=reason)).encode()
     head = (
         f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\nContent-Type: application/problem+json\r\n"
         f"Content-Length: {len(body)}\r\n\r\n"

@@ -25,6 +25,11 @@ import click
 from service.cli.support import CANNOT_SERVE, Failed, redacted
 from service.run.datadir import DataDir
 
+# gunicorn's control socket, in the data dir; a Unix socket's path is at most 107 bytes on Linux
+# (103 on macOS).
+CONTROL_SOCKET = "gunicorn.ctl"
+UNIX_PATH_MAX = 104
+
 
 def serve(host: str, port: int, data_dir: str, worker_count: int) -> None:
     """Run until Ctrl-C or SIGTERM; raise Failed (nothing left running) if it cannot start."""
@@ -38,7 +43,7 @@ def serve(host: str, port: int, data_dir: str, worker_count: int) -> None:
         env = dict(os.environ, REDIS_URL=url)
         _check_free(host, port)
         running.callback(_stop_workers, _start_workers(env, worker_count))
-        api = _start_api(host, port, env)
+        api = _start_api(host, port, env, folder)
         running.callback(_stop_api, api)
         address = f"http://{host}:{port}"
         if not os.environ.get("REDIS_URL"):
@@ -70,9 +75,21 @@ def _check_free(host: str, port: int) -> None:
         ) from error
 
 
-def _start_api(host: str, port: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
+def _start_api(host: str, port: int, env: dict[str, str], folder: DataDir) -> subprocess.Popen[bytes]:
     argv = [sys.executable, "-m", "gunicorn", "--config", "python:service.run.gunicorn_conf"]
+    argv += _control_socket(folder)
     return subprocess.Popen([*argv, "--bind", f"{host}:{port}", "service.app:create_app()"], env=env)
+
+
+def _control_socket(folder: DataDir) -> list[str]:
+    """gunicorn's control socket in the data dir, so that two serves on one machine have one each
+    (gunicorn's default is one path in the home folder); none where the path is too long for a Unix
+    socket."""
+    folder.path.mkdir(parents=True, exist_ok=True)
+    path = str(folder.path / CONTROL_SOCKET)
+    if len(path.encode()) >= UNIX_PATH_MAX:
+        return ["--no-control-socket"]
+    return ["--control-socket", path]
 
 
 def _stop_api(api: subprocess.Popen[bytes]) -> None:
@@ -87,7 +104,7 @@ def _stop_api(api: subprocess.Popen[bytes]) -> None:
 
 
 def _try_bind(host: str, port: int) -> None:
-    """Bind the address once, as werkzeug will, so that a taken port is found before anything starts."""
+    """Bind the address once, as gunicorn will, so that a taken port is found before anything starts."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     with socket.socket(family, socket.SOCK_STREAM) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -4,7 +4,7 @@ the rest are held in the games' own test files, listed in docs/games/*.md."""
 from __future__ import annotations
 
 import pytest
-from test_hobbit_support import Table, of_type
+from hobbit_table import Table, of_type
 
 from games.contract import RuleViolation
 from games.registry import get_game

@@ -29,7 +29,7 @@ ROUND_ONE = (
 def bids_everywhere(client: FlaskClient, match: Table, app: Any, hubs: Any) -> dict[str, list[Any]]:
     """The bids each path shows a reader without the token, the live stream resumed from step 0."""
     ndjson = client.get(f"/v1/matches/{match.id}/events", headers={"Accept": "application/x-ndjson"})
-    reader = app.extensions["tabletape"].reader
+    reader = app.extensions["tabletape"].positions
     feed = Feed(reader, hubs()[0], match.id, last_event_id=0, keepalive=10)
     live = [data["event"] for kind, data, _ in messages(feed, limit=match.log_length()) if kind == "frame"]
     return {
@@ -112,7 +112,7 @@ def test_the_token_holder_reads_a_hidden_bid_on_every_path(
     match = secret_round(table, "secret")  # cy's secret bid of 1
     base = f"/v1/matches/{match.id}"
     ndjson = client.get(f"{base}/events", headers=match.auth | {"Accept": "application/x-ndjson"})
-    feed = Feed(app.extensions["tabletape"].reader, hubs()[0], match.id, last_event_id=0, everything=True)
+    feed = Feed(app.extensions["tabletape"].positions, hubs()[0], match.id, last_event_id=0, everything=True)
     live = [data["event"] for kind, data, _ in messages(feed, limit=match.log_length()) if kind == "frame"]
     seen = {
         "events": bids_in(client.get(f"{base}/events", headers=match.auth).json["events"]),

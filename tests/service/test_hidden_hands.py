@@ -93,7 +93,7 @@ def reads(client: FlaskClient, match: Table, app: Any, hubs: Any, **headers: str
         return answer
 
     everything = bool(headers)
-    reader = app.extensions["tabletape"].reader
+    reader = app.extensions["tabletape"].positions
 
     def live(last: int | None, limit: int) -> list[Any]:
         feed = Feed(reader, hubs()[0], match.id, last_event_id=last, keepalive=10, everything=everything)

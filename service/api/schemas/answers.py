@@ -31,7 +31,7 @@ class StoredEventOut(Schema):
     meta = fields.Dict()
 
 
-class Recorded(Schema):
+class RecordedSchema(Schema):
     """The answer to a write."""
 
     id = fields.String()
@@ -40,7 +40,7 @@ class Recorded(Schema):
     state = fields.Raw(metadata={"description": "The game's view after the write."})
 
 
-class Created(Recorded):
+class CreatedSchema(RecordedSchema):
     """The answer to POST /v1/matches; the token is shown this once."""
 
     token = fields.String(metadata={"description": "Write token: send as Authorization: Bearer."})

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.contract import Action, Event, State, event, fail, require
-from games.decider import settle
+from games.decider import derive
 from games.hobbit.constants import (
     DISCARD,
     EFFECTS,
@@ -49,7 +49,7 @@ def distribute(state: State, action: Action) -> list[Event]:
         player=trick["winner"],
         cards=cards,
     )
-    return settle(state, [distributed, *_effects(state, cards)], evolve, _derived)
+    return derive(state, [distributed, *_effects(state, cards)], evolve, _derived)
 
 
 def _read(state: State, given: dict[str, Any]) -> dict[str, str]:
