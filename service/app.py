@@ -15,10 +15,11 @@ from service.api.schemas.answers import Problem
 from service.bootstrap import build
 from service.config import Settings
 from service.http import conventions as http_conventions
-from service.http import errors, metrics, request_log
+from service.http import disk_space, errors, metrics, request_log
 from service.http import pipeline as hooks
 from service.http.body_limits import check_request
 from service.http.json_answers import OrjsonProvider
+from service.http.live_slots import LiveSlots
 from service.http.rate_limits import limit_rates
 from service.web import blp as web_pages
 
@@ -109,6 +110,9 @@ def create_app(settings: Settings | None = None) -> Flask:
         },
     )
     app.extensions["tabletape"] = build(settings)
+    app.extensions["tabletape.live_slots"] = LiveSlots(
+        settings.live_streams, settings.live_streams_per_client
+    )
     take_id, echo_id = request_log.steps(access_log=settings.json_logs)
     count_answer = metrics.init_app(app, app.extensions["tabletape"])
     api = TabletapeApi(app, spec_kwargs={"extra_plugins": [openapi_shape.ShapePlugin()]})
@@ -139,7 +143,14 @@ def create_app(settings: Settings | None = None) -> Flask:
     # never reached its append) is counted by the metrics and carries the id.
     hooks.run_in_order(
         app,
-        before=[take_id, count_rate, limits, http_conventions.refuse_unknown_query],
+        before=[
+            take_id,
+            # Before the rate counters: on a nearly full disk, not even a counter is written.
+            disk_space.step(settings.data_dir, settings.disk_reserve_mb),
+            count_rate,
+            limits,
+            http_conventions.refuse_unknown_query,
+        ],
         after=[
             http_conventions.version_etag,
             http_conventions.add_location,

@@ -54,6 +54,19 @@ class Settings:
     trusted_proxies: int = 0
     # One JSON object a log line, with the request id (TABLETAPE_LOG_FORMAT=json).
     json_logs: bool = False
+    # When the embedded Redis of `tabletape serve` fsyncs its AOF: "always" (an acknowledged write
+    # survives a machine crash), "everysec" (up to about a second may be lost) or "no".
+    embedded_appendfsync: str = "always"
+    # The embedded store's data dir (set by `tabletape serve`), and the free space to keep there:
+    # below it, writes are refused with 503 disk_full before Redis fails on a full disk.
+    data_dir: str | None = None
+    disk_reserve_mb: int = 64
+    # /healthz answers 503 (and /metrics shows it) once a projection lags its log this long.
+    projection_lag_limit: float = 60.0
+    # Live feeds (Server-Sent Events) one API process holds at most, in all and per caller
+    # address; below its connection limit (2,000), so that writes always find a connection.
+    live_streams: int = 1500
+    live_streams_per_client: int = 500
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, **overrides: Any) -> Settings:
@@ -75,6 +88,18 @@ class Settings:
             "create_rate": _rate(env.get("TABLETAPE_RATE_LIMIT_CREATE"), DEFAULT_CREATE_RATE),
             "write_rate": _rate(env.get("TABLETAPE_RATE_LIMIT_WRITE"), DEFAULT_WRITE_RATE),
             "trusted_proxies": int(env.get("TABLETAPE_TRUSTED_PROXIES", "0")),
+            "embedded_appendfsync": env.get("TABLETAPE_APPENDFSYNC", cls.embedded_appendfsync)
+            .strip()
+            .lower(),
+            "data_dir": env.get("TABLETAPE_DATA_DIR") or None,
+            "disk_reserve_mb": int(env.get("TABLETAPE_DISK_RESERVE_MB", cls.disk_reserve_mb)),
+            "projection_lag_limit": float(
+                env.get("TABLETAPE_PROJECTION_LAG_LIMIT", cls.projection_lag_limit)
+            ),
+            "live_streams": int(env.get("TABLETAPE_LIVE_STREAMS", cls.live_streams)),
+            "live_streams_per_client": int(
+                env.get("TABLETAPE_LIVE_STREAMS_PER_CLIENT", cls.live_streams_per_client)
+            ),
         }
         values.update(overrides)
         return cls(**values)
@@ -87,3 +112,7 @@ class Settings:
             )
         if self.wait_replicas < 0:
             raise ValueError("TABLETAPE_WAIT_REPLICAS must be 0 or more")
+        if self.embedded_appendfsync not in ("always", "everysec", "no"):
+            raise ValueError("TABLETAPE_APPENDFSYNC must be always, everysec or no")
+        if self.live_streams < 1 or self.live_streams_per_client < 1:
+            raise ValueError("TABLETAPE_LIVE_STREAMS and TABLETAPE_LIVE_STREAMS_PER_CLIENT must be 1 or more")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 import redis
@@ -23,6 +24,7 @@ from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.registry import Collector
 
+from projections.projecting.lag import projection_lag
 from service.bootstrap import Services
 
 # The views (by function name) whose 201 appends to a log.
@@ -96,7 +98,7 @@ class Metrics:
 
 
 class StoreCollector(Collector):
-    """Gauges read from Redis when scraped: matches whose projection lags, jobs waiting."""
+    """Gauges read from Redis when scraped: matches whose projection lags, by how long, jobs waiting."""
 
     def __init__(self, parts: Services) -> None:
         self.parts = parts
@@ -106,6 +108,7 @@ class StoreCollector(Collector):
         try:
             lagging = int(self.parts.client.scard(self.parts.keys.dirty()))
             waiting = int(self.parts.queue.count)
+            lag = projection_lag(self.parts.client, self.parts.keys, datetime.now(UTC))
         except redis.RedisError:
             return
         yield GaugeMetricFamily(
@@ -115,6 +118,16 @@ class StoreCollector(Collector):
         )
         yield GaugeMetricFamily(
             "tabletape_projection_queue_depth", "Projection jobs waiting for a worker.", value=waiting
+        )
+        yield GaugeMetricFamily(
+            "tabletape_projection_lag_seconds",
+            "Age of the oldest write no projection has folded yet (0 when none lags).",
+            value=lag,
+        )
+        yield GaugeMetricFamily(
+            "tabletape_projection_lag_limit_seconds",
+            "The lag past which /healthz answers 503 (TABLETAPE_PROJECTION_LAG_LIMIT).",
+            value=self.parts.settings.projection_lag_limit,
         )
 
 

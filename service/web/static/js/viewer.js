@@ -200,7 +200,11 @@ function follow() {
   if (V.match.finished) return;
   const feed = new EventSource(liveUrl(V.id, V.frames[V.frames.length - 1].step));
   feed.addEventListener("open", () => liveBadge("● live", "on"));
-  feed.addEventListener("error", () => liveBadge("reconnecting…", "off"));
+  feed.addEventListener("error", () => {
+    liveBadge("reconnecting…", "off");
+    // A refused feed (503: the server follows as many as it may) is closed for good: open it again later.
+    if (feed.readyState === EventSource.CLOSED) setTimeout(follow, 10000);
+  });
   feed.addEventListener("frame", (m) => addFrame(JSON.parse(m.data)));
   feed.addEventListener("end", async () => {
     feed.close();
