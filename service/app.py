@@ -10,6 +10,7 @@ from flask_smorest import Api
 from werkzeug.datastructures import Headers
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from projections.projecting.lag import LagWatch
 from service.api import games, health, history, matches, openapi_shape, players, queries
 from service.api.schemas.answers import Problem
 from service.bootstrap import build
@@ -114,7 +115,9 @@ def create_app(settings: Settings | None = None) -> Flask:
         settings.live_streams, settings.live_streams_per_client
     )
     take_id, echo_id = request_log.steps(access_log=settings.json_logs)
-    count_answer = metrics.init_app(app, app.extensions["tabletape"])
+    # How long the projections lag, as this process has watched them (/healthz and /metrics).
+    app.extensions["tabletape.lag"] = LagWatch()
+    count_answer = metrics.init_app(app, app.extensions["tabletape"], app.extensions["tabletape.lag"])
     api = TabletapeApi(app, spec_kwargs={"extra_plugins": [openapi_shape.ShapePlugin()]})
     openapi_shape.register_components(api.spec)
     for blueprint in (health.blp, metrics.blp, games.blp, matches.blp, queries.blp, history.blp, players.blp):

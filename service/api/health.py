@@ -5,7 +5,9 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from projections.projecting.lag import ProjectionsLagging, projection_lag
+from flask import current_app
+
+from projections.projecting.lag import LagWatch, ProjectionsLagging
 from service.api import Blueprint, services
 from service.api.schemas.answers import Health
 from service.http.disk_space import check_space
@@ -23,7 +25,8 @@ def health() -> dict[str, Any]:
         # First: the probe below is a write, which a disk without room must not be asked for.
         check_space(parts.settings.data_dir, parts.settings.disk_reserve_mb)
     parts.ping()
-    lag = projection_lag(parts.client, parts.keys, datetime.now(UTC))
+    watch: LagWatch = current_app.extensions["tabletape.lag"]
+    lag = watch.lag(parts.client, parts.keys, datetime.now(UTC))
     if lag > parts.settings.projection_lag_limit:
         raise ProjectionsLagging(lag, parts.settings.projection_lag_limit)
     return {"status": "ok", "redis": "ok", "projection_lag_seconds": round(lag, 1)}
