@@ -7,7 +7,7 @@ Exit codes (docs/operations.md lists them too):
     2  the command line is wrong (click's own usage errors)
     3  not found: no such match, no such file
     4  the store is not there: no serve runs with this data dir, or Redis does not answer
-    5  serve cannot start: its data dir is in use, or its port is taken
+    5  serve cannot start: its data dir is in use, its port is taken, or a setting is wrong
     70 a bug in tabletape (the message says how to see the traceback)
 """
 

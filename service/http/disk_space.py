@@ -25,7 +25,10 @@ MIB = 1024 * 1024
 
 def check_space(data_dir: str, reserve_mb: int) -> None:
     """Raise DiskFull when ``data_dir``'s file system has less than ``reserve_mb`` MiB free."""
-    stats = os.statvfs(data_dir)
+    try:
+        stats = os.statvfs(data_dir)
+    except OSError:
+        return  # a data dir that cannot be looked at says nothing about room: Redis will tell
     free = stats.f_bavail * stats.f_frsize
     if free < reserve_mb * MIB:
         raise DiskFull(

@@ -37,7 +37,10 @@ STOP_SECONDS = 4.0
 
 def serve(host: str, port: int, data_dir: str, worker_count: int) -> None:
     """Run until Ctrl-C or SIGTERM; raise Failed (nothing left running) if it cannot start."""
-    settings = Settings.from_env()
+    try:
+        settings = Settings.from_env()
+    except ValueError as error:
+        raise Failed(CANNOT_SERVE, f"cannot serve with these settings: {error}") from error
     with ExitStack() as running:
         url = os.environ.get("REDIS_URL")
         folder = DataDir(data_dir)

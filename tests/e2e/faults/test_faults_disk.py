@@ -92,6 +92,8 @@ def test_a_full_disk_refuses_writes_with_503_keeps_reads_and_the_serve_stops_cle
         small_disk(tmp_path / "var", 32) as data_dir,
         serving(data_dir, tmp_path / "serve.log", **options) as serve,
     ):
+        fsync = options.get("TABLETAPE_APPENDFSYNC", "always")
+        assert store_of(serve).config_get("appendfsync") == {"appendfsync": fsync}
         match = requests.post(f"{serve.url}/v1/matches", json=body, timeout=10).json()
         assert act(serve, match, script["actions"][0]).status_code == 201
         filler = _make_full(serve, data_dir, leave)
