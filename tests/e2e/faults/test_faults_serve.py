@@ -206,3 +206,26 @@ def test_projections_lagging_past_the_limit_turn_healthz_503_and_show_in_metrics
         ]
         assert float(lag.split()[1]) > 1
         figure(f"no worker: /healthz {health.status_code} {health.json()['code']}, {lag}")
+
+
+def test_an_embedded_redis_that_dies_is_started_again_with_every_acknowledged_write(
+    tmp_path: Path, figure: Callable[[str], None]
+) -> None:
+    with serving(tmp_path / "var", tmp_path / "serve.log") as serve:
+        match = create(serve.url)
+        [server] = serve.redis_servers()
+        server.kill()
+        sent = time.monotonic()
+
+        def answering() -> bool:
+            try:
+                return requests.get(f"{serve.url}/v1/matches/{match['id']}", timeout=5).status_code == 200
+            except requests.RequestException:
+                return False
+
+        wait_for(answering, "the match readable again after its Redis was killed", 30, 0.2)
+        figure(
+            f"embedded Redis killed with -9: the match readable again after {time.monotonic() - sent:.1f} s"
+        )
+        assert f"the embedded Redis (pid {server.pid}) exited" in serve.output()
+        assert requests.get(f"{serve.url}/healthz", timeout=5).status_code == 200
