@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import redis
 import requests
 
 from games.registry import get_game
@@ -143,8 +144,10 @@ def _make_full(serve: Serve, data_dir: Path, leave: int) -> Path | None:
     for n in range(1000):
         try:
             store.set(f"{serve.marker}:filler:{n}", filler)
-        except Exception:
+        except redis.ResponseError:
             break
+    # Full it stays: memory freed by the server itself (client buffers) makes no room.
+    store.config_set("maxmemory", str(int(store.info("memory")["used_memory"]) // 2))
     return None
 
 
