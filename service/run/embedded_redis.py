@@ -29,6 +29,9 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 PIDFILE = "redis.pid"
+# Names the private folder of the running server's socket, so that the next serve removes the one
+# a serve killed with -9 could not.
+RUN_DIR = "redis.run"
 APPENDFSYNC = ("always", "everysec", "no")
 _PR_SET_PDEATHSIG = 1
 
@@ -73,7 +76,9 @@ class EmbeddedRedis:
 
         self.data_dir.mkdir(parents=True, exist_ok=True)
         stop_leftovers(self.data_dir)
+        _forget_run_dir(self.data_dir)
         self._run_dir = Path(tempfile.mkdtemp(prefix="tabletape-redis-"))
+        (self.data_dir / RUN_DIR).write_text(str(self._run_dir), encoding="utf-8")
         config = self._run_dir / "redis.conf"
         config.write_text(self._config(), encoding="utf-8")
         self._argv = [str(__redis_executable__), str(config)]
@@ -134,8 +139,7 @@ class EmbeddedRedis:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
-        if self._run_dir is not None:
-            shutil.rmtree(self._run_dir, ignore_errors=True)
+        _forget_run_dir(self.data_dir)
 
     def log_tail(self, lines: int = 20) -> str:
         """The last lines of the server's log."""
@@ -224,3 +228,15 @@ def stop_leftovers(data_dir: Path, seconds: float = 15.0) -> None:
     _, alive = psutil.wait_procs(found, timeout=seconds)
     for process in alive:
         process.kill()
+
+
+def _forget_run_dir(data_dir: Path) -> None:
+    """Remove the socket folder the data dir's last server used (its own, named in RUN_DIR)."""
+    record = data_dir / RUN_DIR
+    try:
+        folder = Path(record.read_text(encoding="utf-8").strip())
+    except OSError:
+        return
+    if folder.name.startswith("tabletape-redis-") and folder.parent == Path(tempfile.gettempdir()):
+        shutil.rmtree(folder, ignore_errors=True)
+    record.unlink(missing_ok=True)
