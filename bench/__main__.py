@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bench import http, lag, sizes, writes
+from bench import durability, http, lag, sizes, writes
 from bench.harness import OTHER_HAT_TRICK, bench_parts, long_other_hat_trick
 from games.contract import Game
 from games.registry import get_game
@@ -92,6 +92,7 @@ def main() -> int:
         writes.correction_cost(parts)
         writes.projection_with_corrections(parts)
         rewind_vs_naive(parts)
+    durability.durability()
     sizes.main()
     lag.main()
     if "--no-http" not in sys.argv:

@@ -64,6 +64,10 @@ class Keys:
         """Set of match ids whose projection may lag their log (marked by every write)."""
         return f"{self.prefix}:dirty"
 
+    def health(self) -> str:
+        """String /healthz writes (with a short expiry) to learn whether the store takes writes."""
+        return f"{self.prefix}:health"
+
     def wake(self) -> str:
         """String present while a projection pass is queued and has not started yet."""
         return f"{self.prefix}:wake"

@@ -49,16 +49,21 @@ class Services(Projections):
     hub: LiveHub
 
     def ping(self) -> None:
-        """Raise a Redis error unless the store answers, StoreFull when it takes no more writes."""
+        """Raise unless the store answers and takes writes now: StoreFull at its memory limit, a
+        Redis error otherwise (MISCONF, NOREPLICAS, READONLY: what a write would get)."""
         if isinstance(self.client, RedisCluster):
             # A replica that is down does not stop the store; a master that is down does.
             self.client.ping(target_nodes=RedisCluster.PRIMARIES)
-            return
-        self.client.ping()
-        memory: Any = self.client.info("memory")
-        limit = int(memory.get("maxmemory", 0))
-        if limit and int(memory.get("used_memory", 0)) >= limit:
-            raise StoreFull(f"{memory.get('used_memory_human')} used of {memory.get('maxmemory_human')}")
+        else:
+            self.client.ping()
+            memory: Any = self.client.info("memory")
+            limit = int(memory.get("maxmemory", 0))
+            if limit and int(memory.get("used_memory", 0)) >= limit:
+                raise StoreFull(f"{memory.get('used_memory_human')} used of {memory.get('maxmemory_human')}")
+        # A write, refused exactly as an append would be (a full disk, replicas out of reach, a
+        # replica's read-only copy). One key, overwritten, never expiring: an expiry would be a
+        # write of Redis's own, at a moment nobody chose.
+        self.client.set(self.keys.health(), "ok")
 
     def close(self) -> None:
         """Stop the live hub and close the Redis connections."""

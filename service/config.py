@@ -73,6 +73,19 @@ class Settings:
     # BoardGameGeek ids of games for BG Stats exports, beside the ones tabletape knows
     # (TABLETAPE_BGG_IDS="hats=123,hobbit=456"); a game with none exports bggId 0.
     bgg_ids: tuple[tuple[str, int], ...] = field(default_factory=tuple)
+    # When the embedded Redis of `tabletape serve` fsyncs its AOF: "always" (an acknowledged write
+    # survives a machine crash), "everysec" (up to about a second may be lost) or "no".
+    embedded_appendfsync: str = "always"
+    # The embedded store's data dir (set by `tabletape serve`), and the free space to keep there:
+    # below it, writes are refused with 503 disk_full before Redis fails on a full disk.
+    data_dir: str | None = None
+    disk_reserve_mb: int = 64
+    # /healthz answers 503 (and /metrics shows it) once a projection lags its log this long.
+    projection_lag_limit: float = 60.0
+    # Live feeds (Server-Sent Events) one API process holds at most, in all and per caller
+    # address; below its connection limit (2,000), so that writes always find a connection.
+    live_streams: int = 1500
+    live_streams_per_client: int = 500
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, **overrides: Any) -> Settings:
@@ -96,6 +109,18 @@ class Settings:
             "write_rate": _rate(env.get("TABLETAPE_RATE_LIMIT_WRITE"), DEFAULT_WRITE_RATE),
             "trusted_proxies": int(env.get("TABLETAPE_TRUSTED_PROXIES", "0")),
             "bgg_ids": _bgg_ids(env.get("TABLETAPE_BGG_IDS", "")),
+            "embedded_appendfsync": env.get("TABLETAPE_APPENDFSYNC", cls.embedded_appendfsync)
+            .strip()
+            .lower(),
+            "data_dir": env.get("TABLETAPE_DATA_DIR") or None,
+            "disk_reserve_mb": int(env.get("TABLETAPE_DISK_RESERVE_MB", cls.disk_reserve_mb)),
+            "projection_lag_limit": float(
+                env.get("TABLETAPE_PROJECTION_LAG_LIMIT", cls.projection_lag_limit)
+            ),
+            "live_streams": int(env.get("TABLETAPE_LIVE_STREAMS", cls.live_streams)),
+            "live_streams_per_client": int(
+                env.get("TABLETAPE_LIVE_STREAMS_PER_CLIENT", cls.live_streams_per_client)
+            ),
         }
         values.update(overrides)
         return cls(**values)
@@ -110,3 +135,7 @@ class Settings:
             raise ValueError("TABLETAPE_RATE_LIMIT_CREATE_BURST must be 1 or more")
         if self.wait_replicas < 0:
             raise ValueError("TABLETAPE_WAIT_REPLICAS must be 0 or more")
+        if self.embedded_appendfsync not in ("always", "everysec", "no"):
+            raise ValueError("TABLETAPE_APPENDFSYNC must be always, everysec or no")
+        if self.live_streams < 1 or self.live_streams_per_client < 1:
+            raise ValueError("TABLETAPE_LIVE_STREAMS and TABLETAPE_LIVE_STREAMS_PER_CLIENT must be 1 or more")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, jsonify, request, url_for
+from flask import Response, current_app, jsonify, request, url_for
 
 from projections.live import hub as live
 from service.api import (
@@ -19,6 +19,7 @@ from service.api import (
 )
 from service.api.schemas.answers import EVENT_STREAM, NDJSON, BgStatsFile, BgStatsLink, CopiedOut
 from service.api.schemas.requests import ExportQuery, ForkIn, ImportQuery, LiveQuery
+from service.http.live_slots import LiveSlots
 from service.recording.recorder import Copied
 
 # The blueprint keeps the name it is published under (the OpenAPI tag "history").
@@ -79,12 +80,21 @@ def follow(query: dict[str, Any], match_id: str) -> Response:
     header = step_header("Last-Event-ID", "bad_last_event_id")
     after = header if header is not None else query.get("last_event_id")
     everything = services().queries.everything(match_id, bearer_token())
-    feed = live.Feed(services().positions, services().hub, match_id, after, everything=everything)
-    return Response(
+    slots: LiveSlots = current_app.extensions["tabletape.live_slots"]
+    release = slots.take(request.remote_addr or "")
+    try:
+        feed = live.Feed(services().positions, services().hub, match_id, after, everything=everything)
+    except Exception:
+        release()
+        raise
+    answer = Response(
         feed.lines(),
         mimetype=EVENT_STREAM,
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
+    # The server closes the answer when the feed ends or its spectator goes, started or not.
+    answer.call_on_close(release)
+    return answer
 
 
 @blp.route("/<match_id>/fork", methods=["POST"])

@@ -18,20 +18,26 @@ from werkzeug.exceptions import HTTPException, TooManyRequests
 
 from events.codec import UnsafeNumber
 from events.errors import (
+    NOT_NOW,
+    DiskFull,
     IdempotencyMismatch,
     MatchExists,
+    NotNow,
     NotReplicated,
     OverLimit,
     StoreFull,
     UnknownMatch,
     VersionConflict,
+    not_now,
     unavailable,
 )
 from games.contract import RuleViolation
+from projections.projecting.lag import ProjectionsLagging
 from projections.queries.access import Forbidden
 from projections.queries.answers import NoSuchStep, NotFinished, UnknownGame, UnknownPlayer
 from projections.sharing.fork import HiddenFact, MidAction
 from projections.sharing.importing import ImportRefused
+from service.http.live_slots import RETRY_SECONDS, TooManyStreams
 from service.recording.credentials import CredentialRefused, CredentialRequired
 from service.recording.recorder import Busy, PreconditionFailed, Unauthorized
 
@@ -80,7 +86,7 @@ def problem(status: int, code: str, detail: str, title: str | None = None, **ext
     if status == 401:
         response.headers["WWW-Authenticate"] = 'Bearer realm="tabletape"'
     if status == 503:
-        response.headers["Retry-After"] = "30" if code == "store_full" else "1"
+        response.headers["Retry-After"] = _RETRY_AFTER.get(code, "1")
     return response
 
 
@@ -140,6 +146,10 @@ def register(app: Flask) -> None:
     app.register_error_handler(RequestRefused, lambda e: problem(e.status, e.code, e.detail))
     app.register_error_handler(ParseException, _malformed_body)
     app.register_error_handler(StoreFull, _full)
+    app.register_error_handler(DiskFull, _disk_full)
+    app.register_error_handler(NotNow, _not_now)
+    app.register_error_handler(ProjectionsLagging, _lagging)
+    app.register_error_handler(TooManyStreams, lambda e: problem(503, "too_many_streams", str(e)))
     app.register_error_handler(redis.RedisError, _redis_down)
     app.register_error_handler(RedisClusterException, _redis_down)
     app.register_error_handler(NotReplicated, _not_replicated)
@@ -194,13 +204,40 @@ def _full(error: StoreFull) -> Response:
     return problem(503, "store_full", str(error))
 
 
+def _disk_full(error: DiskFull) -> Response:
+    log.error("Redis cannot write to its disk: %s", error)
+    return problem(503, "disk_full", str(error))
+
+
+def _not_now(error: NotNow) -> Response:
+    log.warning("Redis refuses writes for now: %s", error)
+    return problem(
+        503,
+        "store_unavailable",
+        f"{NOT_NOW.get(error.code, 'the event store refuses writes for now')}; nothing was recorded, "
+        "try again after Retry-After seconds",
+        reason=error.code,
+    )
+
+
+def _lagging(error: ProjectionsLagging) -> Response:
+    log.warning("%s", error)
+    return problem(503, "projections_lagging", str(error), lag_seconds=round(error.seconds, 1))
+
+
 def _redis_down(error: Exception) -> Response:
     if isinstance(error, AskError):
         log.error("REDIS_URL names a node of a Redis Cluster: set TABLETAPE_REDIS_CLUSTER=1 (%s)", error)
-    if isinstance(error, redis.exceptions.OutOfMemoryError) or str(error).startswith("OOM"):
+    code = not_now(error)
+    if code == "OOM":
         # maxmemory reached with noeviction: Redis refused the command before it wrote (a
         # script is refused at its first write, and one that has written is let finish).
         return _full(StoreFull())
+    if code == "MISCONF":
+        # The AOF (or a snapshot) could not be written: Redis refuses every write, and PING.
+        return _disk_full(DiskFull(str(error)))
+    if code is not None:
+        return _not_now(NotNow(code))
     if not unavailable(error):
         return _unexpected(error)
     log.warning("Redis unavailable: %s", error)
@@ -256,6 +293,13 @@ _TITLES = {
     428: "Precondition required",
     500: "Internal error",
     503: "Store unavailable",
+}
+# Seconds a 503 tells the client to wait, by problem code: an operator must act on a full store.
+_RETRY_AFTER = {
+    "store_full": "30",
+    "disk_full": "30",
+    "projections_lagging": "30",
+    "too_many_streams": str(RETRY_SECONDS),
 }
 _CODES = {
     400: "bad_request",

@@ -5,7 +5,8 @@ live feed or a client sending its body slowly costs a few kilobytes and never ta
 write needs. Slow clients are bounded and timed out: a connection's request line and headers must
 arrive within ``keepalive`` seconds, a socket idle for ``CLIENT_IDLE_SECONDS`` is closed, a body
 must arrive within ``BODY_SECONDS`` (service.http.body_limits), and a process holds at most
-``worker_connections`` connections (the others wait in the listen backlog). Errors gunicorn
+``worker_connections`` connections (the others wait in the listen backlog), of which live feeds
+may hold only a capped share (service.http.live_slots), so that writes always find one. Errors gunicorn
 answers itself (a bad request line, a URI or headers too large) are problem details like the
 app's own.
 """

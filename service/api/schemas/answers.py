@@ -295,3 +295,6 @@ class Health(Schema):
 
     status = fields.String()
     redis = fields.String()
+    projection_lag_seconds = fields.Float(
+        metadata={"description": "Age of the oldest write no projection has folded yet (0: none lags)."}
+    )
