@@ -123,6 +123,7 @@ function drawConflict(stopped) {
 }
 
 function draw() {
+  if (R.answer) $("recorder").dataset.version = String(R.answer.version);
   drawTurn();
   drawOffline();
   drawChoices();
@@ -140,11 +141,13 @@ async function queueItem(kind, action, sentence) {
 }
 
 async function send(kind, action, sentence) {
+  $("recorder").dataset.busy = "1";
   $("alert").textContent = "";
   await queueItem(kind, action, sentence);
   if (!R.online) {
     say(`Queued: ${sentence}. ${R.queue.length} waiting.`, "queued");
     draw();
+    $("recorder").dataset.busy = "0";
     return;
   }
   say(`Sending: ${sentence}…`, "sending");
@@ -182,12 +185,14 @@ async function undo() {
     await remove(last.n);
     R.queue = await waiting(ID);
     say(`Taken back before it was sent: ${last.sentence}.`, "recorded");
-    return draw();
+    draw();
+    return;
   }
   await send("undo", null, `Undo: ${R.answer.undo.sentence}`);
 }
 
 async function resolve(step) {
+  $("recorder").dataset.busy = "1";
   await step();
   $("conflict").hidden = true;
   await sync(null);
@@ -208,6 +213,7 @@ async function refresh() {
     else if (!error.quiet) R.online = false;
   }
   draw();
+  $("recorder").dataset.busy = "0";
 }
 
 async function loadMatch() {
@@ -274,6 +280,7 @@ async function start() {
 }
 
 start().catch((error) => {
+  $("recorder").dataset.busy = "0";
   $("turn").textContent = "The match could not be opened.";
   $("alert").textContent = error.message;
 });
