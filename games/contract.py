@@ -42,6 +42,10 @@ where the game has points.
 ``{"ann": {"bid_accuracy": 0.75}}``; player statistics average each figure over a player's
 finished matches of the game.
 
+``legal(state, sees_hidden)`` (optional) says what may be recorded now: who is to act, and every
+legal action type with its legal values (``games.legal`` holds the shape). Without
+``sees_hidden`` it uses public facts only, so it never tells what a hidden hand holds.
+
 ``example(seed)`` returns a complete, legal, finished match as a script
 ``{"players", "setup", "options", "actions": [...]}``, different for different seeds (options and
 recording styles vary), deterministic for one seed. Tests, benchmarks and the fault-injection
@@ -124,6 +128,9 @@ class Game:
     # with them held back and ``"hidden": true`` in its data (an import knows a partial export
     # by it). Absent: every event is public.
     public: Callable[[State, dict[str, Any]], dict[str, Any]] | None = None
+    # What may be recorded now (games.legal): who is to act and every legal action with its
+    # values; the bool says whether facts the table recorded but hides (hands) may be used.
+    legal: Callable[[State, bool], dict[str, Any]] | None = None
 
     def describe(self) -> dict[str, Any]:
         """What GET /v1/games says of this game."""

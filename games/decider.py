@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import importlib
+import importlib.util
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -146,4 +147,13 @@ def assemble(package: str, source: str) -> Game:
         upcasters=getattr(evolve, "UPCASTERS", {}),
         figures=getattr(view, "figures", None),
         public=getattr(view, "public", None),
+        legal=_legal_of(package),
     )
+
+
+def _legal_of(package: str) -> Callable[[State, bool], dict[str, Any]] | None:
+    """The package's ``legal`` (its module ``legal``), if it has one."""
+    if importlib.util.find_spec(f"{package}.legal") is None:
+        return None
+    found: Callable[[State, bool], dict[str, Any]] = importlib.import_module(f"{package}.legal").legal
+    return found

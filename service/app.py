@@ -10,7 +10,7 @@ from flask_smorest import Api
 from werkzeug.datastructures import Headers
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from service.api import games, health, history, matches, openapi_shape, players, queries
+from service.api import games, health, history, matches, openapi_shape, players, queries, table
 from service.api.schemas.answers import Problem
 from service.bootstrap import build
 from service.config import Settings
@@ -113,7 +113,16 @@ def create_app(settings: Settings | None = None) -> Flask:
     count_answer = metrics.init_app(app, app.extensions["tabletape"])
     api = TabletapeApi(app, spec_kwargs={"extra_plugins": [openapi_shape.ShapePlugin()]})
     openapi_shape.register_components(api.spec)
-    for blueprint in (health.blp, metrics.blp, games.blp, matches.blp, queries.blp, history.blp, players.blp):
+    for blueprint in (
+        health.blp,
+        metrics.blp,
+        games.blp,
+        matches.blp,
+        queries.blp,
+        table.blp,
+        history.blp,
+        players.blp,
+    ):
         api.register_blueprint(blueprint)
     app.register_blueprint(web_pages)
     errors.register(app)

@@ -18,6 +18,7 @@ from games.contract import Game
 from games.registry import all_games
 from projections.positions.rewind import MatchReader, frozen
 from projections.queries.access import holds_token
+from projections.queries.choices import next_answer
 from projections.queries.disclosure import disclosed
 from projections.readmodels.listing import MatchList
 from projections.readmodels.stats import Statistics
@@ -134,6 +135,11 @@ class Reads:
             at, pos = projected
             board = dict(game.scores(pos["game"])) | {"version": at, "projected": True}
         return dict(board | {"log_version": version})
+
+    def choices(self, match_id: str, token: str | None = None) -> dict[str, Any]:
+        """Who is to act and what may be recorded now, with the undo and redo in words; from
+        hidden facts too for the holder of the write token (Forbidden for another's)."""
+        return next_answer(self.reader, match_id, token)
 
     def export(self, match_id: str, token: str | None = None) -> Iterator[str]:
         """The match's export (header read now, then every event): everything for the holder of

@@ -41,12 +41,16 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("get", "/v1/matches/{match_id}/scores"): "getMatchScores",
     ("get", "/v1/matches/{match_id}/live"): "followMatch",
     ("get", "/v1/matches/{match_id}/export"): "exportMatch",
+    ("get", "/v1/matches/{match_id}/next"): "getNextActions",
+    ("post", "/v1/matches/{match_id}/actions/batch"): "recordActions",
 }
 # The writes a match's token guards; every other write (create, fork, import) needs none.
-TOKEN_WRITES = {"recordAction", "undoAction", "redoAction"}
+TOKEN_WRITES = {"recordAction", "undoAction", "redoAction", "recordActions"}
+# A batch answers a conflict or a refusal per item (its results), never for the whole request.
+PER_ITEM = {"recordActions"}
 # Copies the token may be sent with: with it they hold everything, hidden facts included; without
 # it only the public history (docs/hidden-information.md).
-TOKEN_OPTIONAL = {"forkMatch", "exportMatch"}
+TOKEN_OPTIONAL = {"forkMatch", "exportMatch", "getNextActions"}
 ERRORS: dict[int, tuple[str, str]] = {
     400: ("BadRequest", "The request's parameters or body do not have the shape this operation takes."),
     401: (
@@ -121,10 +125,10 @@ def _errors(path: str, method: str, op_id: str, has_body: bool) -> list[int]:
         found.append(404)
     if has_body:
         found += [413, 415]
-    if method == "post":
+    if method == "post" and op_id not in PER_ITEM:
         found.append(422)
     if op_id in TOKEN_WRITES:
-        found += [401, 403, 409, 412, 429]
+        found += [401, 403, 429] if op_id in PER_ITEM else [401, 403, 409, 412, 429]
     if op_id in CREATING:
         found += [401, 403, 429]
     if op_id == "exportMatch":

@@ -39,7 +39,7 @@ from service.http.errors import http_problem
 from service.recording.credentials import Credentials
 
 CREATING = ("matches.create_match", "history.fork", "history.import_match")
-WRITING = ("matches.post_action", "matches.undo", "matches.redo")
+WRITING = ("matches.post_action", "matches.undo", "matches.redo", "table.record_queue")
 log = logging.getLogger("tabletape.ratelimits")
 Budget = tuple[str, list[RateLimitItem]]
 # How many callers a process remembers: over their rate, or the names of their counters.

@@ -1,0 +1,94 @@
+"""What may be recorded now: the shape of every game's answer, and the parts every game shares.
+
+A game's ``legal(state, sees_hidden)`` answers, for the state it is given:
+
+    {"finished": bool, "to_act": [player, ...],
+     "actions": [{"type", "fixed": {field: value}, "fields": [field, ...], "choices"?: [...],
+                  "note"?: "a sentence"}, ...]}
+
+one entry per action type and acting player. A field is ``{"name": <dotted path into the
+action>, "values": [...]}`` when its legal values can be listed, else ``{"name", "schema": <JSON
+Schema>}``; it may say ``"optional": true``, ``"multiple": true`` (a list of values is chosen)
+and ``"min"`` / ``"max"`` (how many). When fields depend on one another, ``choices`` lists every
+legal combination (``{field name: value}``); where they are too many to list, ``sum`` may say
+that some fields add up to a number (``{"fields": [...], "equals": n}``) and ``note`` says in
+words what else binds them. The action a client sends is ``{"type", **fixed}``
+with each field's value set at its dotted path (``build``).
+
+``sees_hidden``: the caller holds the match's write token and may be answered from facts the
+table recorded but does not show (hands). Without it a game answers from public facts only, so
+that the answer never tells which cards a hidden hand holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from games.contract import Action, Event, RuleViolation, State
+
+Field = dict[str, Any]
+Entry = dict[str, Any]
+Answer = dict[str, Any]
+
+# --- fields and entries ----------------------------------------------------------------------
+
+
+def listed(name: str, values: Iterable[Any], **extra: Any) -> Field:
+    """A field whose legal values are listed, e.g. ``listed("card", ["7H", "KS"])``."""
+    return {"name": name, "values": list(values), **extra}
+
+
+def described(name: str, schema: Mapping[str, Any], **extra: Any) -> Field:
+    """A field whose values cannot be listed, described by a JSON Schema."""
+    return {"name": name, "schema": dict(schema), **extra}
+
+
+def entry(
+    type_: str,
+    fields: Iterable[Field] = (),
+    player: str | None = None,
+    choices: list[dict[str, Any]] | None = None,
+    note: str | None = None,
+    **fixed: Any,
+) -> Entry:
+    """One legal action type for one acting player (``player``, when the action names one)."""
+    found: Entry = {"type": type_, "fixed": ({"player": player} if player else {}) | fixed}
+    found["fields"] = list(fields)
+    if choices is not None:
+        found["choices"] = choices
+    if note:
+        found["note"] = note
+    return found
+
+
+def answer(state: State, to_act: Iterable[str], actions: Iterable[Entry]) -> Answer:
+    """A game's answer: nothing may be recorded once the match is finished."""
+    if state.get("finished"):
+        return {"finished": True, "to_act": [], "actions": []}
+    return {"finished": False, "to_act": list(to_act), "actions": list(actions)}
+
+
+# --- building and checking actions -------------------------------------------------------------
+
+
+def build(found: Entry, chosen: Mapping[str, Any]) -> Action:
+    """The action a client sends for an entry, given a value for each field it sets."""
+    action: Action = {"type": found["type"], **found["fixed"]}
+    for name, value in chosen.items():
+        *path, last = name.split(".")
+        place = action
+        for part in path:
+            place = place.setdefault(part, {})
+        place[last] = value
+    return action
+
+
+def accepted(decide: Callable[[State, Action], list[Event]], state: State, action: Action) -> bool:
+    """Whether the rules take ``action`` now (used where a value's legality is the rules' own
+    verdict on a combination, e.g. a distribution under a character's power)."""
+    try:
+        decide(state, action)
+    except RuleViolation:
+        return False
+    return True

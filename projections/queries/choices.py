@@ -1,0 +1,89 @@
+"""What may be recorded now (GET /v1/matches/{id}/next): who is to act, every legal action with
+its values (the game's ``legal``), and what an undo or a redo would take back or put back, in words.
+
+Hidden facts: with the match's write token the game may answer from the hands the table recorded;
+without it only from public facts (``Game.legal``'s ``sees_hidden``), and the undo and redo
+sentences are built from the events as open reads show them (``disclosure``), so neither tells
+a hidden hand or a hidden bid; without the token a sentence names the action and what it derived
+but not its values (a black hat's card, a redraw's cards), which only the table may see.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from games.contract import Game, State
+from games.words import and_words
+from projections.positions import tape
+from projections.positions.rewind import MatchReader
+from projections.positions.tape import Position
+from projections.queries.access import holds_token
+from projections.queries.disclosure import disclosed
+
+
+def next_answer(reader: MatchReader, match_id: str, token: str | None) -> dict[str, Any]:
+    """The answer of GET …/next at the match's newest step (Forbidden for another match's token)."""
+    sees_hidden = holds_token(reader.store.header(match_id), token, "read the hidden facts of")
+    game, pos = reader.head(match_id)
+    state = pos["game"]
+    legal = game.legal(state, sees_hidden) if game.legal is not None else _unknown(state)
+    return {
+        "version": pos["version"],
+        **legal,
+        "undo": _correction(reader, game, match_id, pos, tape.undo_event(pos), sees_hidden),
+        "redo": _correction(reader, game, match_id, pos, tape.redo_event(pos), sees_hidden),
+    }
+
+
+def _unknown(state: State) -> dict[str, Any]:
+    """A game that cannot list its legal actions: only whether it is finished."""
+    return {"finished": bool(state.get("finished")), "to_act": [], "actions": []}
+
+
+def _correction(
+    reader: MatchReader,
+    game: Game,
+    match_id: str,
+    pos: Position,
+    data: dict[str, Any] | None,
+    sees_hidden: bool,
+) -> dict[str, Any]:
+    """Whether a correction is possible, and what it would take back (or put back) in words."""
+    if data is None:
+        return {"possible": False, "sentence": None}
+    events = reader.store.read(match_id, int(data["first"]), int(data["last"]))
+    shown = [disclosed(game, pos["game"], e.as_dict()) for e in events]
+    return {"possible": True, "sentence": action_sentence(shown, sees_hidden)}
+
+
+def action_sentence(events: list[dict[str, Any]], with_values: bool = True) -> str:
+    """One recorded action in words, e.g. "bob's play of 3H (with trick won and round scored)"."""
+    if not events:
+        return "nothing"
+    action = events[0].get("meta", {}).get("action") or {"type": _words(events[0]["type"])}
+    who = action.get("player")
+    kind = str(action.get("type", "action")).replace("_", " ")
+    values = [_value(k, v) for k, v in action.items() if k not in ("type", "player") and v is not None]
+    values = values if with_values else []
+    said = f"{who}'s {kind}" if who else f"the table's {kind}"
+    if values:
+        said += " of " + and_words([v for v in values if v])
+    derived = [_words(e["type"]) for e in events[1:]]
+    if derived:
+        said += f" (with {and_words(list(dict.fromkeys(derived)))})"
+    return said
+
+
+def _value(name: str, value: Any) -> str:
+    """A field of an action in words: a plain value as it is, anything larger by its name."""
+    if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+        return str(value)
+    if isinstance(value, list) and all(isinstance(v, (str, int)) for v in value):
+        return ", ".join(str(v) for v in value)
+    return name.replace("_", " ")
+
+
+def _words(event_type: str) -> str:
+    """``TrickWon`` as ``trick won``."""
+    return re.sub(r"(?<!^)(?=[A-Z])", " ", event_type).lower()

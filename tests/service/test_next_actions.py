@@ -1,0 +1,168 @@
+"""GET /v1/matches/{id}/next: who is to act and what is legal now, for every game, without
+telling a public reader what a hidden hand holds."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from games.legal import build
+from games.registry import all_games
+from tests.service.conftest import SHORT, Table
+
+WIZARD = {"setup": {"first_dealer": "ann"}, "options": {"canadian_rule": True}}
+
+
+def entry(answer: dict[str, Any], kind: str, player: str | None = None) -> dict[str, Any]:
+    """The offered entry of ``kind`` (for ``player``)."""
+    return next(
+        e
+        for e in answer["actions"]
+        if e["type"] == kind and (player is None or e["fixed"].get("player") == player)
+    )
+
+
+def values(answer: dict[str, Any], kind: str, name: str, player: str | None = None) -> list[Any]:
+    """The values offered for field ``name`` of ``kind``."""
+    return next(f["values"] for f in entry(answer, kind, player)["fields"] if f["name"] == name)
+
+
+def test_next_says_who_deals_and_offers_the_round_start_and_the_scores_only_path(
+    table: Callable[..., Table],
+) -> None:
+    match = table("wizard", ["ann", "bob", "cy"], **WIZARD)
+    answer = match.get("next")
+    assert answer.status_code == 200
+    body = answer.json
+    assert body["version"] == 1 and body["finished"] is False and body["to_act"] == ["ann"]
+    assert {e["type"] for e in body["actions"]} == {"start_round", "record_round"}
+    assert "7H" in values(body, "start_round", "trump_card")
+    assert values(body, "record_round", "tricks.bob") == [0, 1]
+    assert body["undo"] == {"possible": False, "sentence": None}
+    assert answer.headers["Vary"] == "Authorization"
+
+
+def test_a_dealer_who_does_not_lead_alone_is_offered_every_bid(
+    table: Callable[..., Table],
+) -> None:
+    match = table("wizard", ["ann", "bob", "cy"], **WIZARD)
+    # Round 1 gives ann the lead alone: she bids 1 and takes the trick.
+    for action in [
+        {"type": "start_round", "trump_card": "7H"},
+        {"type": "bid", "player": "bob", "tricks": 0},
+        {"type": "bid", "player": "cy", "tricks": 0},
+        {"type": "bid", "player": "ann", "tricks": 1},
+        {"type": "play", "player": "bob", "card": "2S"},
+        {"type": "play", "player": "cy", "card": "3S"},
+        {"type": "play", "player": "ann", "card": "AS"},
+    ]:
+        match.ok(action)
+    # Round 2: bob deals; ann leads alone but does not deal, so bob may bid anything...
+    match.ok({"type": "start_round", "trump_card": "jester"})
+    match.ok({"type": "bid", "player": "cy", "tricks": 1})
+    match.ok({"type": "bid", "player": "ann", "tricks": 0})
+    assert values(match.get("next").json, "bid", "tricks", "bob") == [0, 1, 2]
+
+
+def test_the_sole_leading_dealer_may_not_bid_so_the_bids_add_up(table: Callable[..., Table]) -> None:
+    match = table("wizard", ["ann", "bob"], setup={"first_dealer": "bob"}, options={"canadian_rule": True})
+    # Round 1, dealt by bob: ann bids 1 and takes the trick (30 points), bob misses.
+    match.ok({"type": "record_round", "bids": {"ann": 1, "bob": 1}, "tricks": {"ann": 1, "bob": 0}})
+    # Round 2 is ann's deal; ann leads alone, bob bids 1 first.
+    match.ok({"type": "start_round", "trump_card": "7H"})
+    match.ok({"type": "bid", "player": "bob", "tricks": 1})
+    assert values(match.get("next").json, "bid", "tricks", "ann") == [0, 2]
+    refused = match.act({"type": "bid", "player": "ann", "tricks": 1})
+    assert refused.status_code == 422 and refused.json["code"] == "canadian_rule"
+
+
+def test_a_recorded_hand_narrows_the_cards_for_the_table_and_a_public_reader_learns_nothing_of_it(
+    table: Callable[..., Table],
+) -> None:
+    with_hands = table("wizard", ["ann", "bob"], setup={"first_dealer": "ann"})
+    without = table("wizard", ["ann", "bob"], setup={"first_dealer": "ann"})
+    with_hands.ok({"type": "start_round", "trump_card": "7H", "hands": {"ann": ["2C"], "bob": ["KS"]}})
+    without.ok({"type": "start_round", "trump_card": "7H"})
+    for match in (with_hands, without):
+        match.ok({"type": "bid", "player": "bob", "tricks": 1})
+        match.ok({"type": "bid", "player": "ann", "tricks": 0})
+    mine = with_hands.client.get(f"/v1/matches/{with_hands.id}/next", headers=with_hands.auth).json
+    assert values(mine, "play", "card", "bob") == ["KS"]
+    public = with_hands.get("next").json
+    assert "7H" not in values(public, "play", "card", "bob")
+    assert public["actions"] == without.get("next").json["actions"]
+    # The public undo sentence names the action, not its values.
+    assert public["undo"]["sentence"] == "ann's bid"
+
+
+def test_another_matchs_token_is_refused(table: Callable[..., Table]) -> None:
+    one = table("wizard", ["ann", "bob"], setup={"first_dealer": "ann"})
+    other = table("wizard", ["ann", "bob"], setup={"first_dealer": "ann"})
+    answer = one.client.get(f"/v1/matches/{one.id}/next", headers=other.auth)
+    assert answer.status_code == 403 and answer.json["code"] == "wrong_token"
+
+
+def test_an_unknown_match_is_a_404(client: Any) -> None:
+    answer = client.get("/v1/matches/0123456789abcdef/next")
+    assert answer.status_code == 404 and answer.json["code"] == "unknown_match"
+
+
+def test_undo_and_redo_say_what_they_would_take_back_and_put_back(table: Callable[..., Table]) -> None:
+    match = table("wizard", ["ann", "bob"], setup={"first_dealer": "ann"})
+    match.ok({"type": "start_round", "trump_card": "7H"})
+    match.ok({"type": "bid", "player": "bob", "tricks": 1})
+    match.ok({"type": "bid", "player": "ann", "tricks": 0})
+    match.ok({"type": "play", "player": "bob", "card": "KS"})
+    match.ok({"type": "play", "player": "ann", "card": "3H"})
+    mine = match.client.get(f"/v1/matches/{match.id}/next", headers=match.auth).json
+    assert mine["undo"]["sentence"] == "ann's play of 3H (with trick won and round scored)"
+    assert mine["redo"] == {"possible": False, "sentence": None}
+    assert match.post("undo").status_code == 201
+    mine = match.client.get(f"/v1/matches/{match.id}/next", headers=match.auth).json
+    assert mine["redo"]["sentence"] == "ann's play of 3H (with trick won and round scored)"
+    assert mine["undo"]["sentence"] == "bob's play of KS"
+    assert mine["to_act"] == ["ann"]
+
+
+@pytest.mark.parametrize("game_id", sorted(g.id for g in all_games().values() if g.legal))
+def test_every_game_is_recorded_to_its_end_by_sending_what_next_offers(
+    game_id: str, table: Callable[..., Table]
+) -> None:
+    script = all_games()[game_id].example(SHORT[game_id])
+    match = table(game_id, script["players"], setup=script["setup"], options=script["options"])
+    for _ in range(3000):
+        body = match.client.get(f"/v1/matches/{match.id}/next", headers=match.auth).json
+        if body["finished"]:
+            break
+        assert _first_accepted(match, body), f"nothing offered was accepted: {body}"
+    assert match.get("scores").json["finished"] is True
+    assert match.get("next").json == {
+        **match.get("next").json,
+        "finished": True,
+        "to_act": [],
+        "actions": [],
+    }
+
+
+def _first_accepted(match: Table, body: dict[str, Any]) -> bool:
+    """Send offered actions (the first value of each field, else each choice) until one is recorded."""
+    for found in body["actions"]:
+        for chosen in _candidates(found):
+            headers = {"If-Match": str(body["version"])}
+            if match.act(build(found, chosen), **headers).status_code == 201:
+                return True
+    return False
+
+
+def _candidates(found: dict[str, Any]) -> list[dict[str, Any]]:
+    if "choices" in found:
+        return list(found["choices"])
+    firsts = {f["name"]: f["values"][0] for f in found["fields"] if "values" in f and not f.get("optional")}
+    total = found.get("sum")
+    if total:
+        for name in total["fields"]:
+            firsts[name] = 0
+        firsts[total["fields"][0]] = total["equals"]
+    return [firsts]
