@@ -90,9 +90,14 @@ def fill(page: Any, name: str, value: Any) -> None:
         control.fill(" ".join(value) if isinstance(value, list) else str(value))
 
 
-def tap_first(page: Any) -> str:
-    """Record the first action offered, with the first value each field allows; its type."""
+def tap_first(page: Any, prefer: tuple[str, ...] = ()) -> str:
+    """Record the first action offered (of a preferred type when there is one), with the first
+    value each field allows; its type."""
     entry = page.locator("#choices .entry").first
+    for kind in prefer:
+        if page.locator(f"#choices .entry[data-entry='{kind}']").count():
+            entry = page.locator(f"#choices .entry[data-entry='{kind}']").first
+            break
     kind = str(entry.get_attribute("data-entry"))
     send = entry.locator("[data-submit]")
     values = entry.locator("[data-value]")
@@ -112,14 +117,14 @@ def tap_first(page: Any) -> str:
     return kind
 
 
-def tap_through(page: Any, limit: int) -> int:
+def tap_through(page: Any, limit: int, prefer: tuple[str, ...] = ()) -> int:
     """Tap the first legal choice until the match is over; the number of actions recorded."""
     for done in range(limit):
         settled(page)
         if page.text_content("#turn") == "The match is over.":
             return done
         before = page.get_attribute("#recorder", "data-version")
-        tap_first(page)
+        tap_first(page, prefer)
         moved_on(page, before)
     raise AssertionError(f"the match did not end within {limit} actions")
 

@@ -26,8 +26,9 @@ export function registerWorker() {
 
 /** Put one action at the end of a match's queue; its number orders it. */
 export async function enqueue(item) {
-  const n = await (await db()).add("queue", { ...item, queued_at: Date.now(), status: "waiting" });
-  return { ...item, n };
+  const kept = { ...item, queued_at: Date.now(), status: "waiting" };
+  const n = await (await db()).add("queue", kept);
+  return { ...kept, n };
 }
 
 /** A match's waiting actions, oldest first. */

@@ -21,7 +21,11 @@ function newKey() {
   return `rec-${[...bytes].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
 }
 
+// With no network the browser says so (navigator.onLine); asking then would only fail.
+const offline = () => Object.assign(new Error("offline"), { status: 0 });
+
 async function getJSON(url) {
+  if (!navigator.onLine) throw offline();
   const headers = { Accept: "application/json" };
   if (R.token) headers.Authorization = `Bearer ${R.token}`;
   const answer = await fetch(url, { headers, cache: "no-store" });

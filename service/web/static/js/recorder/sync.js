@@ -103,6 +103,7 @@ export async function flush(matchId, token) {
     const items = await waiting(matchId);
     const done = outcome();
     const head = items[0];
+    if (head && !navigator.onLine) return { ...done, stopped: { kind: "offline" } };
     if (!head || head.status !== "waiting") return { ...done, stopped: head ? { kind: head.status, item: head, problem: head.problem, version: head.actual } : null };
     try {
       return batchKnown === false ? await oneByOne(matchId, token, items, done) : await inBatch(matchId, token, items, done);
