@@ -41,4 +41,6 @@ def service_worker() -> Response:
 @blp.route("/manifest.webmanifest", methods=["GET"])
 def manifest() -> Response:
     """The web app manifest: tabletape installs as an app that opens on a new match."""
-    return send_from_directory(blp.static_folder or "", "manifest.webmanifest", mimetype="application/manifest+json")
+    return send_from_directory(
+        blp.static_folder or "", "manifest.webmanifest", mimetype="application/manifest+json"
+    )

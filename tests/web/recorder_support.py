@@ -41,7 +41,8 @@ def settled(page: Any) -> None:
 def moved_on(page: Any, before: str | None) -> None:
     """Wait until the recorder shows the answer after a recorded action (a newer version)."""
     page.wait_for_function(
-        "v => { const r = document.getElementById('recorder'); return r.dataset.busy === '0' && r.dataset.version !== v; }",
+        "v => { const r = document.getElementById('recorder');"
+        " return r.dataset.busy === '0' && r.dataset.version !== v; }",
         arg=before,
     )
     assert page.get_attribute("#status", "data-state") == "recorded", page.text_content("#alert")
@@ -52,7 +53,9 @@ def record_path(match_id: str) -> str:
     return f"/matches/{match_id}/record"
 
 
-def create_with_form(page: Any, site: str, game: str, players: list[str], setup: dict[str, Any], options: dict[str, Any]) -> str:
+def create_with_form(
+    page: Any, site: str, game: str, players: list[str], setup: dict[str, Any], options: dict[str, Any]
+) -> str:
     """Fill /new?game=… as a person would and create the match; the recorder's match id."""
     page.goto(f"{site}/new?game={game}")
     page.wait_for_selector("#seats input[name='players']")

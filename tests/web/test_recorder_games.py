@@ -18,7 +18,6 @@ from tests.web.recorder_support import (
     record_path,
     settled,
     shown_totals,
-    tap_first,
     tap_through,
 )
 
@@ -37,12 +36,22 @@ MATCHES: dict[str, tuple[list[str], dict[str, Any], dict[str, Any], tuple[str, .
     ),
     "hats": (
         ["ann", "bob"],
-        {"start_player": "ann", "removed_types": ["pink", "purple"], "table": ["red-1", "orange-2", "yellow-3", "green-4", "blue-5"]},
+        {
+            "start_player": "ann",
+            "removed_types": ["pink", "purple"],
+            "table": ["red-1", "orange-2", "yellow-3", "green-4", "blue-5"],
+        },
         {},
         ("swap", "black_hat", "favourite"),
         80,
     ),
-    "other-hat-trick": (["ann", "bob", "cy"], {"first_player": "cy", "first_trick": "hungry-rabbit"}, {}, (), 300),
+    "other-hat-trick": (
+        ["ann", "bob", "cy"],
+        {"first_player": "cy", "first_trick": "hungry-rabbit"},
+        {},
+        (),
+        300,
+    ),
     "hat-trick": (["ann", "bob"], {}, {"target": 1}, ("reveal", "declare", "judge"), 40),
 }
 
@@ -56,7 +65,8 @@ def scores_on_the_sheet(site: str, page: Any, match_id: str) -> None:
     for winner in scores.get("winners") or []:
         assert winner in sheet.split("Won by")[1]
     rows = page.eval_on_selector_all(
-        "#sheet-body table:first-of-type tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.textContent))"
+        "#sheet-body table:first-of-type tbody tr",
+        "rows => rows.map(r => [...r.cells].map(c => c.textContent))",
     )
     for player, total in (scores.get("totals") or {}).items():
         assert any(row[0] == player and str(total) in row for row in rows), (player, total, rows)
@@ -77,7 +87,9 @@ def test_a_whole_match_is_recorded_by_taps_alone_and_the_sheet_shows_the_apis_sc
 
 
 def test_undo_says_what_it_takes_back_and_takes_it_back_with_one_tap(site: str, phone: Watched) -> None:
-    match = start(site, "wizard", {"players": ["ann", "bob", "cy"], "setup": {"first_dealer": "ann"}, "options": {}})
+    match = start(
+        site, "wizard", {"players": ["ann", "bob", "cy"], "setup": {"first_dealer": "ann"}, "options": {}}
+    )
     page = phone.page
     page.goto(f"{site}{record_path(match.id)}#token={match.token}")
     settled(page)
@@ -93,7 +105,9 @@ def test_undo_says_what_it_takes_back_and_takes_it_back_with_one_tap(site: str, 
     before = page.get_attribute("#recorder", "data-version")
     undo.click()
     moved_on(page, before)
-    kinds = [e["type"] for e in requests.get(f"{site}/v1/matches/{match.id}/events", timeout=10).json()["events"]]
+    kinds = [
+        e["type"] for e in requests.get(f"{site}/v1/matches/{match.id}/events", timeout=10).json()["events"]
+    ]
     assert kinds[-1] == "ActionUndone"
     assert page.locator("[data-entry='start_round']").count() == 1
     assert "Redo" in page.text_content("[data-action='redo']") and page.is_enabled("[data-action='redo']")

@@ -17,7 +17,11 @@ __all__ = ["phone"]
 
 def simultaneous_wizard(site: str) -> Any:
     """A Wizard match whose bids come in any order: several are legal at once."""
-    script = {"players": ["ann", "bob", "cy"], "setup": {"first_dealer": "ann"}, "options": {"bidding": "simultaneous"}}
+    script = {
+        "players": ["ann", "bob", "cy"],
+        "setup": {"first_dealer": "ann"},
+        "options": {"bidding": "simultaneous"},
+    }
     return start(site, "wizard", script)
 
 
@@ -38,7 +42,9 @@ def queued(page: Any) -> int:
     return int(page.text_content("[data-queue]"))
 
 
-def test_bids_tapped_offline_survive_a_reload_and_are_recorded_once_in_order_online(site: str, phone: Watched) -> None:
+def test_bids_tapped_offline_survive_a_reload_and_are_recorded_once_in_order_online(
+    site: str, phone: Watched
+) -> None:
     page, context = phone.page, phone.page.context
     match = simultaneous_wizard(site)
     open_controlled(page, site, match)
@@ -90,7 +96,9 @@ def test_a_match_moved_on_by_another_device_is_explained_and_the_table_re_applie
     assert phone.problems == []
 
 
-def test_an_action_tapped_offline_is_taken_back_by_undo_before_it_is_ever_sent(site: str, phone: Watched) -> None:
+def test_an_action_tapped_offline_is_taken_back_by_undo_before_it_is_ever_sent(
+    site: str, phone: Watched
+) -> None:
     page, context = phone.page, phone.page.context
     match = simultaneous_wizard(site)
     match.act(site, {"type": "start_round", "trump_card": "7H"})

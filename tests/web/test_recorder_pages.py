@@ -45,7 +45,9 @@ def test_players_in_any_script_take_their_seats_in_order_and_the_dealer_is_chose
     names = ["小明", "たろう", "Zoë"]
     for i, name in enumerate(names):
         page.locator("input[name='players']").nth(i).fill(name)
-    offered = page.eval_on_selector_all("select[name='setup.first_dealer'] option", "os => os.map(o => o.value)")
+    offered = page.eval_on_selector_all(
+        "select[name='setup.first_dealer'] option", "os => os.map(o => o.value)"
+    )
     assert offered == ["", *names]
     page.select_option("select[name='setup.first_dealer']", "たろう")
     page.check("input[name='options.canadian_rule']")
@@ -100,7 +102,9 @@ def test_a_link_for_another_device_carries_the_token_in_its_fragment_and_leaves_
         other.close()
 
 
-def test_without_its_token_the_recorder_says_it_cannot_record_and_offers_nothing(site: str, phone: Watched) -> None:
+def test_without_its_token_the_recorder_says_it_cannot_record_and_offers_nothing(
+    site: str, phone: Watched
+) -> None:
     match = start(site, "wizard", wizard_rounds(["ann", "bob"], 0))
     page = phone.page
     page.goto(f"{site}{record_path(match.id)}")

@@ -132,6 +132,10 @@ function compound(entry, labels, onSend) {
   };
   const groups = entry.fields.map((field) => {
     const label = `${fieldWords(field.name)}${field.optional ? " (optional)" : ""}${field.multiple ? " (several)" : ""}`;
+    if (!field.values && field.optional) {
+      // A fact the table may add (recorded hands): out of the way until asked for.
+      return h("details", { class: "field-group" }, h("summary", {}, label), schemaInput(entry, field, picks, refresh));
+    }
     if (!field.values) return h("div", { class: "field-group" }, h("span", { class: "field-name" }, label), schemaInput(entry, field, picks, refresh));
     const controls = field.values.map((value) => {
       const button = valueButton(entry, field, value, labels, () => {
