@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import copy
 import importlib
-import importlib.util
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -27,8 +26,8 @@ Evolve = Callable[[State, Event], State]
 Derive = Callable[[State], list[Event]]
 Setup = Callable[[list[str], dict[str, Any], dict[str, Any]], list[Event]]
 
-# The seven modules every game package holds, one idea each (docs/design.md, "games/").
-MODULES = ("__init__", "constants", "schemas", "rules", "evolve", "view", "example")
+# The eight modules every game package holds, one idea each (docs/design.md, "games/").
+MODULES = ("__init__", "constants", "schemas", "rules", "evolve", "view", "legal", "example")
 
 # --- decide ----------------------------------------------------------------------------------
 
@@ -124,7 +123,7 @@ def setup_with(
 
 def assemble(package: str, source: str) -> Game:
     """The ``Game`` of a package, read from its modules by their shared names."""
-    constants, schemas, rules, evolve, view, example = (
+    constants, schemas, rules, evolve, view, legal, example = (
         importlib.import_module(f"{package}.{module}") for module in MODULES[1:]
     )
     title, allowed = constants.TITLE, (constants.MIN_PLAYERS, constants.MAX_PLAYERS)
@@ -147,13 +146,5 @@ def assemble(package: str, source: str) -> Game:
         upcasters=getattr(evolve, "UPCASTERS", {}),
         figures=getattr(view, "figures", None),
         public=getattr(view, "public", None),
-        legal=_legal_of(package),
+        legal=legal.legal,
     )
-
-
-def _legal_of(package: str) -> Callable[[State, bool], dict[str, Any]] | None:
-    """The package's ``legal`` (its module ``legal``), if it has one."""
-    if importlib.util.find_spec(f"{package}.legal") is None:
-        return None
-    found: Callable[[State, bool], dict[str, Any]] = importlib.import_module(f"{package}.legal").legal
-    return found

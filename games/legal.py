@@ -57,16 +57,32 @@ def entry(
     found["fields"] = list(fields)
     if choices is not None:
         found["choices"] = choices
+        found["fields"] = [_narrowed(field, choices) for field in found["fields"]]
     if note:
         found["note"] = note
     return found
 
 
 def answer(state: State, to_act: Iterable[str], actions: Iterable[Entry]) -> Answer:
-    """A game's answer: nothing may be recorded once the match is finished."""
+    """A game's answer: nothing once the match is finished, and no entry that cannot be sent (a
+    required field without a value, or no legal combination)."""
     if state.get("finished"):
         return {"finished": True, "to_act": [], "actions": []}
-    return {"finished": False, "to_act": list(to_act), "actions": list(actions)}
+    return {"finished": False, "to_act": list(to_act), "actions": [a for a in actions if _sendable(a)]}
+
+
+def _sendable(found: Entry) -> bool:
+    if found.get("choices") == []:
+        return False
+    return all(field["values"] or field.get("optional") for field in found["fields"] if "values" in field)
+
+
+def _narrowed(field: Field, choices: list[dict[str, Any]]) -> Field:
+    """A listed field keeps only the values some choice gives it (all, if no choice names it)."""
+    name = field["name"]
+    if "values" not in field or not any(name in choice for choice in choices):
+        return field
+    return {**field, "values": [v for v in field["values"] if any(c.get(name) == v for c in choices)]}
 
 
 # --- building and checking actions -------------------------------------------------------------

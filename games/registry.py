@@ -8,7 +8,7 @@ from functools import cache
 
 from games.contract import Game, InvalidAction
 
-_NOT_GAMES = {"contract", "decider", "players", "registry", "schemas", "validation", "words"}
+_NOT_GAMES = {"contract", "decider", "legal", "players", "registry", "schemas", "validation", "words"}
 
 
 @cache

@@ -7,8 +7,8 @@ judges itself, or without one, for the table's verdict), the table's verdicts, a
 rounds. Derived events record every judgement with the requirements that failed, the card won or
 discarded, and the end of the match (the target reached, or the 55th card with full_deck).
 
-The package holds the seven modules every game holds (``constants``, ``schemas``, ``rules``,
-``evolve``, ``view``, ``example`` and this one) and one of its own: ``stacks`` (whether a stack
+The package holds the eight modules every game holds (``constants``, ``schemas``, ``rules``,
+``evolve``, ``view``, ``legal``, ``example`` and this one) and one of its own: ``stacks`` (whether a stack
 makes physical sense, and how it meets a card).
 """
 

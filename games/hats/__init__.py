@@ -10,8 +10,8 @@ taking the card there face up; or ``black_hat``, one card face down) and at most
 (or, with partners, ``partner_trade``), 8 plays each, and finally every ``favourite`` revealed.
 Hidden cards (hands, black hats, redrawn and traded cards) are optional facts, checked when given.
 
-The package holds the seven modules every game holds (``constants``, ``schemas``, ``rules``,
-``evolve``, ``view``, ``example`` and this one) and two of its own: ``turns`` (the turn windows,
+The package holds the eight modules every game holds (``constants``, ``schemas``, ``rules``,
+``evolve``, ``view``, ``legal``, ``example`` and this one) and two of its own: ``turns`` (the turn windows,
 partners) and ``whereabouts`` (where each recorded card lies). Docs: docs/games/hats.md.
 """
 

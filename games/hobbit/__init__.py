@@ -14,8 +14,8 @@ The table records ``start_round {leader, hands?}``, ``play {player, card, mark?}
 ``distribute {cards}``; tabletape derives the trick's winner, every card's effect, damage,
 eliminations, the next leader, the round's end and the result, each as an event.
 
-The package holds the seven modules every game holds (``constants``, ``schemas``, ``rules``,
-``evolve``, ``view``, ``example`` and this one) and two of its own: ``powers`` (the characters'
+The package holds the eight modules every game holds (``constants``, ``schemas``, ``rules``,
+``evolve``, ``view``, ``legal``, ``example`` and this one) and two of its own: ``powers`` (the characters'
 distribution powers) and ``settle`` (what a distribution sets off).
 """
 

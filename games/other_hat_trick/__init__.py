@@ -13,8 +13,8 @@ It derives the sleight of hand after each perform, the end of the match (The Oth
 performed, or failed by three players in a row), trick points, the -3 penalties for the hat and the
 other rabbit after three failures, the totals and the winners.
 
-The package holds the seven modules every game holds (``constants``, ``schemas``, ``rules``,
-``evolve``, ``view``, ``example`` and this one) and two of its own: ``knowledge`` (the deduction
+The package holds the eight modules every game holds (``constants``, ``schemas``, ``rules``,
+``evolve``, ``view``, ``legal``, ``example`` and this one) and two of its own: ``knowledge`` (the deduction
 of where the props are) and ``turns`` (whose turn it is, which phase, what comes next).
 """
 

@@ -10,8 +10,8 @@ for tables that keep score only, the whole round's bids and tricks in one action
 derives who wins each trick, the round's points (20 + 10 a trick for a bid met, -10 a trick off
 otherwise), the totals and the winners, and flags a revoke found after the fact as a dispute.
 
-The package holds the seven modules every game holds (``constants``, ``schemas``, ``rules``,
-``evolve``, ``view``, ``example`` and this one) and two of its own: ``play`` (bids, plays and the
+The package holds the eight modules every game holds (``constants``, ``schemas``, ``rules``,
+``evolve``, ``view``, ``legal``, ``example`` and this one) and two of its own: ``play`` (bids, plays and the
 scoring they lead to) and ``turns`` (phases, whose turn it is, what the match waits for).
 """
 

@@ -64,24 +64,27 @@ def action_sentence(events: list[dict[str, Any]], with_values: bool = True) -> s
     action = events[0].get("meta", {}).get("action") or {"type": _words(events[0]["type"])}
     who = action.get("player")
     kind = str(action.get("type", "action")).replace("_", " ")
-    values = [_value(k, v) for k, v in action.items() if k not in ("type", "player") and v is not None]
-    values = values if with_values else []
+    fields = {k: v for k, v in action.items() if k not in ("type", "player") and v is not None}
+    plain = [_plain(v) for v in fields.values() if _plain(v)] if with_values else []
+    larger = [k.replace("_", " ") for k, v in fields.items() if not _plain(v)] if with_values else []
     said = f"{who}'s {kind}" if who else f"the table's {kind}"
-    if values:
-        said += " of " + and_words([v for v in values if v])
+    if plain:
+        said += " of " + and_words(plain)
+    if larger:
+        said += " with " + and_words(larger)
     derived = [_words(e["type"]) for e in events[1:]]
     if derived:
         said += f" (with {and_words(list(dict.fromkeys(derived)))})"
     return said
 
 
-def _value(name: str, value: Any) -> str:
-    """A field of an action in words: a plain value as it is, anything larger by its name."""
+def _plain(value: Any) -> str:
+    """A plain value (or a list of them) as words; empty for anything larger (said by its name)."""
     if isinstance(value, (str, int, float)) and not isinstance(value, bool):
         return str(value)
-    if isinstance(value, list) and all(isinstance(v, (str, int)) for v in value):
-        return ", ".join(str(v) for v in value)
-    return name.replace("_", " ")
+    if isinstance(value, list) and value and all(isinstance(v, (str, int)) for v in value):
+        return "+".join(str(v) for v in value)
+    return ""
 
 
 def _words(event_type: str) -> str:

@@ -20,6 +20,7 @@ from games.contract import Game, RuleViolation
 from games.legal import Entry, build
 from games.registry import all_games
 from games.validation import validate_action, validate_match
+from tests.support.offers import pick
 
 GAMES = [game for game in all_games().values() if game.legal is not None]
 State = dict[str, Any]
@@ -49,39 +50,6 @@ def takes(game: Game, state: State, action: dict[str, Any]) -> bool:
     except RuleViolation:
         return False
     return True
-
-
-def pick(rng: Random, found: Entry, fixed: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Values for an entry's fields, at random among those offered (``fixed`` ones kept)."""
-    fixed = fixed or {}
-    if "choices" in found:
-        fitting = [c for c in found["choices"] if all(c.get(k) == v for k, v in fixed.items())]
-        return dict(rng.choice(fitting)) if fitting else dict(fixed)
-    chosen: dict[str, Any] = {}
-    for field in found["fields"]:
-        name = field["name"]
-        if name in fixed:
-            chosen[name] = fixed[name]
-        elif "values" in field and not field.get("optional"):
-            chosen[name] = _value(rng, field)
-    total = found.get("sum")
-    if total:
-        free = [name for name in total["fields"] if name not in fixed]
-        for name in free:
-            chosen[name] = 0
-        # What the fixed fields leave, shared out at random among the free ones.
-        for _ in range(total["equals"] - sum(chosen[n] for n in total["fields"])):
-            if free:
-                chosen[rng.choice(free)] += 1
-    return chosen
-
-
-def _value(rng: Random, field: dict[str, Any]) -> Any:
-    if not field.get("multiple"):
-        return rng.choice(field["values"])
-    least = field.get("min", 0)
-    most = min(field.get("max", len(field["values"])), len(field["values"]))
-    return rng.sample(field["values"], rng.randint(least, most))
 
 
 def completes(game: Game, state: State, rng: Random, found: Entry, fixed: dict[str, Any]) -> bool:
@@ -120,7 +88,10 @@ def offers(answer: dict[str, Any], action: dict[str, Any]) -> bool:
         if any(_fold(action.get(k)) != _fold(v) for k, v in found["fixed"].items() if k in action):
             continue
         if "choices" in found:
-            return any(all(_fold(_at(action, k)) == _fold(v) for k, v in c.items()) for c in found["choices"])
+            return any(
+                all(_fold(_at(action, k)) == _fold(v) for k, v in c.items() if _at(action, k) is not None)
+                for c in found["choices"]
+            )
         return all(
             field.get("multiple") or _fold(_at(action, field["name"])) in [_fold(v) for v in field["values"]]
             for field in found["fields"]

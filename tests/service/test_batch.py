@@ -118,3 +118,34 @@ def test_a_malformed_item_is_a_400_that_names_it(match: Table, item: dict[str, A
     answer = send(match, [item])
     assert answer.status_code == 400 and answer.json["detail"]
     assert match.log_length() == 1
+
+
+def test_a_key_sent_again_with_another_action_is_refused_and_stops_the_batch(match: Table) -> None:
+    send(match, queue(ROUND[:1], 1))
+    changed = queue([{"type": "start_round", "trump_card": "8H"}, ROUND[1]], 1)
+    answer = send(match, changed).json
+    assert [r["status"] for r in answer["results"]] == ["refused", "not_tried"]
+    assert answer["results"][0]["problem"]["code"] == "idempotency_key_reused"
+    assert match.log_length() == 2
+
+
+def test_an_action_of_a_wrong_shape_is_refused_with_the_400_a_single_write_gives(match: Table) -> None:
+    answer = send(match, queue([{"type": "dance"}, ROUND[0]], 1)).json
+    assert [r["status"] for r in answer["results"]] == ["refused", "not_tried"]
+    problem = answer["results"][0]["problem"]
+    assert problem["status"] == 400 and problem["code"] == "unknown_action"
+    assert match.log_length() == 1
+
+
+def test_another_matchs_token_records_nothing(match: Table, table: Callable[..., Table]) -> None:
+    other = table("wizard", ["ann", "bob"], setup={"first_dealer": "ann"})
+    path = f"/v1/matches/{match.id}/actions/batch"
+    answer = match.client.post(path, json={"items": queue(ROUND, 1)}, headers=other.auth)
+    assert answer.status_code == 403 and answer.json["code"] == "wrong_token"
+    assert match.log_length() == 1
+
+
+def test_an_item_without_an_expected_version_is_written_unconditionally(match: Table) -> None:
+    match.ok(ROUND[0])
+    answer = send(match, [{"key": "late", "kind": "action", "action": ROUND[1]}]).json
+    assert answer["results"][0]["status"] == "recorded" and answer["version"] == 3

@@ -4,6 +4,7 @@ telling a public reader what a hidden hand holds."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from random import Random
 from typing import Any
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from games.legal import build
 from games.registry import all_games
 from tests.service.conftest import SHORT, Table
+from tests.support.offers import pick
 
 WIZARD = {"setup": {"first_dealer": "ann"}, "options": {"canadian_rule": True}}
 
@@ -126,17 +128,18 @@ def test_undo_and_redo_say_what_they_would_take_back_and_put_back(table: Callabl
     assert mine["to_act"] == ["ann"]
 
 
-@pytest.mark.parametrize("game_id", sorted(g.id for g in all_games().values() if g.legal))
+@pytest.mark.parametrize("game_id", sorted(all_games()))
 def test_every_game_is_recorded_to_its_end_by_sending_what_next_offers(
     game_id: str, table: Callable[..., Table]
 ) -> None:
     script = all_games()[game_id].example(SHORT[game_id])
     match = table(game_id, script["players"], setup=script["setup"], options=script["options"])
+    rng = Random(SHORT[game_id])
     for _ in range(3000):
         body = match.client.get(f"/v1/matches/{match.id}/next", headers=match.auth).json
         if body["finished"]:
             break
-        assert _first_accepted(match, body), f"nothing offered was accepted: {body}"
+        assert _first_accepted(match, body, rng), f"nothing offered was accepted: {body}"
     assert match.get("scores").json["finished"] is True
     assert match.get("next").json == {
         **match.get("next").json,
@@ -146,23 +149,69 @@ def test_every_game_is_recorded_to_its_end_by_sending_what_next_offers(
     }
 
 
-def _first_accepted(match: Table, body: dict[str, Any]) -> bool:
-    """Send offered actions (the first value of each field, else each choice) until one is recorded."""
-    for found in body["actions"]:
-        for chosen in _candidates(found):
-            headers = {"If-Match": str(body["version"])}
-            if match.act(build(found, chosen), **headers).status_code == 201:
-                return True
+def _first_accepted(match: Table, body: dict[str, Any], rng: Random) -> bool:
+    """Send offered actions, chosen at random, until one is recorded (a refusal records nothing)."""
+    for _ in range(60):
+        found = rng.choice(body["actions"])
+        action = build(found, pick(rng, found))
+        if match.act(action, **{"If-Match": str(body["version"])}).status_code == 201:
+            return True
     return False
 
 
-def _candidates(found: dict[str, Any]) -> list[dict[str, Any]]:
-    if "choices" in found:
-        return list(found["choices"])
-    firsts = {f["name"]: f["values"][0] for f in found["fields"] if "values" in f and not f.get("optional")}
-    total = found.get("sum")
-    if total:
-        for name in total["fields"]:
-            firsts[name] = 0
-        firsts[total["fields"][0]] = total["equals"]
-    return [firsts]
+def _public_and_table(match: Table) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The next answer without the token and with it."""
+    path = f"/v1/matches/{match.id}/next"
+    return match.client.get(path).json, match.client.get(path, headers=match.auth).json
+
+
+HOBBIT = {"setup": {"characters": {"ann": "bilbo", "bob": "smaug"}}}
+HOBBIT_DECK = [f"{c}-{v}" for c in ("red", "yellow", "green", "blue", "purple") for v in range(1, 13)]
+
+
+def test_hobbit_hands_narrow_the_table_s_cards_and_stay_hidden_from_a_public_reader(
+    table: Callable[..., Table],
+) -> None:
+    with_hands = table("hobbit", ["ann", "bob"], **HOBBIT)
+    without = table("hobbit", ["ann", "bob"], **HOBBIT)
+    hands = {"ann": HOBBIT_DECK[:30], "bob": HOBBIT_DECK[30:]}
+    with_hands.ok({"type": "start_round", "leader": "ann", "hands": hands})
+    without.ok({"type": "start_round", "leader": "ann"})
+    for match in (with_hands, without):
+        match.ok({"type": "play", "player": "ann", "card": "red-5", "mark": "light"})
+    public, mine = _public_and_table(with_hands)
+    # bob holds no red card, so the table may play any of his; the public is offered every card left.
+    assert values(mine, "play", "card", "bob") == HOBBIT_DECK[30:]
+    assert public["actions"] == without.get("next").json["actions"]
+    assert "red-6" in values(public, "play", "card", "bob")
+
+
+HATS = {
+    "setup": {
+        "start_player": "ann",
+        "table": ["red-1", "orange-1", "yellow-1", "green-1", "blue-1"],
+        "removed_types": ["purple", "pink"],
+    }
+}
+ANN = ["red-2", "red-3", "red-4", "red-5", "red-6", "orange-2", "orange-3", "orange-4", "orange-5"]
+
+
+def test_a_hats_hand_narrows_the_table_s_swaps_and_stays_hidden_from_a_public_reader(
+    table: Callable[..., Table],
+) -> None:
+    with_hand = table("hats", ["ann", "bob"], setup=HATS["setup"] | {"hands": {"ann": ANN}})
+    without = table("hats", ["ann", "bob"], **HATS)
+    public, mine = _public_and_table(with_hand)
+    swaps = entry(mine, "swap", "ann")["choices"]
+    assert {c["card"] for c in swaps} == set(ANN)
+    # Type-or-higher: red-2 goes onto red-1 (same type) and onto any 1 (higher value).
+    assert {c["space"] for c in swaps if c["card"] == "red-2"} == {1, 2, 3, 4, 5}
+    assert public["actions"] == without.get("next").json["actions"]
+    assert {c["card"] for c in entry(public, "swap", "ann")["choices"]} > set(ANN)
+
+
+def test_a_finished_match_offers_nothing_and_undo_is_still_said(recorded: Callable[..., Table]) -> None:
+    match = recorded("hat-trick", SHORT["hat-trick"])
+    body = match.get("next").json
+    assert body["finished"] is True and body["to_act"] == [] and body["actions"] == []
+    assert body["undo"]["possible"] is True and body["undo"]["sentence"]

@@ -1,0 +1,79 @@
+"""What Hat Trick lets the table record now: the next card's reveal (its number and what it
+shows), each player's declaration with the stack they built (every placement a stack may use),
+the table's verdict on the first declaration waiting without a stack, and abandoning the round.
+Nothing of this game is hidden, so the answer is the same with the match's token or without."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.contract import State
+from games.hat_trick.constants import CONTAINERS, DECK_SIZE, PROPS, SIZE, TABLE
+from games.legal import Answer, Entry, answer, described, entry, listed
+
+# --- legal -----------------------------------------------------------------------------------
+
+
+def legal(state: State, sees_hidden: bool) -> Answer:
+    """Every action the rules allow now (``sees_hidden`` changes nothing: nothing is hidden)."""
+    if state.get("finished"):
+        return answer(state, [], [])
+    round_ = state["round"]
+    if round_ is None:
+        return answer(state, [], [_reveal(state)])
+    waiting = [e["player"] for e in round_["queue"]]
+    declaring = [p for p in state["players"] if p not in round_["out"] and p not in waiting]
+    actions = [_declare(player) for player in declaring]
+    first = round_["queue"][0] if round_["queue"] else None
+    if first is not None and first["stack"] is None:
+        actions.append(_judge(first["player"]))
+    actions.append(entry("abandon_round", [], note="the card is discarded, scoring for nobody"))
+    to_act = [p for p in state["players"] if p in declaring or (first and p == first["player"])]
+    return answer(state, to_act, actions)
+
+
+# --- actions ---------------------------------------------------------------------------------
+
+
+def _reveal(state: State) -> Entry:
+    cards = [n for n in range(1, DECK_SIZE + 1) if n not in state["revealed"]]
+    fields = [
+        listed("card", cards),
+        listed("colour", PROPS, optional=True, multiple=True, min=0, max=len(PROPS)),
+        listed("grey", PROPS, optional=True, multiple=True, min=0, max=len(PROPS)),
+    ]
+    note = "colour and grey share no prop and together show at least one"
+    if state["options"]["stars"] != "off":
+        fields.append(listed("starred", PROPS, optional=True, multiple=True, min=0, max=len(PROPS)))
+        note += "; a starred prop is one of them"
+    return entry("reveal", fields, note=note)
+
+
+def _declare(player: str) -> Entry:
+    stack = listed("stack", PLACEMENTS, optional=True, multiple=True, min=1, max=len(PROPS))
+    note = (
+        "without a stack the table judges; a stack has one placement per prop used, exactly one "
+        "on the table, and no prop resting in or on itself"
+    )
+    return entry("declare", [stack], player=player, note=note)
+
+
+def _judge(player: str) -> Entry:
+    reason = described("reason", {"type": "string", "maxLength": 500}, optional=True)
+    return entry("judge", [listed("verdict", ["pass", "fail"]), reason], player=player)
+
+
+# --- private helpers -------------------------------------------------------------------------
+
+
+def _placements() -> list[dict[str, Any]]:
+    """Every placement a stack may hold: on the table, on another prop, or in a larger container."""
+    found: list[dict[str, Any]] = []
+    for prop in PROPS:
+        found.append({"prop": prop, "on": TABLE})
+        found += [{"prop": prop, "on": other} for other in PROPS if other != prop]
+        found += [{"prop": prop, "in": c} for c in CONTAINERS if SIZE[prop] < SIZE[c]]
+    return found
+
+
+PLACEMENTS = _placements()
