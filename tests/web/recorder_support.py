@@ -42,7 +42,8 @@ def moved_on(page: Any, before: str | None) -> None:
     """Wait until the recorder shows the answer after a recorded action (a newer version)."""
     page.wait_for_function(
         "v => { const r = document.getElementById('recorder');"
-        " return r.dataset.busy === '0' && r.dataset.version !== v; }",
+        " const refused = document.getElementById('alert').textContent !== '';"
+        " return r.dataset.busy === '0' && (r.dataset.version !== v || refused); }",
         arg=before,
     )
     assert page.get_attribute("#status", "data-state") == "recorded", page.text_content("#alert")
@@ -93,9 +94,9 @@ def fill(page: Any, name: str, value: Any) -> None:
         control.fill(" ".join(value) if isinstance(value, list) else str(value))
 
 
-def tap_first(page: Any, prefer: tuple[str, ...] = ()) -> str:
+def tap_first(page: Any, prefer: tuple[str, ...] = (), optional: tuple[str, ...] = ()) -> str:
     """Record the first action offered (of a preferred type when there is one), with the first
-    value each field allows; its type."""
+    value each field allows (and of the optional fields named, the first not taken yet); its type."""
     entry = page.locator("#choices .entry").first
     for kind in prefer:
         if page.locator(f"#choices .entry[data-entry='{kind}']").count():
@@ -110,24 +111,40 @@ def tap_first(page: Any, prefer: tuple[str, ...] = ()) -> str:
     if not send.count():
         values.first.click()
         return kind
+    taken: set[str] = set()
     for group in entry.locator(".field-group").all():
+        label = group.get_attribute("aria-label") or ""
         if group.locator("[aria-pressed='true']").count() or not group.locator("[data-value]").count():
             continue
-        if "(optional)" in (group.get_attribute("aria-label") or ""):
+        if (
+            "(optional)" in label
+            and group.locator("[data-value]").first.get_attribute("data-field") not in optional
+        ):
             continue
-        group.locator("[data-value]:enabled").first.click()
+        if "(optional)" not in label:
+            group.locator("[data-value]:enabled").first.click()
+            continue
+        # Optional values that exclude each other (Hat Trick's colour and grey props): one each.
+        free = [
+            b
+            for b in group.locator("[data-value]:enabled").all()
+            if b.get_attribute("data-value") not in taken
+        ]
+        if free:
+            taken.add(str(free[0].get_attribute("data-value")))
+            free[0].click()
     send.click()
     return kind
 
 
-def tap_through(page: Any, limit: int, prefer: tuple[str, ...] = ()) -> int:
+def tap_through(page: Any, limit: int, prefer: tuple[str, ...] = (), optional: tuple[str, ...] = ()) -> int:
     """Tap the first legal choice until the match is over; the number of actions recorded."""
     for done in range(limit):
         settled(page)
         if page.text_content("#turn") == "The match is over.":
             return done
         before = page.get_attribute("#recorder", "data-version")
-        tap_first(page, prefer)
+        tap_first(page, prefer, optional)
         moved_on(page, before)
     raise AssertionError(f"the match did not end within {limit} actions")
 

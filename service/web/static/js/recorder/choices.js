@@ -33,7 +33,8 @@ export function entryTitle(entry, labels) {
 
 function valueButton(entry, field, value, labels, onclick) {
   const said = labels.value?.(field.name, value, entry) || {};
-  const text = said.text ?? String(value);
+  const plain = value && typeof value === "object" ? Object.entries(value).map(([k, v]) => `${k} ${v}`).join(", ") : String(value);
+  const text = said.text ?? plain;
   return h(
     "button",
     {
@@ -81,7 +82,8 @@ function complete(entry, picks) {
   for (const field of entry.fields) {
     const picked = picks.get(field.name);
     if (field.multiple) {
-      if ((picked?.length || 0) < (field.min ?? (field.optional ? 0 : 1))) return false;
+      const count = picked?.length || 0;
+      if (!(field.optional && count === 0) && count < (field.min ?? 1)) return false;
     } else if (picked === undefined && !field.optional) return false;
   }
   if (entry.sum && entry.sum.fields.reduce((t, n) => t + (picks.get(n) ?? 0), 0) !== entry.sum.equals) return false;
@@ -142,7 +144,9 @@ function compound(entry, labels, onSend) {
         const picked = picks.get(field.name);
         if (field.multiple) {
           const list = (picked || []).filter((v) => !same(v, value));
-          picks.set(field.name, list.length === (picked || []).length ? [...list, value] : list);
+          const next = list.length === (picked || []).length ? [...list, value] : list;
+          if (next.length) picks.set(field.name, next);
+          else picks.delete(field.name);
         } else if (picked !== undefined && same(picked, value)) picks.delete(field.name);
         else picks.set(field.name, value);
         refresh();

@@ -39,12 +39,16 @@ function say(text, state) {
   $("status").dataset.state = state;
 }
 
+function shown(name, v, entry, spoken) {
+  if (Array.isArray(v)) return v.map((x) => shown(name, x, entry, spoken)).join(", ") || "none";
+  const said = R.labels.value?.(name, v, entry);
+  const plain = v && typeof v === "object" ? Object.entries(v).map(([k, x]) => `${k} ${x}`).join(" ") : String(v);
+  return (spoken ? said?.spoken : said?.text) ?? plain;
+}
+
 function describe(entry, chosen) {
-  const values = Object.entries(chosen).map(([name, v]) => {
-    const said = R.labels.value?.(name, v, entry);
-    const plain = Array.isArray(v) ? v.join(", ") : typeof v === "object" ? JSON.stringify(v) : String(v);
-    return Object.keys(chosen).length > 1 ? `${fieldWords(name)} ${said?.text ?? plain}` : said?.spoken ?? plain;
-  });
+  const many = Object.keys(chosen).length > 1;
+  const values = Object.entries(chosen).map(([name, v]) => (many ? `${fieldWords(name)} ${shown(name, v, entry, false)}` : shown(name, v, entry, true)));
   return `${entryTitle(entry, R.labels)}${values.length ? ` ${values.join(", ")}` : ""}`;
 }
 

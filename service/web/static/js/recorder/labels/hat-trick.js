@@ -12,6 +12,10 @@ export function action(type) {
 /** A value as shown and as spoken. */
 export function value(field, v) {
   const last = field.split(".").pop();
+  if (v && typeof v === "object" && v.prop) {
+    const where = v.in ? `in ${v.in}` : v.on === "table" ? "on the table" : `on ${v.on}`;
+    return { text: `${v.prop} ${where}`, spoken: `${PROPS[v.prop] || v.prop} ${v.in ? `in the ${PROPS[v.in] || v.in}` : v.on === "table" ? "on the table" : `on the ${PROPS[v.on] || v.on}`}` };
+  }
   if (last === "card") return { text: String(v), spoken: `challenge card ${v}` };
   if (PROPS[v]) return { text: String(v), spoken: `${PROPS[v]}${field.includes(".") || last !== "prop" ? ` (${field.replace(/[._]/g, " ")})` : ""}` };
   if (last === "verdict") return { text: v, spoken: v === "pass" ? "passes" : "fails" };
