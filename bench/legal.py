@@ -1,5 +1,6 @@
-"""What GET …/next costs the rules: each game's ``legal`` per step of its example matches, against
-``decide`` of the step's action in the same run (`python -m bench.legal`)."""
+"""What GET …/next costs (`python -m bench.legal`): each game's ``legal`` per step of its example
+matches, against ``decide`` of the step's action in the same run; then the whole answer served in
+process (one WSGI call per request), against GET …/state of the same step."""
 
 from __future__ import annotations
 
@@ -7,9 +8,12 @@ import copy
 import time
 from typing import Any
 
+from bench.harness import bench_parts
 from games.contract import Game
 from games.registry import all_games
 from games.validation import validate_action, validate_match
+from service.app import create_app
+from service.bootstrap import Services
 
 SEEDS = range(4)
 
@@ -47,6 +51,25 @@ def measure(game: Game) -> tuple[int, float, float, float]:
     return len(steps), *timed  # type: ignore[return-value]
 
 
+def served(parts: Services, game: Game, seed: int = 0) -> tuple[int, float, float]:
+    """(steps, GET …/next with the token, GET …/state) in seconds per request, in process."""
+    app = create_app(parts.settings)
+    client = app.test_client()
+    script = game.example(seed)
+    made = parts.recorder.create(game.id, script["players"], script["setup"], script["options"])
+    auth = {"Authorization": f"Bearer {made.token}"}
+    spent = {"next": 0.0, "state": 0.0}
+    for action in script["actions"]:
+        parts.recorder.act(made.match_id, made.token, action)
+        for read in ("next", "state"):
+            started = time.perf_counter()
+            answer = client.get(f"/v1/matches/{made.match_id}/{read}", headers=auth)
+            spent[read] += time.perf_counter() - started
+            assert answer.status_code == 200, answer.json
+    steps = len(script["actions"])
+    return steps, spent["next"] / steps, spent["state"] / steps
+
+
 def main() -> None:
     """Print each game's figures."""
     for game in all_games().values():
@@ -56,6 +79,13 @@ def main() -> None:
             f"{public * 1e3:.2f} ms without; decide {decide * 1e3:.3f} ms; "
             f"ratio {table / decide:.1f}x and {public / decide:.1f}x"
         )
+    with bench_parts() as parts:
+        for game in all_games().values():
+            steps, answer, state = served(parts, game)
+            print(
+                f"GET next of {game.id} in process over {steps} steps: {answer * 1e3:.2f} ms; "
+                f"GET state {state * 1e3:.2f} ms; ratio {answer / state:.1f}x"
+            )
 
 
 if __name__ == "__main__":

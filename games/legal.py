@@ -6,14 +6,15 @@ A game's ``legal(state, sees_hidden)`` answers, for the state it is given:
      "actions": [{"type", "fixed": {field: value}, "fields": [field, ...], "choices"?: [...],
                   "note"?: "a sentence"}, ...]}
 
-one entry per action type and acting player. A field is ``{"name": <dotted path into the
-action>, "values": [...]}`` when its legal values can be listed, else ``{"name", "schema": <JSON
-Schema>}``; it may say ``"optional": true``, ``"multiple": true`` (a list of values is chosen)
-and ``"min"`` / ``"max"`` (how many). When fields depend on one another, ``choices`` lists every
-legal combination (``{field name: value}``); where they are too many to list, ``sum`` may say
-that some fields add up to a number (``{"fields": [...], "equals": n}``) and ``note`` says in
-words what else binds them. The action a client sends is ``{"type", **fixed}``
-with each field's value set at its dotted path (``build``).
+one entry per action type and acting player. A field is ``{"name": <dotted path into the action>,
+"values": [...]}`` when its legal values can be listed, else ``{"name", "schema": <JSON
+Schema>}``. It may carry ``"flags": {value: sentence}`` (a value the rules accept but flag, e.g.
+a revoke recorded with a dispute), and say ``"optional": true``, ``"multiple": true`` (a list of
+values is chosen) and ``"min"`` / ``"max"`` (how many). When fields depend on one another,
+``choices`` lists every legal combination (``{field name: value}``); where they are too many to
+list, ``sum`` may say that some fields add up to a number (``{"fields": [...], "equals": n}``)
+and ``note`` says in words what else binds them. The action a client sends is ``{"type",
+**fixed}`` with each field's value set at its dotted path (``build``).
 
 ``sees_hidden``: the caller holds the match's write token and may be answered from facts the
 table recorded but does not show (hands). Without it a game answers from public facts only, so
@@ -92,11 +93,13 @@ def build(found: Entry, chosen: Mapping[str, Any]) -> Action:
     """The action a client sends for an entry, given a value for each field it sets."""
     action: Action = {"type": found["type"], **found["fixed"]}
     for name, value in chosen.items():
-        *path, last = name.split(".")
-        place = action
-        for part in path:
-            place = place.setdefault(part, {})
-        place[last] = value
+        # Only the first dot nests: every dotted field is one object's key ("bids.<player>"), and
+        # a player's name may hold dots of its own.
+        outer, dot, key = name.partition(".")
+        if dot:
+            action.setdefault(outer, {})[key] = value
+        else:
+            action[name] = value
     return action
 
 

@@ -11,6 +11,19 @@ from games.contract import State
 from games.hat_trick.constants import CONTAINERS, DECK_SIZE, PROPS, SIZE, TABLE
 from games.legal import Answer, Entry, answer, described, entry, listed
 
+# --- constants -------------------------------------------------------------------------------
+
+# Every placement a stack may hold: on the table, on another prop, or in a larger container.
+PLACEMENTS: list[dict[str, Any]] = [
+    {"prop": prop, **where}
+    for prop in PROPS
+    for where in [
+        {"on": TABLE},
+        *({"on": other} for other in PROPS if other != prop),
+        *({"in": c} for c in CONTAINERS if SIZE[prop] < SIZE[c]),
+    ]
+]
+
 # --- legal -----------------------------------------------------------------------------------
 
 
@@ -61,19 +74,3 @@ def _declare(player: str) -> Entry:
 def _judge(player: str) -> Entry:
     reason = described("reason", {"type": "string", "maxLength": 500}, optional=True)
     return entry("judge", [listed("verdict", ["pass", "fail"]), reason], player=player)
-
-
-# --- private helpers -------------------------------------------------------------------------
-
-
-def _placements() -> list[dict[str, Any]]:
-    """Every placement a stack may hold: on the table, on another prop, or in a larger container."""
-    found: list[dict[str, Any]] = []
-    for prop in PROPS:
-        found.append({"prop": prop, "on": TABLE})
-        found += [{"prop": prop, "on": other} for other in PROPS if other != prop]
-        found += [{"prop": prop, "in": c} for c in CONTAINERS if SIZE[prop] < SIZE[c]]
-    return found
-
-
-PLACEMENTS = _placements()

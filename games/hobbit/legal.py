@@ -13,6 +13,8 @@ from games.hobbit.constants import DECK, DISCARD, MARKS, colour, living
 from games.hobbit.powers import FREE, POWERS, check_distribution
 from games.legal import Answer, Entry, answer, described, entry, listed
 
+# --- constants -------------------------------------------------------------------------------
+
 # Beyond this many legal distributions the answer lists each card's receivers and says the rule
 # in words, instead of every combination (five cards among five players: 3,125 free ones).
 MOST_CHOICES = 200
@@ -64,10 +66,12 @@ def _play(state: State, player: str, sees_hidden: bool) -> Entry:
         led = state["trick"]["led"]
         if led is not None and any(colour(card) == led for card in hand):
             cards = [card for card in cards if colour(card) == led]
+    flags = _revokes(state, player, cards)
     marks = state["marks"]
     choices = [{"card": card, "mark": mark} for card in cards for mark in _marks_of(marks, card)]
     known = all(card in marks for card in cards)
-    fields = [listed("card", cards), listed("mark", MARKS, optional=known)]
+    card = listed("card", cards, flags=flags) if flags else listed("card", cards)
+    fields = [card, listed("mark", MARKS, optional=known)]
     note = None if known else "a card seen for the first time carries its mark"
     return entry("play", fields, player=player, choices=choices, note=note)
 
@@ -95,6 +99,17 @@ def _distribute(state: State, winner: str) -> Entry:
 
 
 # --- private helpers -------------------------------------------------------------------------
+
+
+def _revokes(state: State, player: str, cards: list[str]) -> dict[str, str]:
+    """The cards whose play the rules accept but flag as a revoke (no hands recorded), and why."""
+    voids = state["void"].get(player, {}) if state["hands"] is None else {}
+    return {
+        card: f"a revoke: {player} did not follow {colour(card)} in trick {voids[colour(card)]}; "
+        "the play is recorded with a dispute"
+        for card in cards
+        if colour(card) in voids
+    }
 
 
 def _marks_of(marks: dict[str, str], card: str) -> list[str]:

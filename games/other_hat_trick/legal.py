@@ -27,6 +27,8 @@ from games.other_hat_trick.constants import (
 from games.other_hat_trick.rules import decide
 from games.other_hat_trick.turns import to_act
 
+# --- constants -------------------------------------------------------------------------------
+
 # Beyond this many arrangements still possible the reveal lists each place's props and says the
 # rule in words instead of every arrangement (at most 840).
 MOST_CHOICES = 200

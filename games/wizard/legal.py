@@ -18,10 +18,13 @@ from games.wizard.constants import (
     START_ROUND,
     SUITS,
     copies_allowed,
+    suit_name,
     suit_of,
     suit_to_follow,
 )
 from games.wizard.turns import sole_leader, to_act
+
+# --- constants -------------------------------------------------------------------------------
 
 # Every card once, in deck order (suit cards, then a Wizard and a Jester).
 CARDS = list(dict.fromkeys(DECK))
@@ -90,7 +93,9 @@ def _play(state: State, player: str, hands: dict[str, list[str]]) -> Entry:
         led = suit_to_follow([t["card"] for t in state["trick"]])
         if led is not None and any(suit_of(card) == led for card in hand):
             cards = [card for card in cards if suit_of(card) in (None, led)]
-    return entry("play", [listed("card", cards)], player=player)
+    flags = _revokes(state, player, cards)
+    field = listed("card", cards, flags=flags) if flags else listed("card", cards)
+    return entry("play", [field], player=player)
 
 
 # --- private helpers -------------------------------------------------------------------------
@@ -105,6 +110,20 @@ def _forbidden_bid(state: State, player: str) -> int | None:
         return None
     forbidden = round_no - sum(bids.values())
     return forbidden if forbidden > 0 else None
+
+
+def _revokes(state: State, player: str, cards: list[str]) -> dict[str, str]:
+    """The cards whose play the rules accept but flag as a revoke, each with the sentence why."""
+    voids = state["voids"].get(player, {})
+    flags = {}
+    for card in cards:
+        suit = suit_of(card)
+        if suit is not None and suit in voids:
+            flags[card] = (
+                f"a revoke: {player} did not follow {suit_name(suit)} in trick {voids[suit]}; "
+                "the play is recorded with a dispute"
+            )
+    return flags
 
 
 def _in_play(state: State, player: str, card: str, hands: dict[str, list[str]]) -> bool:

@@ -53,7 +53,8 @@ def _correction(
     if data is None:
         return {"possible": False, "sentence": None}
     events = reader.store.read(match_id, int(data["first"]), int(data["last"]))
-    shown = [disclosed(game, pos["game"], e.as_dict()) for e in events]
+    # The token's holder may have everything; anyone else the events as open reads show them.
+    shown = [e.as_dict() if sees_hidden else disclosed(game, pos["game"], e.as_dict()) for e in events]
     return {"possible": True, "sentence": action_sentence(shown, sees_hidden)}
 
 

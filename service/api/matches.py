@@ -80,6 +80,8 @@ def _links_from_created() -> dict[str, Any]:
         "events": ("/events", "get", by_id),
         "state": ("/state", "get", by_id),
         "replay": ("/replay", "get", by_id),
+        "next": ("/next", "get", by_id),
+        "batch": ("/actions/batch", "post", write),
     }
     return {
         name: {

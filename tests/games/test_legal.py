@@ -100,6 +100,24 @@ def offers(answer: dict[str, Any], action: dict[str, Any]) -> bool:
     return False
 
 
+def combinations_left_out(rng: Random, found: Entry, most: int = 4) -> list[dict[str, Any]]:
+    """A few combinations of offered values that are not among an entry's choices."""
+    if not found.get("choices"):
+        return []
+    names = list(found["choices"][0])
+    listed = {f["name"]: f["values"] for f in found["fields"] if "values" in f and f["values"]}
+    if not all(name in listed for name in names):
+        return []
+    found_out: list[dict[str, Any]] = []
+    for _ in range(most * 10):
+        combination = {name: rng.choice(listed[name]) for name in names}
+        if combination not in found["choices"] and combination not in found_out:
+            found_out.append(combination)
+        if len(found_out) == most:
+            break
+    return found_out
+
+
 def _at(action: dict[str, Any], name: str) -> Any:
     place: Any = action
     for part in name.split("."):
@@ -137,6 +155,9 @@ def test_every_value_offered_is_accepted_and_values_left_out_are_refused(game: G
                 for value in rng.sample(left_out, min(3, len(left_out))):
                     action = build(found, pick(rng, found) | {field["name"]: value})
                     assert not takes(game, state, action), f"{action} is not offered, yet accepted"
+            for combination in combinations_left_out(rng, found):
+                action = build(found, combination)
+                assert not takes(game, state, action), f"{action} is no offered choice, yet accepted"
             earlier[found["type"]] = build(found, pick(rng, found))
         offered = {found["type"] for found in answer["actions"]}
         for kind, action in earlier.items():

@@ -215,3 +215,56 @@ def test_a_finished_match_offers_nothing_and_undo_is_still_said(recorded: Callab
     body = match.get("next").json
     assert body["finished"] is True and body["to_act"] == [] and body["actions"] == []
     assert body["undo"]["possible"] is True and body["undo"]["sentence"]
+
+
+def test_a_card_that_would_be_a_revoke_is_offered_with_the_sentence_why(table: Callable[..., Table]) -> None:
+    match = table("wizard", ["ann", "bob"], setup={"first_dealer": "ann"})
+    match.ok({"type": "record_round", "bids": {"ann": 0, "bob": 0}, "tricks": {"ann": 0, "bob": 1}})
+    for action in [
+        {"type": "start_round", "trump_card": "jester"},
+        {"type": "bid", "player": "ann", "tricks": 0},
+        {"type": "bid", "player": "bob", "tricks": 0},
+        {"type": "play", "player": "ann", "card": "AS"},
+        {"type": "play", "player": "bob", "card": "2H"},  # bob shows void in spades
+    ]:
+        match.ok(action)
+    body = match.get("next").json
+    field = entry(body, "play", "ann")["fields"][0]
+    assert "flags" not in field  # ann followed suit
+    match.ok({"type": "play", "player": "ann", "card": "3C"})  # ann won trick 1 and leads trick 2
+    body = match.get("next").json
+    field = entry(body, "play", "bob")["fields"][0]
+    assert "KS" in field["values"]
+    assert field["flags"]["KS"].startswith("a revoke: bob did not follow spades in trick 1")
+    assert "3D" not in field.get("flags", {})
+    answer = match.ok({"type": "play", "player": "bob", "card": "KS"})
+    assert any(e["type"] == "DisputeRaised" for e in answer["events"])
+
+
+def test_a_secret_bid_is_not_told_by_the_public_undo_sentence(table: Callable[..., Table]) -> None:
+    match = table("wizard", ["ann", "bob"], setup={"first_dealer": "ann"}, options={"bidding": "secret"})
+    match.ok({"type": "start_round", "trump_card": "7H"})
+    match.ok({"type": "bid", "player": "ann", "tricks": 1})
+    public, mine = _public_and_table(match)
+    assert public["undo"]["sentence"] == "ann's bid"
+    assert mine["undo"]["sentence"] == "ann's bid of 1"
+    # Bidding in any order: bob may still bid, and ann's bid is not shown in what is offered.
+    assert public["to_act"] == ["bob"] and values(public, "bid", "tricks", "bob") == [0, 1]
+
+
+@pytest.mark.parametrize("game_id", ["other-hat-trick", "hat-trick"])
+def test_a_game_that_hides_nothing_answers_the_public_as_the_table(
+    game_id: str, recorded: Callable[..., Table]
+) -> None:
+    match = recorded(game_id, SHORT[game_id], upto=3)
+    public, mine = _public_and_table(match)
+    assert public["actions"] == mine["actions"] and public["actions"]
+
+
+def test_a_player_whose_name_holds_dots_is_named_after_the_first_dot(table: Callable[..., Table]) -> None:
+    match = table("wizard", ["j.r.", "bob"], setup={"first_dealer": "bob"})
+    found = entry(match.get("next").json, "record_round")
+    assert [f["name"] for f in found["fields"]][:2] == ["bids.j.r.", "bids.bob"]
+    action = build(found, {"bids.j.r.": 1, "bids.bob": 0, "tricks.j.r.": 1, "tricks.bob": 0})
+    assert action["bids"] == {"j.r.": 1, "bob": 0}
+    match.ok(action)

@@ -33,6 +33,14 @@ class LegalField(Plain):
     multiple = fields.Boolean(metadata={"description": "A list of the values is chosen."})
     min = fields.Integer(metadata={"description": "How many values a multiple field takes at least."})
     max = fields.Integer(metadata={"description": "How many values a multiple field takes at most."})
+    flags = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        metadata={
+            "description": "Values the rules accept but flag, each with the sentence why (a revoke "
+            "found from what the table saw, recorded with a dispute)."
+        },
+    )
 
 
 class LegalSum(Schema):
