@@ -26,10 +26,17 @@ __all__ = ["phone"]
 
 # game: players, setup, options, the action types to prefer (a short way through), most actions.
 MATCHES: dict[str, tuple[list[str], dict[str, Any], dict[str, Any], tuple[str, ...], int]] = {
-    "wizard": (["ann", "bob", "cy", "dee", "eli", "fay"], {"first_dealer": "bob"}, {}, ("record_round",), 12),
+    # A name may hold dots (a field nests at its first dot only) and be in any script.
+    "wizard": (
+        ["ann", "j.r.", "cy", "dee", "eli", "fay"],
+        {"first_dealer": "j.r."},
+        {},
+        ("record_round",),
+        12,
+    ),
     "hobbit": (
-        ["ann", "bob"],
-        {"characters": {"ann": "bilbo", "bob": "smaug"}},
+        ["j.r.", "bob"],
+        {"characters": {"j.r.": "bilbo", "bob": "smaug"}},
         {"rounds": 1},
         (),
         400,

@@ -13,14 +13,14 @@ export function fieldWords(name) {
   return name.split(".").map((p) => p.replace(/_/g, " ")).join(" · ");
 }
 
-/** The action an entry and its chosen values make: {type, ...fixed, fields at their paths}. */
+/** The action an entry and its chosen values make: {type, ...fixed, fields at their paths}.
+ * Only the first dot nests: `bids.j.r.` is the key "j.r." of `bids` (a name may hold dots). */
 export function build(entry, chosen) {
   const action = { type: entry.type, ...entry.fixed };
   for (const [name, value] of Object.entries(chosen)) {
-    const path = name.split(".");
-    let place = action;
-    for (const key of path.slice(0, -1)) place = place[key] ??= {};
-    place[path[path.length - 1]] = value;
+    const dot = name.indexOf(".");
+    if (dot < 0) action[name] = value;
+    else (action[name.slice(0, dot)] ??= {})[name.slice(dot + 1)] = value;
   }
   return action;
 }
@@ -34,17 +34,21 @@ export function entryTitle(entry, labels) {
 function valueButton(entry, field, value, labels, onclick) {
   const said = labels.value?.(field.name, value, entry) || {};
   const plain = value && typeof value === "object" ? Object.entries(value).map(([k, v]) => `${k} ${v}`).join(", ") : String(value);
-  const text = said.text ?? plain;
+  // A value the rules accept but flag (a revoke seen from public facts) says so before the tap.
+  const flag = field.flags?.[typeof value === "string" ? value : JSON.stringify(value)];
+  const text = `${said.text ?? plain}${flag ? " ⚠" : ""}`;
+  const spoken = flag ? `${said.spoken ?? plain}, flagged: ${flag}` : said.spoken;
   return h(
     "button",
     {
       type: "button",
-      class: "choice",
       "data-action": entry.type,
       "data-field": field.name,
       "data-value": typeof value === "string" ? value : JSON.stringify(value),
       "data-player": entry.fixed.player,
-      "aria-label": said.spoken && said.spoken !== text ? said.spoken : null,
+      "aria-label": spoken && spoken !== text ? spoken : null,
+      title: flag || null,
+      class: flag ? "choice flagged" : "choice",
       onclick,
     },
     text,

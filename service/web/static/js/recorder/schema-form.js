@@ -81,11 +81,11 @@ export function field(prefix, name, schema, required, players) {
   return h("div", { class: "field", "data-schema-type": schema.type || "" }, row, hint(hid, schema.description));
 }
 
+// Only the first dot nests: `characters.j.r.` is the key "j.r." of `characters`.
 function put(target, path, value) {
-  const keys = path.split(".");
-  let place = target;
-  for (const key of keys.slice(0, -1)) place = place[key] ??= {};
-  place[keys[keys.length - 1]] = value;
+  const dot = path.indexOf(".");
+  if (dot < 0) target[path] = value;
+  else (target[path.slice(0, dot)] ??= {})[path.slice(dot + 1)] = value;
 }
 
 function typed(control, schema) {
@@ -101,8 +101,9 @@ function typed(control, schema) {
 
 function schemaAt(root, path) {
   let schema = root;
-  for (const key of path.split(".").slice(1)) {
-    schema = schema?.properties?.[key] ?? schema?.additionalProperties ?? schema?.items;
+  const [, field, inner] = path.match(/^[^.]+\.([^.]+)(?:\.(.*))?$/) || [];
+  for (const step of [field, inner].filter((k) => k !== undefined)) {
+    schema = schema?.properties?.[step] ?? schema?.additionalProperties ?? schema?.items;
     if (schema?.type === "array" && schema.items && !schema.properties) schema = schema.items;
   }
   return schema;
