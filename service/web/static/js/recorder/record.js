@@ -11,6 +11,7 @@ import { discard, flush, reapply } from "./sync.js";
 import { handOverLink, takeFromFragment, tokenFor } from "./token.js";
 
 const $ = (id) => document.getElementById(id);
+const RETRY_MS = 10000;
 const ID = decodeURIComponent(window.location.pathname.split("/")[2] || "");
 const R = { token: null, match: null, answer: null, labels: {}, online: navigator.onLine, queue: [] };
 const api = (tail = "") => `/v1/matches/${encodeURIComponent(ID)}${tail}`;
@@ -164,6 +165,7 @@ async function send(kind, action, sentence) {
 }
 
 async function sync(sentence) {
+  $("recorder").dataset.busy = "1";
   const done = await flush(ID, R.token);
   R.queue = await waiting(ID);
   const stopped = done.stopped;
@@ -267,6 +269,11 @@ function wire() {
     R.online = true;
     sync(null);
   });
+  // A send that stopped on a busy server (or a network the browser thought was up) goes again.
+  setInterval(() => {
+    const head = R.queue[0];
+    if (head?.status === "waiting" && navigator.onLine && $("recorder").dataset.busy === "0") sync(null);
+  }, RETRY_MS);
   window.addEventListener("offline", () => {
     R.online = false;
     draw();
