@@ -181,6 +181,9 @@ async function sync(sentence) {
   } else if (!stopped && done.recorded) {
     say(sentence && done.recorded === 1 ? `Recorded: ${sentence}.` : `All ${done.recorded} waiting actions are recorded.`, "recorded");
   } else if (stopped?.kind === "later") say(`${R.queue.length} waiting: the server is busy; they go out again shortly.`, "queued");
+  // What the rules accept but flag (a revoke found from public facts) is said at once.
+  const disputes = done.events.filter((e) => e.type === "DisputeRaised").map((e) => e.data?.dispute?.message || e.data?.message || "a dispute");
+  if (disputes.length) $("alert").textContent = `Recorded, with a dispute: ${disputes.join(" ")} Undo takes it back.`;
   drawConflict(R.queue.length ? stopped : null);
   await refresh();
 }
