@@ -48,9 +48,11 @@ function shown(name, v, entry, spoken) {
 }
 
 function describe(entry, chosen) {
-  const many = Object.keys(chosen).length > 1;
+  // "bob: play 7 of hearts", but "Start the round: leader ann" where no player acts.
+  const many = Object.keys(chosen).length > 1 || !entry.fixed.player;
   const values = Object.entries(chosen).map(([name, v]) => (many ? `${fieldWords(name)} ${shown(name, v, entry, false)}` : shown(name, v, entry, true)));
-  return `${entryTitle(entry, R.labels)}${values.length ? ` ${values.join(", ")}` : ""}`;
+  const title = entryTitle(entry, R.labels);
+  return `${title}${values.length ? `${entry.fixed.player ? "" : ":"} ${values.join(", ")}` : ""}`.replace(/\.+$/, "");
 }
 
 // --- drawing ---------------------------------------------------------------------------------
