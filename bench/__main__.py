@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bench import durability, http, lag, sizes, writes
+from bench import durability, http, lag, recorder, sizes, writes
 from bench.harness import OTHER_HAT_TRICK, bench_parts, long_other_hat_trick
 from games.contract import Game
 from games.registry import get_game
@@ -97,6 +97,8 @@ def main() -> int:
     lag.main()
     if "--no-http" not in sys.argv:
         http.main()
+    if "--no-browser" not in sys.argv:
+        recorder.main()
     return 0
 
 
