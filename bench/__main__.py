@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bench import http, lag, sizes, writes
+from bench import http, lag, recorder, sizes, writes
 from bench.harness import OTHER_HAT_TRICK, bench_parts, long_other_hat_trick
 from games.registry import get_game
 from service.bootstrap import Services
@@ -88,6 +88,8 @@ def main() -> int:
     lag.main()
     if "--no-http" not in sys.argv:
         http.main()
+    if "--no-browser" not in sys.argv:
+        recorder.main()
     return 0
 
 

@@ -38,3 +38,8 @@ def open_match() -> Response:
 def viewer(match_id: str) -> str:
     """One match: its board at a step, the event list, step controls, the score chart, live steps."""
     return render_template("viewer.html", match_id=match_id)
+
+
+# The recorder's pages (/new, /matches/<id>/record, the service worker and the app manifest)
+# are routes of this blueprint too, kept in their own module.
+from service.web import recorder as _recorder  # noqa: E402,F401
