@@ -74,14 +74,14 @@ class Keys:
 
     def index(self, kind: str, value: str) -> str:
         """Sorted set of match ids for one index entry (game, player, status), by creation time.
-        A player's entry is spelled in one case: ``ann`` and ``ANN`` are one person."""
-        if kind == "player":
-            value = value.casefold()
+        A player's entry is named by the name's key (``games.players.name_key``), one for every
+        spelling of one person: ``ann``, ``ANN`` and ``ａｎｎ``."""
         return f"{self.prefix}:idx:{kind}:{value}"
 
-    def stats(self, name: str) -> str:
-        """Hash of one player's statistics, by match; one hash whatever the case of the name."""
-        return f"{self.prefix}:stats:{name.casefold()}"
+    def stats(self, name_key: str) -> str:
+        """Hash of one player's statistics, by match, named by the name's key
+        (``games.players.name_key``): one hash however the name is typed."""
+        return f"{self.prefix}:stats:{name_key}"
 
     def live_wake(self, hub_id: str, match_id: str) -> str:
         """Stream that wakes one API process's live-feed reader when the logs it follows change.

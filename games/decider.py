@@ -147,4 +147,6 @@ def assemble(package: str, source: str) -> Game:
         figures=getattr(view, "figures", None),
         public=getattr(view, "public", None),
         legal=legal.legal,
+        public_view=getattr(view, "public_view", None),
+        announced=getattr(view, "announced", None),
     )

@@ -25,6 +25,7 @@ from games.hobbit.constants import (
 )
 from games.hobbit.settle import distribute
 from games.players import find_player as _seated
+from games.players import name_key
 
 # --- setup ---------------------------------------------------------------------------------------
 
@@ -34,7 +35,7 @@ def setup(players: list[str], setup: dict[str, Any], options: dict[str, Any]) ->
     players = list(players)
     for player in players:
         require(
-            player.casefold() != DISCARD,
+            name_key(player) != DISCARD,
             "reserved_name",
             f"'{player}' cannot be a player's name: \"{DISCARD}\" means a discarded card",
         )

@@ -27,7 +27,7 @@ from games.hobbit.constants import (
 from games.hobbit.evolve import evolve
 from games.hobbit.powers import check_distribution
 from games.players import match_player as resolve_player
-from games.players import seats_from
+from games.players import name_key, seats_from
 
 # --- distribute ----------------------------------------------------------------------------------
 
@@ -77,7 +77,7 @@ def _read(state: State, given: dict[str, Any]) -> dict[str, str]:
 
 
 def _receiver(state: State, to: Any) -> str:
-    if isinstance(to, str) and to.strip().casefold() == DISCARD:
+    if isinstance(to, str) and name_key(to) == DISCARD:
         return DISCARD
     player = resolve_player(state["players"], to)
     if player is None:

@@ -30,7 +30,7 @@ from events.keys import Keys
 from events.store import EventStore
 from projections.positions import tape
 from projections.positions.rewind import MatchReader, frozen
-from projections.queries.disclosure import disclosed
+from projections.queries.disclosure import Sight, sight
 
 log = logging.getLogger("tabletape.live")
 BLOCK_MS = 30_000
@@ -257,10 +257,15 @@ class Feed:
         match_id: str,
         last_event_id: int | None = None,
         keepalive: float = KEEPALIVE_SECONDS,
+        everything: bool = False,
     ) -> None:
         self.reader = reader
         self.match_id = match_id
+        self.everything = everything
         self.game, head = reader.head(match_id)
+        # Frames of steps before the head (a resumed stream catching up) are shown as a replay of
+        # them shows them: judged against the match now, not against the step being sent.
+        self.head = head
         self.resumed = last_event_id is not None
         start = head["version"] if last_event_id is None else min(last_event_id, head["version"])
         self.pos = reader.position(self.game, match_id, start)
@@ -293,14 +298,16 @@ class Feed:
         self.pos = tape.step(
             self.game, self.pos, own, lambda n: self.reader.position(self.game, self.match_id, n)
         )
-        frame = self.reader.frame(self.game, self.pos, event, True)
-        frame["event"] = disclosed(self.game, self.pos["game"], frame["event"])
-        return sse("frame", frame, event.seq)
+        return sse("frame", self.reader.frame(self._sight(), self.pos, event, True), event.seq)
+
+    def _sight(self) -> Sight:
+        now = self.head if self.head["version"] > self.pos["version"] else self.pos
+        return sight(self.game, now, self.everything)
 
     def _state(self) -> dict[str, Any]:
         return {
             "id": self.match_id,
             "version": self.pos["version"],
             "finished": bool(self.pos["game"].get("finished")),
-            "state": frozen(self.game.view(self.pos["game"])),
+            "state": self._sight().view(frozen(self.game.view(self.pos["game"]))),
         }

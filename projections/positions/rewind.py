@@ -21,7 +21,7 @@ from games.registry import get_game
 from projections.positions import tape
 from projections.positions.stored import ProjectionCache
 from projections.positions.tape import Position, Tape
-from projections.queries.disclosure import disclosed
+from projections.queries.disclosure import Sight, sight
 
 # How many batch ends a process remembers per match: the positions an undo or redo lands on.
 RING = 24
@@ -109,11 +109,12 @@ class MatchReader:
             if ring and max(ring) == pos["version"]:
                 self._live[match_id] = pos
 
-    def describe(self, match_id: str) -> dict[str, Any]:
-        """A match's players, setup, options, version, status, winners and disputes, now."""
+    def describe(self, match_id: str, everything: bool = False) -> dict[str, Any]:
+        """A match's players, setup, options, version, status, winners and disputes, now (the
+        setup as the reader may see it: ``everything`` for the write token's holder)."""
         header = self.store.header(match_id)
         game, pos = self.head(match_id)
-        created = self.store.read(match_id, 1, 1)[0].data
+        created = sight(game, pos, everything).event(self.store.read(match_id, 1, 1)[0].as_dict())["data"]
         board = game.scores(pos["game"])
         return {
             "id": match_id,
@@ -144,29 +145,31 @@ class MatchReader:
         """A tape at the position right after ``step``, that rewinds through the stored positions."""
         return self.tape_from(game, match_id, self.position(game, match_id, step), keep)
 
-    def frames(self, match_id: str, first: int, last: int, raw: bool = False) -> Iterator[dict[str, Any]]:
-        """Frames first..last (each event with the game's view after it), in one pass."""
+    def frames(
+        self, match_id: str, first: int, last: int, raw: bool = False, everything: bool = False
+    ) -> Iterator[dict[str, Any]]:
+        """Frames first..last (each event with the game's view after it), in one pass, as a reader
+        sees them (``everything``: the write token's holder)."""
         game, head = self.head(match_id)
+        seen = sight(game, head, everything)
         # A page folds at most a few hundred steps: a rare correction among them is found from the
         # stored positions rather than by keeping a copy of every batch's end.
         playing = self.tape_at(game, match_id, first - 1, keep=False)
         for event in self.store.iter_events(match_id, first, last):
             pos = playing.advance(event)
             if raw or (event.type not in tape.CORRECTIONS and tape.is_effective(head, event.seq)):
-                frame = self.frame(game, pos, event, tape.is_effective(head, event.seq))
-                frame["event"] = disclosed(game, head["game"], frame["event"])
-                yield frame
+                yield self.frame(seen, pos, event, tape.is_effective(head, event.seq))
 
     @staticmethod
-    def frame(game: Game, pos: Position, event: StoredEvent, effective: bool) -> dict[str, Any]:
-        """One replay frame: the event, who sent it and when, and the state after it."""
+    def frame(seen: Sight, pos: Position, event: StoredEvent, effective: bool) -> dict[str, Any]:
+        """One replay frame: the event, who sent it and when, and the state after it, as ``seen``."""
         return {
             "step": event.seq,
-            "event": event.as_dict(),
+            "event": seen.event(event.as_dict()),
             "actor": event.meta.get("actor"),
             "ts": event.meta.get("ts"),
             "effective": effective and event.type not in tape.CORRECTIONS,
-            "state": frozen(game.view(pos["game"])),
+            "state": seen.view(frozen(seen.game.view(pos["game"]))),
         }
 
     def advance(self, game: Game, match_id: str, pos: Position, events: Iterable[StoredEvent]) -> Position:

@@ -19,7 +19,7 @@ from projections.positions import tape
 from projections.positions.rewind import MatchReader
 from projections.positions.tape import Position
 from projections.queries.access import holds_token
-from projections.queries.disclosure import disclosed
+from projections.queries.disclosure import sight
 
 
 def next_answer(reader: MatchReader, match_id: str, token: str | None) -> dict[str, Any]:
@@ -54,7 +54,8 @@ def _correction(
         return {"possible": False, "sentence": None}
     events = reader.store.read(match_id, int(data["first"]), int(data["last"]))
     # The token's holder may have everything; anyone else the events as open reads show them.
-    shown = [e.as_dict() if sees_hidden else disclosed(game, pos["game"], e.as_dict()) for e in events]
+    seen = sight(game, pos, sees_hidden)
+    shown = [seen.event(e.as_dict()) for e in events]
     return {"possible": True, "sentence": action_sentence(shown, sees_hidden)}
 
 

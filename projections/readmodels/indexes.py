@@ -17,6 +17,7 @@ import redis
 
 from events.codec import dumps
 from events.keys import Keys
+from games.players import name_key
 from projections.projecting.summary import STATUSES
 
 Summary = dict[str, Any]
@@ -33,7 +34,7 @@ class ReadModels:
         """Each index key the match belongs in (True) or must be absent from (False)."""
         keys = self.keys
         found = [(keys.index("game", summary["game"]), True)]
-        found += [(keys.index("player", name), True) for name in summary["players"]]
+        found += [(keys.index("player", name_key(name)), True) for name in summary["players"]]
         found += [(keys.index("status", s), s == summary["status"]) for s in STATUSES]
         return found
 
@@ -55,9 +56,9 @@ class ReadModels:
                 pipe.zrem(key, match_id)
         for player in summary["players"]:
             if summary["finished"]:
-                pipe.hset(self.keys.stats(player), match_id, dumps(summary))
+                pipe.hset(self.keys.stats(name_key(player)), match_id, dumps(summary))
             else:
-                pipe.hdel(self.keys.stats(player), match_id)
+                pipe.hdel(self.keys.stats(name_key(player)), match_id)
 
     def erase(self, pipe: Any, match_id: str, game_id: str, players: Iterable[str]) -> None:
         """Queue on ``pipe`` the removal of everything derived from the match: projection included."""
@@ -69,8 +70,8 @@ class ReadModels:
         for status in STATUSES:
             pipe.zrem(self.keys.index("status", status), match_id)
         for player in players:
-            pipe.zrem(self.keys.index("player", player), match_id)
-            pipe.hdel(self.keys.stats(player), match_id)
+            pipe.zrem(self.keys.index("player", name_key(player)), match_id)
+            pipe.hdel(self.keys.stats(name_key(player)), match_id)
 
     def differences(self, match_id: str, summary: Summary) -> list[tuple[str, str]]:
         """(what, why) of each index entry or statistic that disagrees with the summary."""
@@ -79,7 +80,7 @@ class ReadModels:
             for key, _present in entries:
                 pipe.zscore(key, match_id)
             for player in summary["players"]:
-                pipe.hget(self.keys.stats(player), match_id)
+                pipe.hget(self.keys.stats(name_key(player)), match_id)
             answers = pipe.execute()
         found = []
         for (key, present), score in zip(entries, answers, strict=False):

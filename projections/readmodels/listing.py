@@ -15,6 +15,7 @@ import redis
 from events.codec import as_text
 from events.keys import Keys
 from events.store import EventStore
+from games.players import name_key
 
 PAGE = 1000
 
@@ -36,7 +37,9 @@ class MatchList:
         limit: int = 50,
     ) -> tuple[list[str], int]:
         """Match ids newest first, and how many match in all."""
-        indexes = [self.keys.index(kind, value) for kind, value in sorted(filters.items())]
+        # A player's index is named by the name's key: any spelling of one person finds their matches.
+        named = {k: name_key(v) if k == "player" else v for k, v in filters.items()}
+        indexes = [self.keys.index(kind, value) for kind, value in sorted(named.items())]
         lo = since_ms if since_ms is not None else "-inf"
         hi = until_ms if until_ms is not None else "+inf"
         if len(indexes) > 1:

@@ -16,6 +16,7 @@ import redis
 
 from events.codec import as_text
 from events.keys import Keys
+from games.players import name_key
 from projections.projecting.summary import FINISHED, IN_PROGRESS
 from projections.readmodels.listing import in_every
 
@@ -58,7 +59,7 @@ def leaderboard(game_id: str, summaries: Iterable[Summary]) -> list[dict[str, An
     names: dict[str, str] = {}  # one row per person, under the spelling first used
     for summary in found:
         for player in summary["players"]:
-            names.setdefault(player.casefold(), player)
+            names.setdefault(name_key(player), player)
     rows = [
         {"name": n} | _record(n, [s for s in found if _seat(n, s) is not None])
         for n in sorted(names.values())
@@ -84,11 +85,11 @@ class Statistics:
 
     def player(self, name: str) -> dict[str, Any] | None:
         """A player's statistics, or None when no match names them."""
-        raw = self.client.hgetall(self.keys.stats(name))
+        raw = self.client.hgetall(self.keys.stats(name_key(name)))
         counted = self._counted([as_text(m) for m in raw])
         summaries = [json.loads(value) for m, value in raw.items() if as_text(m) in counted]
         playing = in_every(
-            self.client, [self.keys.index("player", name), self.keys.index("status", IN_PROGRESS)]
+            self.client, [self.keys.index("player", name_key(name)), self.keys.index("status", IN_PROGRESS)]
         )
         in_progress = self._counted([m for m, _ in playing])
         if not summaries and not in_progress:
@@ -120,9 +121,9 @@ class Statistics:
 
 
 def _seat(name: str, summary: Summary) -> str | None:
-    """How the match spells the player ``name`` means (names are told apart ignoring case)."""
-    folded = name.casefold()
-    return next((p for p in summary.get("players", []) if p.casefold() == folded), None)
+    """How the match spells the player ``name`` means (names are told apart by their key)."""
+    key = name_key(name)
+    return next((p for p in summary.get("players", []) if name_key(p) == key), None)
 
 
 def _record(name: str, summaries: list[Summary]) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from urllib.parse import quote
 from zoneinfo import ZoneInfo
 
 from games.contract import Game
+from games.players import name_key
 from projections.positions import tape
 from projections.positions.rewind import MatchReader
 
@@ -93,7 +94,7 @@ def finished_play(reader: MatchReader, match_id: str) -> Play | None:
 def export_file(plays: list[Play]) -> dict[str, Any]:
     """BG Stats' export file holding these plays, their games, players and locations."""
     games = _numbered({p.game.id: p for p in plays}, lambda key, p: _game(p))
-    names = {s.name.casefold(): s.name for p in plays for s in p.seats}
+    names = {name_key(s.name): s.name for p in plays for s in p.seats}
     players = _numbered(names, lambda key, name: _player(key, name))
     places = _numbered({p.location: p.location for p in plays if p.location}, lambda k, n: _place(n))
     ids = {"game": _ids(games), "player": _ids(players), "place": _ids(places)}
@@ -169,8 +170,8 @@ def _rank(winner: bool, score: float, scores: dict[str, float], has_points: bool
 
 def _starter(players: list[str], events: list[Any]) -> str | None:
     # Tables may name players in any case ("HAL" for "hal"); the seat's spelling is the name.
-    seats = {name.casefold(): name for name in players}
-    actors = (seats.get(str(e.meta.get("actor", "")).strip().casefold()) for e in events)
+    seats = {name_key(name): name for name in players}
+    actors = (seats.get(name_key(str(e.meta.get("actor", "")))) for e in events)
     return next((name for name in actors if name is not None), None)
 
 
@@ -231,7 +232,7 @@ def _file_play(play: Play, ids: dict[str, dict[str, int]]) -> dict[str, Any]:
 
 def _file_seat(seat: Seat, players: dict[str, int]) -> dict[str, Any]:
     return {
-        "playerRefId": players[seat.name.casefold()],
+        "playerRefId": players[name_key(seat.name)],
         "score": seat.score,
         "winner": seat.winner,
         "rank": seat.rank,
@@ -258,7 +259,7 @@ def _link_game(play: Play) -> dict[str, Any]:
 def _link_seat(seat: Seat) -> dict[str, Any]:
     return {
         "name": seat.name,
-        "sourcePlayerId": seat.name.casefold(),
+        "sourcePlayerId": name_key(seat.name),
         "score": seat.score,
         "winner": seat.winner,
         "rank": seat.rank,

@@ -11,7 +11,7 @@ from typing import Any
 from events.envelope import StoredEvent
 from projections.positions import tape
 from projections.positions.rewind import MatchReader
-from projections.queries.disclosure import disclosed
+from projections.queries.disclosure import sight
 from projections.sharing.export import export_header
 
 # Events with the line numbers an export of them would have.
@@ -56,11 +56,13 @@ def fork_log(
 def _refuse_hidden(reader: MatchReader, match_id: str, kept: list[StoredEvent]) -> None:
     """Refuse a public fork whose history holds an event open reads show only in part."""
     game, now = reader.head(match_id)
+    seen = sight(game, now)
     for event in kept:
-        if disclosed(game, now["game"], event.as_dict()) != event.as_dict():
+        if seen.hides(event.as_dict()):
+            earlier = f"fork at an earlier step than {event.seq}, or " if event.seq > 1 else ""
             raise HiddenFact(
                 f"step {event.seq} ({event.type}) holds a fact the table cannot see yet, such as a "
-                "secret bid, so a fork without the match's write token cannot copy it: fork at an "
-                f"earlier step than {event.seq}, or send the write token (Authorization: Bearer "
-                "<token>) to fork everything"
+                "secret bid or a recorded hand, so a fork without the match's write token cannot "
+                f"copy it: {earlier}send the write token (Authorization: Bearer <token>) to fork "
+                "everything"
             )

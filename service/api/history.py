@@ -59,10 +59,14 @@ def copied(made: Copied) -> dict[str, Any]:
     ]
 )
 def follow(query: dict[str, Any], match_id: str) -> Response:
-    """Follow a match live: its state, then every step as it is recorded, until it finishes."""
+    """Follow a match live: its state, then every step as it is recorded, until it finishes.
+
+    Frames hold back what a replay holds back; the holder of the write token (Authorization:
+    Bearer <token>) gets everything."""
     header = step_header("Last-Event-ID", "bad_last_event_id")
     after = header if header is not None else query.get("last_event_id")
-    feed = live.Feed(services().reader, services().hub, match_id, after)
+    everything = services().reads.everything(match_id, bearer_token())
+    feed = live.Feed(services().reader, services().hub, match_id, after, everything=everything)
     return Response(
         feed.lines(),
         mimetype=EVENT_STREAM,

@@ -133,8 +133,11 @@ def list_matches(query: dict[str, Any]) -> dict[str, Any]:
 @blp.route("/<match_id>", methods=["GET"])
 @blp.response(200, MatchOut)
 def show_match(match_id: str) -> dict[str, Any]:
-    """A match's players, setup, options, version and status."""
-    shown = services().reader.describe(match_id)
+    """A match's players, setup, options, version and status.
+
+    Hands recorded in the setup are held back until the match is over, except from the holder of
+    the match's write token (Authorization: Bearer <token>)."""
+    shown = services().reads.describe(match_id, bearer_token())
     origin = shown.pop("forked_from")
     return shown | {"links": links(match_id) | _origin(origin)}
 

@@ -89,12 +89,14 @@ class Recorded:
 
     @property
     def state(self) -> Any:
-        """The state after the write (the view anyone may see), as a fresh value."""
+        """The state after the write (the game's whole view: the writer holds the token), as a
+        fresh value."""
         return read_stored(self.state_json)
 
 
 def view_json(game: Game, state: Any) -> bytes:
-    """What anyone may see of ``state``, written as the API writes it."""
+    """The game's view of ``state`` for the table that writes (it holds the token, so nothing is
+    held back), written as the API writes it."""
     return dumps_sorted(game.view(state))
 
 
