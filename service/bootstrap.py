@@ -32,6 +32,7 @@ from projections.projecting.queueing import enqueue_pass, projection_queue
 from service.config import Settings
 from service.recording.credentials import Credentials
 from service.recording.recorder import Recorder
+from service.recording.seats import Seats
 
 Connect = Callable[[], redis.Redis]
 # Connections to Redis per API process, shared by all its requests.
@@ -48,6 +49,11 @@ class Services(Projections):
     queue: Queue
     recorder: Recorder
     hub: LiveHub
+
+    @property
+    def seats(self) -> Seats:
+        """Seat tokens, and the table's token reset or recovered."""
+        return Seats(self.store, self.reader)
 
     def ping(self) -> None:
         """Raise a Redis error unless the store answers, StoreFull when it takes no more writes."""

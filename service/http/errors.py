@@ -21,12 +21,13 @@ from events.errors import (
     unavailable,
 )
 from games.contract import RuleViolation
-from projections.queries.access import Forbidden
+from projections.queries.access import Forbidden, NotYourSeat
 from projections.queries.answers import NoSuchStep, NotFinished, UnknownGame, UnknownPlayer
 from projections.sharing.fork import HiddenFact, MidAction
 from projections.sharing.importing import ImportRefused
 from service.recording.credentials import CredentialRefused, CredentialRequired
 from service.recording.recorder import Busy, PreconditionFailed, Unauthorized
+from service.recording.seats import RecoveryRefused
 
 PROBLEM = "application/problem+json"
 log = logging.getLogger("tabletape.api")
@@ -92,6 +93,8 @@ def register(app: Flask) -> None:
         (IdempotencyMismatch, 422, "idempotency_key_reused"),
         (Unauthorized, 401, "missing_token"),
         (Forbidden, 403, "wrong_token"),
+        (NotYourSeat, 403, "not_your_seat"),
+        (RecoveryRefused, 403, "wrong_recovery_code"),
         (NoSuchStep, 404, "no_such_step"),
         (UnknownGame, 404, "unknown_game"),
         (UnknownPlayer, 404, "unknown_player"),

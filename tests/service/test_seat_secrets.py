@@ -1,0 +1,98 @@
+"""A secret bid entered on its owner's phone: nobody else, the table included, reads it before
+the option shows it; then everyone does."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from tests.service.conftest import Table
+from tests.service.test_seats import act, seat, wizard
+
+PLAYERS = ("ann", "bob", "cy")
+
+
+def bids_seen(client: FlaskClient, match: Table, auth: dict[str, str]) -> dict[str, Any]:
+    """Every bid each read path shows this reader, by player, and what next's undo says."""
+    base = f"/v1/matches/{match.id}"
+
+    def bids(events: list[dict[str, Any]]) -> dict[str, Any]:
+        return {e["data"]["player"]: e["data"]["tricks"] for e in events if e["type"] == "BidPlaced"}
+
+    ndjson = client.get(f"{base}/events", headers=auth | {"Accept": "application/x-ndjson"}).data.decode()
+    exported = client.get(f"{base}/export", headers=auth).data.decode().splitlines()[1:]
+    seen = {
+        "events": bids(client.get(f"{base}/events", headers=auth).json["events"]),
+        "ndjson": bids([json.loads(line) for line in ndjson.splitlines()]),
+        "replay": bids(
+            [f["event"] for f in client.get(f"{base}/replay?raw=true", headers=auth).json["frames"]]
+        ),
+        "export": bids([json.loads(line) for line in exported]),
+        "state": client.get(f"{base}/state", headers=auth).json["state"]["bids"],
+    }
+    return seen
+
+
+def everywhere(bids: dict[str, Any]) -> dict[str, Any]:
+    return {path: bids for path in ("events", "ndjson", "replay", "export")}
+
+
+@pytest.mark.parametrize("bidding", ["simultaneous", "secret"])
+def test_a_bid_from_its_own_seat_is_hidden_from_the_table_and_the_other_seats_until_shown(
+    client: FlaskClient, table: Callable[..., Table], bidding: str
+) -> None:
+    match = wizard(table, bidding)
+    seats = {p: seat(client, match, p) for p in PLAYERS}
+    assert act(client, match, seats["ann"], {"type": "bid", "player": "ann", "tricks": 1}).status_code == 201
+    hidden = {"ann": None}
+    for reader in (match.auth, seats["bob"], seats["cy"], {}):
+        seen = bids_seen(client, match, reader)
+        assert {k: v for k, v in seen.items() if k != "state"} == everywhere(hidden)
+        assert seen["state"] == {}
+    assert {k: v for k, v in bids_seen(client, match, seats["ann"]).items() if k != "state"} == everywhere(
+        {"ann": 1}
+    )
+    # Nor does the table's next say it in words, nor may the table fork it.
+    said = client.get(f"/v1/matches/{match.id}/next", headers=match.auth).json["undo"]["sentence"]
+    assert said == "ann's bid"
+    fork = client.post(f"/v1/matches/{match.id}/fork", json={"at": 3}, headers=match.auth)
+    assert fork.status_code == 403 and fork.json["code"] == "hidden_fact"
+    for player in ("bob", "cy"):
+        answer = act(client, match, seats[player], {"type": "bid", "player": player, "tricks": 0})
+        assert answer.status_code == 201
+    if bidding == "secret":
+        assert bids_seen(client, match, match.auth)["events"] == {"ann": None, "bob": None, "cy": None}
+        for player, card in (("bob", "KS"), ("cy", "3H"), ("ann", "AS")):
+            assert (
+                act(
+                    client, match, seats[player], {"type": "play", "player": player, "card": card}
+                ).status_code
+                == 201
+            )
+    shown = {"ann": 1, "bob": 0, "cy": 0}
+    for reader in (match.auth, seats["bob"], seats["ann"], {}):
+        seen = bids_seen(client, match, reader)
+        assert {k: v for k, v in seen.items() if k != "state"} == everywhere(shown)
+
+
+def test_bids_the_table_types_itself_stay_the_table_s(
+    client: FlaskClient, table: Callable[..., Table]
+) -> None:
+    match = wizard(table, "simultaneous")
+    bob = seat(client, match, "bob")
+    match.ok({"type": "bid", "player": "ann", "tricks": 1})
+    assert bids_seen(client, match, match.auth)["events"] == {"ann": 1}
+    assert bids_seen(client, match, bob)["events"] == {"ann": None}
+    assert bids_seen(client, match, {})["events"] == {"ann": None}
+
+
+def test_the_table_sees_who_has_bid_but_not_the_bid(client: FlaskClient, table: Callable[..., Table]) -> None:
+    match = wizard(table, "simultaneous")
+    cy = seat(client, match, "cy")
+    assert act(client, match, cy, {"type": "bid", "player": "cy", "tricks": 1}).status_code == 201
+    state = client.get(f"/v1/matches/{match.id}/state", headers=match.auth).json["state"]
+    assert state["have_bid"] == ["cy"] and state["bids"] == {}
