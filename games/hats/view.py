@@ -101,6 +101,8 @@ def public_view(now: State, shown: Sequence[str], view: JSON) -> JSON:
         return view
     hands = {
         p: {"size": h["size"], "known": [], "maybe": [], "unknown": h["size"], "hidden": True}
+        if h["known"] or h["maybe"]
+        else h
         for p, h in view["hands"].items()
     }
     collections = {p: dict(c) | {"black_hats_named": []} for p, c in view["collections"].items()}

@@ -104,3 +104,24 @@ def test_a_bid_undone_before_the_reveal_stays_hidden_once_the_round_is_revealed(
         match.ok({"type": "bid", "player": player, "tricks": 0})
     seen = bids_everywhere(client, match, app, hubs)
     assert seen == {path: [None, 0, 0, 0] for path in seen}
+
+
+def test_the_token_holder_reads_a_hidden_bid_on_every_path(
+    client: FlaskClient, table: Callable[..., Table], app: Any, hubs: Any
+) -> None:
+    match = secret_round(table, "secret")  # cy's secret bid of 1
+    base = f"/v1/matches/{match.id}"
+    ndjson = client.get(f"{base}/events", headers=match.auth | {"Accept": "application/x-ndjson"})
+    feed = Feed(app.extensions["tabletape"].reader, hubs()[0], match.id, last_event_id=0, everything=True)
+    live = [data["event"] for kind, data, _ in messages(feed, limit=match.log_length()) if kind == "frame"]
+    seen = {
+        "events": bids_in(client.get(f"{base}/events", headers=match.auth).json["events"]),
+        "ndjson": bids_in([json.loads(line) for line in ndjson.data.decode().splitlines()]),
+        "replay": bids_in(
+            [f["event"] for f in client.get(f"{base}/replay", headers=match.auth).json["frames"]]
+        ),
+        "export": bids_in(export_of(client, match, **match.auth)[1:]),
+        "live": bids_in(live),
+    }
+    assert seen == {path: [1] for path in seen}
+    assert bids_in(match.get("events").json["events"]) == [None]
