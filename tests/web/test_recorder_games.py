@@ -122,3 +122,36 @@ def test_undo_says_what_it_takes_back_and_takes_it_back_with_one_tap(site: str, 
     assert "Redo" in page.text_content("[data-action='redo']") and page.is_enabled("[data-action='redo']")
     no_sideways_scrolling(page)
     assert phone.problems == []
+
+
+def test_a_revoke_the_rules_flag_is_marked_before_the_tap_and_said_in_words_after_it(
+    site: str, phone: Watched
+) -> None:
+    match = start(
+        site, "wizard", {"players": ["ann", "bob", "cy"], "setup": {"first_dealer": "ann"}, "options": {}}
+    )
+    match.act(
+        site,
+        {
+            "type": "record_round",
+            "bids": {"ann": 0, "bob": 0, "cy": 1},
+            "tricks": {"ann": 0, "bob": 0, "cy": 1},
+        },
+    )
+    match.act(site, {"type": "start_round", "trump_card": "2C"})
+    for player in ("cy", "ann", "bob"):
+        match.act(site, {"type": "bid", "player": player, "tricks": 0})
+    for player, card in (("cy", "5H"), ("ann", "6H"), ("bob", "3S"), ("ann", "KD")):
+        match.act(site, {"type": "play", "player": player, "card": card})
+    page = phone.page
+    page.goto(f"{site}{record_path(match.id)}#token={match.token}")
+    settled(page)
+    revoke = page.locator("[data-action='play'][data-player='bob'][data-value='7H']")
+    assert "did not follow hearts" in (revoke.get_attribute("title") or "")
+    assert "flagged" in (revoke.get_attribute("aria-label") or "")
+    before = page.get_attribute("#recorder", "data-version")
+    revoke.click()
+    moved_on(page, before)
+    assert "Recorded, with a dispute" in page.text_content("[role='alert']")
+    assert "hearts" in page.text_content("[role='alert']")
+    assert phone.problems == []

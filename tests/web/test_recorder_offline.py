@@ -112,3 +112,26 @@ def test_an_action_tapped_offline_is_taken_back_by_undo_before_it_is_ever_sent(
     context.set_offline(False)
     settled(page)
     assert not [e for e in api_log(site, match.id) if e["type"] == "BidPlaced"]
+
+
+def test_a_server_without_the_batch_endpoint_gets_the_queue_one_write_at_a_time(
+    site: str, phone: Watched
+) -> None:
+    page, context = phone.page, phone.page.context
+    match = simultaneous_wizard(site)
+    match.act(site, {"type": "start_round", "trump_card": "7H"})
+    page.route(
+        "**/actions/batch",
+        lambda route: route.fulfill(status=404, json={"status": 404, "title": "Not Found"}),
+    )
+    open_controlled(page, site, match)
+    context.set_offline(True)
+    for player in ("cy", "ann"):
+        bid(page, player)
+    page.wait_for_function("document.querySelector('[data-queue]').textContent === '2'")
+    context.set_offline(False)
+    page.wait_for_function("document.querySelector('[data-queue]').textContent === '0'")
+    page.wait_for_selector("#status[data-state='recorded']")
+    bids = [e["data"]["player"] for e in api_log(site, match.id) if e["type"] == "BidPlaced"]
+    assert bids == ["cy", "ann"]
+    assert [p for p in phone.problems if "404" not in p] == []

@@ -48,7 +48,7 @@ function valueButton(entry, field, value, labels, onclick) {
       "data-player": entry.fixed.player,
       "aria-label": spoken && spoken !== text ? spoken : null,
       title: flag || null,
-      class: flag ? "choice flagged" : "choice",
+      class: ["choice", flag ? "flagged" : "", said.tone || ""].filter(Boolean).join(" "),
       onclick,
     },
     text,

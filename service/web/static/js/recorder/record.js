@@ -11,6 +11,7 @@ import { discard, flush, reapply } from "./sync.js";
 import { handOverLink, takeFromFragment, tokenFor } from "./token.js";
 
 const $ = (id) => document.getElementById(id);
+const RETRY_MS = 10000;
 const ID = decodeURIComponent(window.location.pathname.split("/")[2] || "");
 const R = { token: null, match: null, answer: null, labels: {}, online: navigator.onLine, queue: [] };
 const api = (tail = "") => `/v1/matches/${encodeURIComponent(ID)}${tail}`;
@@ -47,9 +48,11 @@ function shown(name, v, entry, spoken) {
 }
 
 function describe(entry, chosen) {
-  const many = Object.keys(chosen).length > 1;
+  // "bob: play 7 of hearts", but "Start the round: leader ann" where no player acts.
+  const many = Object.keys(chosen).length > 1 || !entry.fixed.player;
   const values = Object.entries(chosen).map(([name, v]) => (many ? `${fieldWords(name)} ${shown(name, v, entry, false)}` : shown(name, v, entry, true)));
-  return `${entryTitle(entry, R.labels)}${values.length ? ` ${values.join(", ")}` : ""}`;
+  const title = entryTitle(entry, R.labels);
+  return `${title}${values.length ? `${entry.fixed.player ? "" : ":"} ${values.join(", ")}` : ""}`.replace(/\.+$/, "");
 }
 
 // --- drawing ---------------------------------------------------------------------------------
@@ -164,6 +167,7 @@ async function send(kind, action, sentence) {
 }
 
 async function sync(sentence) {
+  $("recorder").dataset.busy = "1";
   const done = await flush(ID, R.token);
   R.queue = await waiting(ID);
   const stopped = done.stopped;
@@ -179,6 +183,9 @@ async function sync(sentence) {
   } else if (!stopped && done.recorded) {
     say(sentence && done.recorded === 1 ? `Recorded: ${sentence}.` : `All ${done.recorded} waiting actions are recorded.`, "recorded");
   } else if (stopped?.kind === "later") say(`${R.queue.length} waiting: the server is busy; they go out again shortly.`, "queued");
+  // What the rules accept but flag (a revoke found from public facts) is said at once.
+  const disputes = done.events.filter((e) => e.type === "DisputeRaised").map((e) => e.data?.dispute?.message || e.data?.message || "a dispute");
+  if (disputes.length) $("alert").textContent = `Recorded, with a dispute: ${disputes.join(" ")} Undo takes it back.`;
   drawConflict(R.queue.length ? stopped : null);
   await refresh();
 }
@@ -267,6 +274,11 @@ function wire() {
     R.online = true;
     sync(null);
   });
+  // A send that stopped on a busy server (or a network the browser thought was up) goes again.
+  setInterval(() => {
+    const head = R.queue[0];
+    if (head?.status === "waiting" && navigator.onLine && $("recorder").dataset.busy === "0") sync(null);
+  }, RETRY_MS);
   window.addEventListener("offline", () => {
     R.online = false;
     draw();

@@ -16,7 +16,7 @@ function base(matchId) {
 
 /** The outcome of one flush: what was recorded, and why it stopped (if it did). */
 function outcome() {
-  return { recorded: 0, stopped: null, version: null };
+  return { recorded: 0, stopped: null, version: null, events: [] };
 }
 
 async function post(url, token, body, extra = {}) {
@@ -44,6 +44,7 @@ async function oneByOne(matchId, token, items, done) {
     if (answer.status === 201 || answer.status === 200) {
       await remove(item.n);
       done.recorded += 1;
+      done.events.push(...(answer.body?.events || []));
       done.version = answer.body?.version ?? done.version;
       if (items[i + 1]) {
         items[i + 1] = { ...items[i + 1], expected_version: done.version };
@@ -88,6 +89,7 @@ async function inBatch(matchId, token, items, done) {
     if (result.status === "recorded" || result.status === "duplicate") {
       await remove(item.n);
       done.recorded += 1;
+      done.events.push(...(result.events || []));
     } else if (result.status === "conflict" || result.status === "refused") {
       const expected = i === 0 ? item.expected_version : answer.body.version;
       done.stopped = await stopAt({ ...item, expected_version: expected }, result.status, result.problem, result.version ?? answer.body.version);

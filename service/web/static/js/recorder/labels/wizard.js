@@ -27,7 +27,8 @@ export function action(type) {
 export function value(field, v) {
   const last = field.split(".").pop();
   if (last === "card" || last === "trump_card" || field.startsWith("hands.")) {
-    return v === null ? { text: "none", spoken: "no card turned" } : { text: cardWords(v), spoken: spokenCard(v) };
+    if (v === null) return { text: "none", spoken: "no card turned" };
+    return { text: cardWords(v), spoken: spokenCard(v), tone: /[HD]$/i.test(String(v)) ? "red" : null };
   }
   if (last === "suit") return { text: `${cardWords(`2${v}`).slice(1)} ${SUITS[v] || v}`, spoken: SUITS[v] || v };
   if (field.startsWith("bids.") || last === "tricks") return { text: String(v), spoken: `${v} trick${v === 1 ? "" : "s"}` };
