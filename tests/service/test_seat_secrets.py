@@ -10,8 +10,12 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from projections.live.hub import Feed
 from tests.service.conftest import Table
-from tests.service.test_seats import act, seat, wizard
+from tests.service.test_live_hub import hubs, messages
+from tests.service.test_seats import HANDS, act, seat, wizard
+
+__all__ = ["hubs"]  # the live hub fixture, shared with the live tests
 
 PLAYERS = ("ann", "bob", "cy")
 
@@ -96,3 +100,27 @@ def test_the_table_sees_who_has_bid_but_not_the_bid(client: FlaskClient, table: 
     assert act(client, match, cy, {"type": "bid", "player": "cy", "tricks": 1}).status_code == 201
     state = client.get(f"/v1/matches/{match.id}/state", headers=match.auth).json["state"]
     assert state["have_bid"] == ["cy"] and state["bids"] == {}
+
+
+def test_the_live_stream_shows_each_reader_what_its_reads_show(
+    client: FlaskClient, table: Callable[..., Table], app: Any, hubs: Any
+) -> None:
+    match = wizard(table, "simultaneous")
+    seats = {p: seat(client, match, p) for p in PLAYERS}
+    assert act(client, match, seats["ann"], {"type": "bid", "player": "ann", "tricks": 1}).status_code == 201
+    services = app.extensions["tabletape"]
+
+    def live(auth: dict[str, str]) -> list[dict[str, Any]]:
+        token = auth.get("Authorization", "").removeprefix("Bearer ") or None
+        reader = services.reads.everything(match.id, token)
+        feed = Feed(services.reader, hubs()[0], match.id, last_event_id=0, keepalive=10, everything=reader)
+        return [data for kind, data, _ in messages(feed, limit=3) if kind == "frame"]
+
+    def bid_and_hands(frames: list[dict[str, Any]]) -> tuple[list[Any], dict[str, Any]]:
+        bids = [f["event"]["data"]["tricks"] for f in frames if f["event"]["type"] == "BidPlaced"]
+        return bids, frames[-1]["state"]["hands"]
+
+    assert bid_and_hands(live(seats["ann"])) == ([1], {"ann": ["AS"], "bob": [None], "cy": [None]})
+    assert bid_and_hands(live(seats["bob"])) == ([None], {"ann": [None], "bob": ["KS"], "cy": [None]})
+    assert bid_and_hands(live(match.auth)) == ([None], HANDS)
+    assert bid_and_hands(live({})) == ([None], {"ann": [None], "bob": [None], "cy": [None]})

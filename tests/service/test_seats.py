@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable
 from typing import Any
 
 from flask.testing import FlaskClient
 
+from service.app import create_app
+from service.config import Settings
 from tests.service.conftest import Table
 
 HANDS = {"ann": ["AS"], "bob": ["KS"], "cy": ["3H"]}
@@ -139,3 +142,28 @@ def test_seat_tokens_are_stored_only_as_digests(
     assert stored and all(token.encode() not in k + v for k, v in stored.items())
     exported = client.get(f"/v1/matches/{match.id}/export", headers=match.auth).data.decode()
     assert token not in exported
+
+
+def test_no_log_line_and_no_metric_holds_a_seat_token_or_a_recovery_code(
+    settings: Settings, capfd: Any
+) -> None:
+    app = create_app(dataclasses.replace(settings, json_logs=True))
+    client = app.test_client()
+    match = Table(client, "wizard", ["ann", "bob", "cy"], setup={"first_dealer": "ann"})
+    match.ok({"type": "start_round", "trump_card": "7H", "hands": HANDS})
+    bob = seat(client, match, "bob")
+    act(client, match, bob, {"type": "bid", "player": "bob", "tricks": 1})
+    act(client, match, bob, {"type": "bid", "player": "cy", "tricks": 1})
+    recovered = client.post(
+        f"/v1/matches/{match.id}/token", json={"recovery_code": match.created["recovery_code"]}
+    )
+    secrets = [
+        bob["Authorization"].removeprefix("Bearer "),
+        match.created["recovery_code"],
+        recovered.json["token"],
+    ]
+    logged = capfd.readouterr().err
+    metrics = client.get("/metrics").data.decode()
+    assert f"/v1/matches/{match.id}/seats/bob" in logged  # the requests were logged, with their paths
+    app.extensions["tabletape"].close()
+    assert not any(secret in logged or secret in metrics for secret in secrets)
