@@ -3,6 +3,7 @@ from the controls the page offers (read from their data-* attributes, as a perso
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from typing import Any
 
@@ -94,9 +95,14 @@ def fill(page: Any, name: str, value: Any) -> None:
         control.fill(" ".join(value) if isinstance(value, list) else str(value))
 
 
-def tap_first(page: Any, prefer: tuple[str, ...] = (), optional: tuple[str, ...] = ()) -> str:
+def tap_first(
+    page: Any, prefer: tuple[str, ...] = (), optional: tuple[str, ...] = (), rng: random.Random | None = None
+) -> str:
     """Record the first action offered (of a preferred type when there is one), with the first
-    value each field allows (and of the optional fields named, the first not taken yet); its type."""
+    value each field allows (and of the optional fields named, the first not taken yet); its type.
+    With ``rng``: a random action offered, and a random value each field allows."""
+    if rng is not None:
+        return tap_random(page, rng, optional)
     entry = page.locator("#choices .entry").first
     for kind in prefer:
         if page.locator(f"#choices .entry[data-entry='{kind}']").count():
@@ -133,6 +139,32 @@ def tap_first(page: Any, prefer: tuple[str, ...] = (), optional: tuple[str, ...]
         if free:
             taken.add(str(free[0].get_attribute("data-value")))
             free[0].click()
+    send.click()
+    return kind
+
+
+def tap_random(page: Any, rng: random.Random, optional: tuple[str, ...] = ()) -> str:
+    """Record a random action offered with random values, as the page allows them, field by field
+    (of the optional fields named, a value not taken by another)."""
+    entry = rng.choice(page.locator("#choices .entry").all())
+    kind = str(entry.get_attribute("data-entry"))
+    send = entry.locator("[data-submit]")
+    if not send.count():
+        rng.choice(entry.locator("[data-value]").all()).click()
+        return kind
+    taken: set[str] = set()
+    for group in entry.locator(".field-group").all():
+        label = group.get_attribute("aria-label") or ""
+        enabled = group.locator("[data-value]:enabled").all()
+        if not enabled or group.locator("[aria-pressed='true']").count():
+            continue
+        if "(optional)" in label:
+            enabled = [b for b in enabled if b.get_attribute("data-value") not in taken]
+            if not enabled or enabled[0].get_attribute("data-field") not in optional:
+                continue
+        picked = rng.choice(enabled)
+        taken.add(str(picked.get_attribute("data-value")))
+        picked.click()
     send.click()
     return kind
 

@@ -4,6 +4,7 @@ the score sheet then shows what GET /scores computes."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -18,6 +19,7 @@ from tests.web.recorder_support import (
     record_path,
     settled,
     shown_totals,
+    tap_random,
     tap_through,
 )
 
@@ -61,6 +63,8 @@ MATCHES: dict[str, tuple[list[str], dict[str, Any], dict[str, Any], tuple[str, .
     ),
     "hat-trick": (["ann", "bob"], {}, {"target": 1}, ("reveal", "judge", "declare"), 40),
 }
+# Taps of a random playout: enough to pass round starts, tricks, distributions and swaps.
+RANDOM_TAPS = 30
 # Optional fields the taps fill in (a challenge card shows some props); the others stay empty.
 OPTIONAL = {"hat-trick": ("colour", "grey")}
 
@@ -154,4 +158,24 @@ def test_a_revoke_the_rules_flag_is_marked_before_the_tap_and_said_in_words_afte
     moved_on(page, before)
     assert "Recorded, with a dispute" in page.text_content("[role='alert']")
     assert "hearts" in page.text_content("[role='alert']")
+    assert phone.problems == []
+
+
+@pytest.mark.parametrize("game", sorted(MATCHES))
+def test_every_value_the_page_offers_in_a_random_playout_is_recorded_by_the_rules(
+    site: str, phone: Watched, game: str
+) -> None:
+    players, setup, options, _, _ = MATCHES[game]
+    rng = random.Random(f"{game}-7")
+    match = start(site, game, {"players": players, "setup": setup, "options": options})
+    page = phone.page
+    page.goto(f"{site}{record_path(match.id)}#token={match.token}")
+    for _ in range(RANDOM_TAPS):
+        settled(page)
+        if page.text_content("#turn") == "The match is over.":
+            break
+        before = page.get_attribute("#recorder", "data-version")
+        tap_random(page, rng, OPTIONAL.get(game, ()))
+        moved_on(page, before)
+    no_sideways_scrolling(page)
     assert phone.problems == []
