@@ -124,3 +124,28 @@ def test_the_live_stream_shows_each_reader_what_its_reads_show(
     assert bid_and_hands(live(seats["bob"])) == ([None], {"ann": [None], "bob": ["KS"], "cy": [None]})
     assert bid_and_hands(live(match.auth)) == ([None], HANDS)
     assert bid_and_hands(live({})) == ([None], {"ann": [None], "bob": [None], "cy": [None]})
+
+
+def test_the_match_its_scores_the_match_list_statistics_and_bg_stats_hold_no_sealed_bid(
+    client: FlaskClient, table: Callable[..., Table]
+) -> None:
+    match = wizard(table, "secret")
+    seats = {p: seat(client, match, p) for p in PLAYERS}
+    for player, tricks in (("bob", 1), ("cy", 0), ("ann", 1)):
+        assert (
+            act(client, match, seats[player], {"type": "bid", "player": player, "tricks": tricks}).status_code
+            == 201
+        )
+    readers = [match.auth, *seats.values(), {}]
+    for reader in readers:
+        shown = json.dumps(
+            [
+                client.get(f"/v1/matches/{match.id}", headers=reader).json,
+                client.get(f"/v1/matches/{match.id}/scores", headers=reader).json,
+                client.get("/v1/matches?player=bob", headers=reader).json,
+                client.get("/v1/players/bob", headers=reader).json,
+                client.get("/v1/leaderboards/wizard", headers=reader).json,
+            ]
+        )
+        assert '"bids"' not in shown.replace('"bids": {}', ""), shown
+    assert client.get(f"/v1/matches/{match.id}/export?format=bgstats", headers=match.auth).status_code == 409
