@@ -80,7 +80,11 @@ def _own(seat: str, event: dict[str, Any], public: dict[str, Any]) -> dict[str, 
         (event.get("data"), mine.get("data")),
         (action, (mine.get("meta") or {}).get("action")),
     ):
-        _own_hand(seat, whole or {}, part or {}, into=True)
+        whole, part = whole or {}, part or {}
+        _own_hand(seat, whole, part, into=True)
+        # Hands dealt in a match's setup (Hats) are in its first event's setup.
+        if isinstance(whole.get("setup"), dict) and isinstance(part.get("setup"), dict):
+            _own_hand(seat, whole["setup"], part["setup"], into=True)
     return mine
 
 

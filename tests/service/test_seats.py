@@ -7,11 +7,13 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 
 from service.app import create_app
 from service.config import Settings
 from tests.service.conftest import Table
+from tests.service.test_hidden_hands import made
 
 HANDS = {"ann": ["AS"], "bob": ["KS"], "cy": ["3H"]}
 
@@ -167,3 +169,27 @@ def test_no_log_line_and_no_metric_holds_a_seat_token_or_a_recovery_code(
     assert f"/v1/matches/{match.id}/seats/bob" in logged  # the requests were logged, with their paths
     app.extensions["tabletape"].close()
     assert not any(secret in logged or secret in metrics for secret in secrets)
+
+
+@pytest.mark.parametrize("game_id", ["wizard", "hobbit", "hats"])
+def test_in_every_game_with_recorded_hands_a_seat_sees_its_own_hand_and_the_others_as_the_public(
+    client: FlaskClient, table: Callable[..., Table], game_id: str
+) -> None:
+    match = made(table, game_id)
+    player = match.created["players"][0]
+    mine = seat(client, match, player)
+    base = f"/v1/matches/{match.id}"
+
+    def hands_of(event: dict[str, Any]) -> Any:
+        data = event["data"]
+        return data.get("hands") or (data.get("setup") or {}).get("hands")
+
+    logs = [client.get(f"{base}/events?limit=1000", headers=h).json["events"] for h in (mine, match.auth, {})]
+    dealt = [i for i, e in enumerate(logs[1]) if isinstance(hands_of(e), dict) and hands_of(e)]
+    assert dealt
+    for i in dealt:
+        seen, whole, public = (hands_of(log[i]) for log in logs)
+        assert seen == public | {player: whole[player]}
+    views = [client.get(f"{base}/state", headers=h).json["state"]["hands"] for h in (mine, match.auth, {})]
+    assert views[0] == views[2] | {player: views[1][player]}
+    assert views[0] != views[2]  # the seat's own hand holds something the public does not see
