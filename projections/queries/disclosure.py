@@ -36,6 +36,9 @@ class Sight:
         """One logged event as this reader may see it."""
         if self.reader.kind == OPERATOR or self.game.public is None:
             return event
+        if self.reader.kind == TABLE and not sealed(event):
+            # The table sees everything it recorded itself; only a seat's secret is judged.
+            return event
         seq = event.get("seq")
         effective = (
             not any(first <= seq <= last for first, last in self.undone) if isinstance(seq, int) else True
@@ -45,7 +48,7 @@ class Sight:
             return event
         if self.reader.kind == TABLE:
             # A secret a seat recorded itself stays its own until the game shows it to the table.
-            return public if sealed(event) else event
+            return public
         if self.reader.kind == SEAT and self.reader.seat is not None:
             return _own(self.reader.seat, event, public)
         return public
