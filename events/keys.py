@@ -27,6 +27,12 @@ class Keys:
         """Hash: game, version, created_at, token_hash and other header fields."""
         return self._match(match_id, "meta")
 
+    def credentials(self, match_id: str) -> str:
+        """Hash: SHA-256 digests of the match's other tokens: ``seat:<player>`` for a seat's,
+        ``table`` for the table's once it was reset (it then replaces the header's ``token_hash``),
+        ``recovery`` for the recovery code. Never a token itself."""
+        return self._match(match_id, "creds")
+
     def idem(self, match_id: str) -> str:
         """Hash: idempotency key -> the first answer's step range and request fingerprint."""
         return self._match(match_id, "idem")

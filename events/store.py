@@ -513,6 +513,23 @@ class EventStore:
                         self._keep_header(match_id, fields)
         return {m: dict(self._headers[m]) for m in match_ids if m in self._headers}
 
+    def credentials(self, match_id: str) -> dict[str, str]:
+        """The digests of a match's seat tokens, reset table token and recovery code
+        (``Keys.credentials``), read fresh: a reset or a revocation counts at once everywhere."""
+        return {
+            as_text(k): as_text(v) for k, v in self.client.hgetall(self.keys.credentials(match_id)).items()
+        }
+
+    def set_credentials(self, match_id: str, fields: Mapping[str, str]) -> None:
+        """Store digests among a match's credentials (replacing those of the same names)."""
+        self._require(match_id)
+        mapping: dict[Any, Any] = dict(fields)
+        self.client.hset(self.keys.credentials(match_id), mapping=mapping)
+
+    def drop_credential(self, match_id: str, field: str) -> bool:
+        """Forget one of a match's credentials; whether there was one."""
+        return bool(self.client.hdel(self.keys.credentials(match_id), field))
+
     def exists(self, match_id: str) -> bool:
         """Whether a match with this id has been created."""
         return bool(self.client.exists(self.keys.meta(match_id)))

@@ -11,7 +11,7 @@ from werkzeug.datastructures import Headers
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from projections.projecting.lag import LagWatch
-from service.api import games, health, history, matches, openapi_shape, players, queries, table
+from service.api import games, health, history, matches, openapi_shape, players, queries, seats, table
 from service.api.schemas.answers import Problem
 from service.bootstrap import build
 from service.config import Settings
@@ -130,6 +130,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         matches.blp,
         queries.blp,
         table.blp,
+        seats.blp,
         history.blp,
         players.blp,
     ):

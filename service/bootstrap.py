@@ -33,6 +33,7 @@ from projections.projecting.queueing import enqueue_pass, projection_queue
 from service.config import Settings
 from service.recording.credentials import Credentials
 from service.recording.recorder import Recorder
+from service.recording.seats import Seats
 
 Connect = Callable[[], redis.Redis]
 
@@ -47,6 +48,11 @@ class Services(Projections):
     queue: Queue
     recorder: Recorder
     hub: LiveHub
+
+    @property
+    def seats(self) -> Seats:
+        """Seat tokens, and the table's token reset or recovered."""
+        return Seats(self.store, self.positions)
 
     def ping(self) -> None:
         """Raise unless the store answers and takes writes now: StoreFull at its memory limit, a

@@ -31,6 +31,7 @@ from events.keys import Keys
 from events.store import EventStore
 from projections.positions import tape
 from projections.positions.rewind import Positions, frozen
+from projections.queries.access import Reader
 from projections.queries.disclosure import Sight, sight
 
 log = logging.getLogger("tabletape.live")
@@ -254,7 +255,7 @@ class Feed:
         match_id: str,
         last_event_id: int | None = None,
         keepalive: float = LIVE_KEEPALIVE_SECONDS,
-        everything: bool = False,
+        everything: Reader | bool = False,
     ) -> None:
         self.positions = positions
         self.match_id = match_id

@@ -23,6 +23,7 @@ from games.registry import get_game
 from projections.positions import tape
 from projections.positions.stored import StoredProjections
 from projections.positions.tape import Position, Tape
+from projections.queries.access import Reader
 from projections.queries.disclosure import Sight, sight
 
 
@@ -122,7 +123,7 @@ class Positions:
             if ring and max(ring) == pos["version"]:
                 self._live[match_id] = pos
 
-    def describe(self, match_id: str, everything: bool = False) -> dict[str, Any]:
+    def describe(self, match_id: str, everything: Reader | bool = False) -> dict[str, Any]:
         """A match's players, setup, options, version, status, winners and disputes, now (the
         setup as the reader may see it: ``everything`` for the write token's holder)."""
         header = self.store.header(match_id)
@@ -152,7 +153,7 @@ class Positions:
         return self.tape_from(game, match_id, self.position(game, match_id, step), keep)
 
     def frames(
-        self, match_id: str, first: int, last: int, raw: bool = False, everything: bool = False
+        self, match_id: str, first: int, last: int, raw: bool = False, everything: Reader | bool = False
     ) -> Iterator[dict[str, Any]]:
         """Frames first..last (each event with the game's view after it), in one pass, as a reader
         sees them (``everything``: the write token's holder)."""

@@ -17,7 +17,7 @@ from events.store import EventStore
 from games.contract import Game
 from games.registry import all_games
 from projections.positions.rewind import Positions, frozen
-from projections.queries.access import holds_token
+from projections.queries.access import Reader, reader_of
 from projections.queries.choices import next_answer
 from projections.queries.disclosure import Sight, sight
 from projections.readmodels.listing import MatchList
@@ -104,9 +104,10 @@ class Queries:
         self.statistics = statistics
         self.bgg_ids = bgg_ids or {}
 
-    def everything(self, match_id: str, token: str | None) -> bool:
-        """Whether ``token`` is the match's write token (None: no token); Forbidden for another's."""
-        return holds_token(self.store.header(match_id), token, "read everything of")
+    def everything(self, match_id: str, token: str | None, what: str = "read") -> Reader:
+        """Who presents ``token``: the public (None), a seat or the table; Forbidden for a token
+        that is none of this match's."""
+        return who(self.store, match_id, token, what)
 
     def describe(self, match_id: str, token: str | None = None) -> dict[str, Any]:
         """A match's players, setup (as the token lets one see it), options, version and status."""
@@ -129,13 +130,14 @@ class Queries:
         if at > version:
             raise NoSuchStep(f"step {at} is beyond the match's last step {version}")
         game = self.positions.game_of(match_id)
-        if everything or game.public_view is None:
+        if everything.table or game.public_view is None:
             # Nothing to hold back: the match now is not needed.
-            pos = self.positions.position(game, match_id, at)
-            return Rewound(at, version, frozen(game.view(pos["game"])))
+            return Rewound(
+                at, version, frozen(game.view(self.positions.position(game, match_id, at)["game"]))
+            )
         now = self.positions.current(game, match_id, version)
         pos = now if at == now["version"] else self.positions.position(game, match_id, at)
-        return Rewound(at, version, sight(game, now).view(frozen(game.view(pos["game"]))))
+        return Rewound(at, version, sight(game, now, everything).view(frozen(game.view(pos["game"]))))
 
     def replay(
         self, match_id: str, first: int, to: int | None, limit: int, raw: bool, token: str | None = None
@@ -168,15 +170,14 @@ class Queries:
     def choices(self, match_id: str, token: str | None = None) -> dict[str, Any]:
         """Who is to act and what may be recorded now, with the undo and redo in words; from
         hidden facts too for the holder of the write token (Forbidden for another's)."""
-        return next_answer(self.positions, match_id, token)
+        return next_answer(self.positions, match_id, self.everything(match_id, token))
 
     def export(self, match_id: str, token: str | None = None) -> Iterator[str]:
         """The match's export (header read now, then every event): everything for the holder of
         its write token, else as open reads may show it; Forbidden for another match's token."""
-        if holds_token(self.store.header(match_id), token, "export everything of"):
-            return export.export_lines(self.store, match_id)
+        seen = self.everything(match_id, token, "export")
         game, now = self.positions.head(match_id)
-        return export.export_lines(self.store, match_id, sight(game, now).event)
+        return export.export_lines(self.store, match_id, sight(game, now, seen).event)
 
     def play(self, match_id: str) -> dict[str, Any]:
         """A finished match as BG Stats' export file with its one play; NotFinished before its end."""
@@ -223,3 +224,10 @@ def _known(game_id: str) -> Game:
     if game_id not in all_games():
         raise UnknownGame(f"there is no game {game_id!r}")
     return all_games()[game_id]
+
+
+def who(store: EventStore, match_id: str, token: str | None, what: str = "read") -> Reader:
+    """The reader ``token`` makes of its holder on this match (``access.reader_of``)."""
+    if not token:
+        return Reader()
+    return reader_of(store.header(match_id), store.credentials(match_id), token, what)

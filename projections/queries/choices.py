@@ -14,25 +14,37 @@ import re
 from typing import Any
 
 from games.contract import Game, State
+from games.players import name_key
 from games.words import and_words
 from projections.positions import tape
 from projections.positions.rewind import Positions
 from projections.positions.tape import Position
-from projections.queries.access import holds_token
+from projections.queries.access import SEAT, Reader
 from projections.queries.disclosure import sight
 
 
-def next_answer(reader: Positions, match_id: str, token: str | None) -> dict[str, Any]:
-    """The answer of GET …/next at the match's newest step (Forbidden for another match's token)."""
-    sees_hidden = holds_token(reader.store.header(match_id), token, "read the hidden facts of")
+def next_answer(reader: Positions, match_id: str, who: Reader) -> dict[str, Any]:
+    """The answer of GET …/next at the match's newest step for one reader: a seat is offered
+    only its own player's actions, from public facts (its hand shows in its state)."""
     game, pos = reader.head(match_id)
     state = pos["game"]
-    legal = game.legal(state, sees_hidden) if game.legal is not None else _unknown(state)
+    legal = game.legal(state, who.table) if game.legal is not None else _unknown(state)
+    if who.kind == SEAT:
+        legal = _seat_only(legal, str(who.seat))
     return {
         "version": pos["version"],
         **legal,
-        "undo": _correction(reader, game, match_id, pos, tape.undo_event(pos), sees_hidden),
-        "redo": _correction(reader, game, match_id, pos, tape.redo_event(pos), sees_hidden),
+        "undo": _correction(reader, game, match_id, pos, tape.undo_event(pos), who),
+        "redo": _correction(reader, game, match_id, pos, tape.redo_event(pos), who),
+    }
+
+
+def _seat_only(legal: dict[str, Any], seat: str) -> dict[str, Any]:
+    """The entries of one seat's player (and whether that player is to act)."""
+    mine = name_key(seat)
+    return legal | {
+        "to_act": [p for p in legal["to_act"] if name_key(str(p)) == mine],
+        "actions": [a for a in legal["actions"] if name_key(str(a["fixed"].get("player", ""))) == mine],
     }
 
 
@@ -47,16 +59,19 @@ def _correction(
     match_id: str,
     pos: Position,
     data: dict[str, Any] | None,
-    sees_hidden: bool,
+    who: Reader,
 ) -> dict[str, Any]:
-    """Whether a correction is possible, and what it would take back (or put back) in words."""
+    """Whether a correction is possible for this reader (a seat: of its own action only), and
+    what it would take back (or put back) in words, as the reader may see the events."""
     if data is None:
         return {"possible": False, "sentence": None}
     events = reader.store.read(match_id, int(data["first"]), int(data["last"]))
-    # The token's holder may have everything; anyone else the events as open reads show them.
-    seen = sight(game, pos, sees_hidden)
+    seen = sight(game, pos, who)
     shown = [seen.event(e.as_dict()) for e in events]
-    return {"possible": True, "sentence": action_sentence(shown, sees_hidden)}
+    player = (events[0].meta.get("action") or {}).get("player")
+    own = who.kind == SEAT and player is not None and name_key(str(player)) == name_key(str(who.seat))
+    with_values = who.table or own
+    return {"possible": who.kind != SEAT or own, "sentence": action_sentence(shown, with_values)}
 
 
 def action_sentence(events: list[dict[str, Any]], with_values: bool = True) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 from events.envelope import StoredEvent
 from projections.positions import tape
 from projections.positions.rewind import Positions
+from projections.queries.access import Reader
 from projections.queries.disclosure import sight
 from projections.sharing.export import export_header
 
@@ -27,7 +28,7 @@ class HiddenFact(Exception):
 
 
 def fork_log(
-    positions: Positions, match_id: str, at: int, everything: bool = False
+    positions: Positions, match_id: str, at: int, everything: Reader | bool = False
 ) -> tuple[dict[str, Any], list[tuple[int, StoredEvent]]]:
     """The header and the numbered events of the match's effective history up to step ``at``.
 
@@ -43,8 +44,8 @@ def fork_log(
     if at < version and events[at].meta.get("action_id") == events[at - 1].meta.get("action_id"):
         raise MidAction(f"step {at} is in the middle of one action's events; fork at the action's last step")
     kept = [e for e in events[:at] if e.type not in tape.CORRECTIONS and tape.is_effective(pos, e.seq)]
-    if not everything:
-        _refuse_hidden(positions, match_id, kept)
+    if everything is not True:
+        _refuse_hidden(positions, match_id, kept, everything)
     header = export_header(store, match_id) | {"forked_from": match_id, "forked_at": at}
     header.pop("created_at", None)
     header.pop("created_ms", None)
@@ -53,16 +54,16 @@ def fork_log(
     return header, renumbered
 
 
-def _refuse_hidden(positions: Positions, match_id: str, kept: list[StoredEvent]) -> None:
-    """Refuse a public fork whose history holds an event open reads show only in part."""
+def _refuse_hidden(positions: Positions, match_id: str, kept: list[StoredEvent], who: Reader | bool) -> None:
+    """Refuse a fork whose history holds an event its reader sees only in part."""
     game, now = positions.head(match_id)
-    seen = sight(game, now)
+    seen = sight(game, now, who)
     for event in kept:
         if seen.hides(event.as_dict()):
             earlier = f"fork at an earlier step than {event.seq}, or " if event.seq > 1 else ""
             raise HiddenFact(
                 f"step {event.seq} ({event.type}) holds a fact the table cannot see yet, such as a "
-                "secret bid or a recorded hand, so a fork without the match's write token cannot "
-                f"copy it: {earlier}send the write token (Authorization: Bearer <token>) to fork "
-                "everything"
+                "secret bid or a recorded hand, so a fork without the match's write token (or with "
+                "a seat's, or before a seat's own secret is shown) cannot copy it: "
+                f"{earlier}send the write token (Authorization: Bearer <token>) to fork everything"
             )

@@ -106,6 +106,7 @@ def create_match(body: dict[str, Any]) -> dict[str, Any]:
     )
     return recorded(made.recorded) | {
         "token": made.token,
+        "recovery_code": made.recovery_code,
         "game": made.game.id,
         "players": made.players,
         "setup": made.setup,

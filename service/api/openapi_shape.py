@@ -43,7 +43,12 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("get", "/v1/matches/{match_id}/export"): "exportMatch",
     ("get", "/v1/matches/{match_id}/next"): "getNextActions",
     ("post", "/v1/matches/{match_id}/actions/batch"): "recordActions",
+    ("post", "/v1/matches/{match_id}/seats/{player}"): "issueSeat",
+    ("delete", "/v1/matches/{match_id}/seats/{player}"): "revokeSeat",
+    ("post", "/v1/matches/{match_id}/token"): "recoverToken",
 }
+# The writes only the table's token may make (a seat's token is refused with 403).
+TABLE_ONLY = {"issueSeat", "revokeSeat"}
 # The writes a match's token guards; every other write (create, fork, import) needs none.
 TOKEN_WRITES = {"recordAction", "undoAction", "redoAction", "recordActions"}
 # A batch answers a conflict or a refusal per item (its results), never for the whole request.
@@ -59,8 +64,9 @@ ERRORS: dict[int, tuple[str, str]] = {
     ),
     403: (
         "Forbidden",
-        "The token is not this match's, the API key not the deployment's (or a copy without the token "
-        "would need a hidden fact).",
+        "The token is not this match's, the API key not the deployment's, a seat's token asks for "
+        "another player's action or a table's write, the recovery code is not the match's (or a copy "
+        "would need a hidden fact its reader cannot see).",
     ),
     404: ("NotFound", "There is no such match, game or player."),
     409: ("Conflict", "The write raced another (or the match is not in a state that allows it)."),
@@ -114,6 +120,8 @@ def _complete(path: str, method: str, operation: dict[str, Any]) -> None:
         operation["security"] = [{}, {API_KEY: []}]
     elif op_id in TOKEN_OPTIONAL:
         operation["security"] = [{}, {BEARER: []}]
+    elif op_id in TABLE_ONLY:
+        operation["security"] = [{BEARER: []}]
     elif method == "post":
         operation["security"] = [{BEARER: []}] if op_id in TOKEN_WRITES else []
     responses = operation.setdefault("responses", {})
@@ -135,6 +143,8 @@ def _errors(path: str, method: str, op_id: str, has_body: bool) -> list[int]:
         found += [401, 403, 429] if op_id in PER_ITEM else [401, 403, 409, 412, 429]
     if op_id in CREATING:
         found += [401, 403, 429]
+    if op_id in TABLE_ONLY or op_id == "recoverToken":
+        found += [401, 403] if op_id in TABLE_ONLY else [403]
     if op_id == "exportMatch":
         found.append(409)
     if op_id in TOKEN_OPTIONAL:

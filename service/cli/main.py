@@ -1,4 +1,4 @@
-"""The `tabletape` command: serve, worker, openapi, verify, rebuild, export, import.
+"""The `tabletape` command: serve, worker, openapi, verify, rebuild, export, import, token reset.
 
 Every command that reads the store takes --data-dir and, with REDIS_URL unset, uses the embedded
 store of the `tabletape serve` running there (service.run.datadir); each says on stderr which store it
@@ -217,6 +217,21 @@ def import_command(data_dir: str, files: tuple[str, ...], copy: bool) -> None:
         err=True,
     )
     sys.exit(PROBLEMS if made + held < len(chunks) else 0)
+
+
+@main.group(name="token", cls=Commands)
+def token_group() -> None:
+    """A match's table token: reset a lost one."""
+
+
+@token_group.command(name="reset")
+@DATA_DIR
+@click.argument("match_id")
+def token_reset(data_dir: str, match_id: str) -> None:
+    """Give a match a new table token (printed last) and recovery code; the old ones stop working."""
+    from service.cli.maintenance import reset_token
+
+    reset_token(settings_for(data_dir), match_id)
 
 
 if __name__ == "__main__":

@@ -91,6 +91,17 @@ def rebuild(settings: Settings, match_ids: tuple[str, ...], only_different: bool
     return 1 if failed else 0
 
 
+def reset_token(settings: Settings, match_id: str) -> None:
+    """Replace a match's table token and recovery code; print both, the token as the last word."""
+    parts = _parts(settings)
+    try:
+        new = parts.seats.reset(match_id)
+    finally:
+        parts.close()
+    click.echo(f"recovery code (shown once): {new.recovery_code}")
+    click.echo(f"the old table token of {match_id} no longer works; its new table token: {new.token}")
+
+
 def _parts(settings: Settings) -> Services:
     # Nothing here records a write, so no projection job is ever asked for.
     patient = dataclasses.replace(settings, redis_timeout=MAINTENANCE_REDIS_TIMEOUT)

@@ -33,13 +33,14 @@ from events.errors import (
 )
 from games.contract import RuleViolation
 from projections.projecting.lag import ProjectionsLagging
-from projections.queries.access import Forbidden
+from projections.queries.access import Forbidden, NotYourSeat
 from projections.queries.answers import NoSuchStep, NotFinished, UnknownGame, UnknownPlayer
 from projections.sharing.fork import HiddenFact, MidAction
 from projections.sharing.importing import ImportRefused
 from service.http.live_slots import RETRY_SECONDS, TooManyStreams
 from service.recording.credentials import CredentialRefused, CredentialRequired
 from service.recording.recorder import Busy, PreconditionFailed, Unauthorized
+from service.recording.seats import RecoveryRefused
 
 PROBLEM = "application/problem+json"
 log = logging.getLogger("tabletape.api")
@@ -128,6 +129,8 @@ def register(app: Flask) -> None:
         (IdempotencyMismatch, 422, "idempotency_key_reused"),
         (Unauthorized, 401, "missing_token"),
         (Forbidden, 403, "wrong_token"),
+        (NotYourSeat, 403, "not_your_seat"),
+        (RecoveryRefused, 403, "wrong_recovery_code"),
         (NoSuchStep, 404, "no_such_step"),
         (UnknownGame, 404, "unknown_game"),
         (UnknownPlayer, 404, "unknown_player"),

@@ -12,7 +12,6 @@ which then answers 412).
 from __future__ import annotations
 
 import hashlib
-import hmac
 import json
 import logging
 import secrets
@@ -34,13 +33,16 @@ from events.errors import IdempotencyMismatch, MatchExists, VersionConflict
 from events.store import AppendExtras, EventStore, RateCounters
 from games.contract import Game, RuleViolation
 from games.decider import refuse_finished
+from games.players import name_key
 from games.registry import get_game
 from games.validation import validate_action, validate_match
 from projections.positions import tape
 from projections.positions.rewind import Positions
 from projections.positions.tape import Position
 from projections.projecting.projector import Projector
-from projections.queries.access import holds_token, token_hash
+from projections.queries.access import RECOVERY_FIELD, NotYourSeat, Reader, token_hash
+from projections.queries.answers import who
+from projections.queries.disclosure import sight
 from projections.sharing.fork import fork_log
 from projections.sharing.importing import MATCH_ID, Checked, check_log, log_digest, origin_of, parse_lines
 from service.recording import idempotency
@@ -144,6 +146,7 @@ class Created:
     setup: dict[str, Any]
     options: dict[str, Any]
     recorded: Recorded
+    recovery_code: str = ""
 
 
 @dataclass(frozen=True)
@@ -248,9 +251,6 @@ class Recorder:
         self.projector = projector
         # When each match whose projection a write here found behind may carry one again.
         self._behind: LRUCache[str, float] = LRUCache(maxsize=TOKENS_KEPT)
-        # The token each match was last written with, once its hash was found to match: the
-        # next write with the same token is compared with it instead of hashing it again.
-        self._holders: LRUCache[str, str] = LRUCache(maxsize=TOKENS_KEPT)
 
     def create(
         self,
@@ -275,11 +275,14 @@ class Recorder:
         placed = {k: v for k, v in (where or {}).items() if v}
         keyed = Keyed.of("create", idempotency_key, body | {"where": placed}, made_by)
         match_id, token, first, again, _ = self._open(game, new, placed | made_by, keyed=keyed)
+        # A recovery code is shown once; a retried create gets a new one (the first was never seen).
+        recovery = secrets.token_urlsafe(16)
+        self.store.set_credentials(match_id, {RECOVERY_FIELD: token_hash(recovery)})
         if again:
             recorded = self._replayed(game, match_id, first, first + len(new) - 1)
         else:
             recorded = self._answer(game, match_id, tape.empty(), first, new)
-        return Created(match_id, token, game, names, setup, options, recorded)
+        return Created(match_id, token, game, names, setup, options, recorded, recovery)
 
     def fork(
         self,
@@ -293,9 +296,9 @@ class Recorder:
         everything with the match's write token, the public history without it (under a used
         ``idempotency_key``, the fork that key made, as ``create``)."""
         made_by = self._made_by(self.credentials.identify(api_key))
-        everything = holds_token(self.store.header(match_id), token, "fork everything of")
-        logged = fork_log(self.positions, match_id, at, everything)
-        request = {"fork": match_id, "at": at, "everything": everything}
+        seen = who(self.store, match_id, token, "fork")
+        logged = fork_log(self.positions, match_id, at, seen)
+        request = {"fork": match_id, "at": at, "reader": seen.kind}
         keyed = Keyed.of("fork", idempotency_key, request, made_by)
         return self._copy(check_log(*logged, now_ms=self._now_ms()), made_by, keyed)
 
@@ -438,18 +441,21 @@ class Recorder:
 
         ``rates``: counters the append counts this write against (``events.store.RateCounters``);
         over one, OverLimit and nothing recorded."""
-        game, header = self._authorised(match_id, token)
+        game, header, seat = self._authorised(match_id, token)
         action = validate_action(game, action)
+        if not seat.table:
+            _own_action(seat, action.get("player"), "record")
 
         def decide(pos: Position) -> list[NewEvent]:
             refuse_finished(pos["game"])
             events = game.decide(pos["game"], action)
             actor = str(action.get("player") or "table")
-            return self._new_events(game, events, unique_hex(), actor, action)
+            return self._new_events(game, events, unique_hex(), actor, action, seat)
 
-        return self._write(
+        done = self._write(
             _Write.of(game, header, match_id, decide, if_match, idempotency_key, action, rates)
         )
+        return done if seat.table else self._as_seen(game, seat, done)
 
     def correct(
         self,
@@ -462,7 +468,7 @@ class Recorder:
     ) -> Recorded:
         """Append a correction of ``kind``: an undo (``tape.UNDONE``) takes back the last effective
         action, a redo (``tape.REDONE``) re-applies the action the last undo took back."""
-        game, header = self._authorised(match_id, token)
+        game, header, seat = self._authorised(match_id, token)
         make = tape.undo_event if kind == tape.UNDONE else tape.redo_event
         word = "undo" if kind == tape.UNDONE else "redo"
 
@@ -470,11 +476,15 @@ class Recorder:
             data = make(pos)
             if data is None:
                 raise RuleViolation(f"nothing_to_{word}", f"there is no action to {word}")
-            meta = self._meta("table", unique_hex(), 1, {"type": word}, self._now())
+            if not seat.table:
+                taken = self.store.read(match_id, int(data["first"]), int(data["first"]))[0]
+                _own_action(seat, (taken.meta.get("action") or {}).get("player"), word)
+            meta = self._meta(seat.seat or "table", unique_hex(), 1, {"type": word}, self._now())
             return [NewEvent(kind, data, meta)]
 
         body = {"type": word}
-        return self._write(_Write.of(game, header, match_id, decide, if_match, idempotency_key, body, rates))
+        done = self._write(_Write.of(game, header, match_id, decide, if_match, idempotency_key, body, rates))
+        return done if seat.table else self._as_seen(game, seat, done)
 
     # ``recorder.undo(match_id, token, if_match, idempotency_key, rates)``, and redo alike.
     undo = partialmethod(correct, tape.UNDONE)
@@ -536,6 +546,15 @@ class Recorder:
         if result.woke:
             self._notify(write.match_id)
         return self._answer(write.game, write.match_id, pos, result.first, sent.new, sent.folded, sent.view)
+
+    def _as_seen(self, game: Game, seat: Reader, done: Recorded) -> Recorded:
+        """A seat's answer: its events and the state after them as the seat may see them (its
+        own hand, not the others')."""
+        _, now = self.positions.head(done.match_id)
+        seen = sight(game, now, seat)
+        events = [StoredEvent(e.seq, e.type, **_parts(seen.event(e.as_dict()))) for e in done.events]
+        state = dumps_sorted(seen.view(read_stored(done.state_json)))
+        return Recorded(done.match_id, done.version, events, state, done.duplicate)
 
     def _earlier(self, match_id: str, key: str | None, digest: str) -> AppendResult | None:
         return self.store.recall(match_id, key, digest) if key else None
@@ -605,24 +624,32 @@ class Recorder:
         pos = self.positions.position(game, match_id, last)
         return Recorded(match_id, last, events, view_json(game, pos["game"]), duplicate=True)
 
-    def _authorised(self, match_id: str, token: str | None) -> tuple[Game, dict[str, str]]:
-        """The match's rules and header, once ``token`` is found to be its write token."""
+    def _authorised(self, match_id: str, token: str | None) -> tuple[Game, dict[str, str], Reader]:
+        """The match's rules, header and writer, once ``token`` is found to be its table's token
+        or one of its seats' (read fresh: a reset or a revoked seat counts at once)."""
         header = self.store.header(match_id)
-        known = self._holders.get(match_id)
-        if not (token and known and hmac.compare_digest(known, token)):
-            if not holds_token(header, token):
-                raise Unauthorized("this write needs the match's token: Authorization: Bearer <token>")
-            self._holders[match_id] = str(token)
-        return get_game(header["game"]), header
+        if not token:
+            raise Unauthorized("this write needs the match's token: Authorization: Bearer <token>")
+        seat = who(self.store, match_id, token, "write to")
+        return get_game(header["game"]), header, seat
 
     def _new_events(
-        self, game: Game, events: list[dict[str, Any]], action_id: str, actor: str, action: Any
+        self,
+        game: Game,
+        events: list[dict[str, Any]],
+        action_id: str,
+        actor: str,
+        action: Any,
+        writer: Reader | None = None,
     ) -> list[NewEvent]:
         now = self._now()
         new = []
         for i, ev in enumerate(events):
             schema = game.event_schemas.get(ev["type"], 1)
             meta = self._meta(actor, action_id, schema, action if i == 0 else None, now)
+            if writer is not None and not writer.table:
+                # Recorded by the player's own seat: a secret of it stays the seat's until shown.
+                meta["by"] = writer.kind
             new.append(NewEvent(ev["type"], ev["data"], meta))
         return new
 
@@ -635,3 +662,18 @@ class Recorder:
         if action is not None:
             meta["action"] = action
         return meta
+
+
+def _own_action(seat: Reader, player: Any, what: str) -> None:
+    """Refuse a seat's write of an action that is not its own player's (NotYourSeat)."""
+    if player is None or name_key(str(player)) != name_key(str(seat.seat)):
+        whose = f"{player}'s action" if player else "the table's action"
+        raise NotYourSeat(
+            f"{seat.seat}'s seat may {what} only {seat.seat}'s own actions, not {whose}: "
+            "the table's token records every player's"
+        )
+
+
+def _parts(event: dict[str, Any]) -> dict[str, Any]:
+    """An event's data and meta, to build a StoredEvent from."""
+    return {"data": event["data"], "meta": event["meta"]}

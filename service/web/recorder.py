@@ -8,7 +8,10 @@ another device" link carries it in the URL fragment, which browsers do not send.
 
 from __future__ import annotations
 
-from flask import render_template, send_from_directory
+import io
+
+import segno
+from flask import render_template, request, send_from_directory
 from werkzeug.wrappers import Response
 
 from service.web import blp
@@ -16,6 +19,8 @@ from service.web import blp
 # The service worker's scope is the whole site, so it is served from the root, never cached by
 # HTTP (browsers check it for updates on each navigation anyway).
 SW_HEADERS = {"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"}
+# The longest link a seat's QR code is made of (a seat link is about 120 characters).
+QR_MAX = 1000
 
 
 @blp.route("/new", methods=["GET"])
@@ -28,6 +33,30 @@ def new_match() -> str:
 def record(match_id: str) -> str:
     """The phone recorder of one match: legal choices, undo and redo, a queue that works offline."""
     return render_template("record.html", match_id=match_id)
+
+
+@blp.route("/matches/<match_id>/seat/<player>", methods=["GET"])
+def seat(match_id: str, player: str) -> str:
+    """The recorder on one player's own phone: that player's choices and hidden facts only (the
+    seat token arrives in the link's fragment, which the browser never sends here)."""
+    return render_template("record.html", match_id=match_id, seat=player)
+
+
+@blp.route("/qr.svg", methods=["POST"])
+def qr_code() -> Response:
+    """A QR code (SVG) of the link in the body (``{"link": …}``). A POST, so that a seat's link,
+    which carries its token, never travels in a URL that a server or a proxy logs."""
+    body = request.get_json(silent=True)
+    link = body.get("link") if isinstance(body, dict) else None
+    if not isinstance(link, str) or not 0 < len(link) <= QR_MAX or not link.isprintable():
+        return Response(
+            f'send {{"link": "…"}} as the JSON body, the link 1 to {QR_MAX} printable characters\n',
+            status=400,
+            mimetype="text/plain",
+        )
+    svg = io.BytesIO()
+    segno.make(link, error="m").save(svg, kind="svg", scale=4, border=2, title="Seat link")
+    return Response(svg.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
 
 
 @blp.route("/sw.js", methods=["GET"])

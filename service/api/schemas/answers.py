@@ -44,6 +44,9 @@ class CreatedSchema(RecordedSchema):
     """The answer to POST /v1/matches; the token is shown this once."""
 
     token = fields.String(metadata={"description": "Write token: send as Authorization: Bearer."})
+    recovery_code = fields.String(
+        metadata={"description": "Shown once: POST …/token exchanges it for a new write token."}
+    )
     game = fields.String()
     players = fields.List(fields.String())
     setup = fields.Dict()
@@ -127,6 +130,9 @@ class CopiedOut(Schema):
 
     id = fields.String()
     token = fields.String(metadata={"description": "Write token: send as Authorization: Bearer."})
+    recovery_code = fields.String(
+        metadata={"description": "Shown once: POST …/token exchanges it for a new write token."}
+    )
     game = fields.String()
     version = fields.Integer()
     finished = fields.Boolean()
@@ -298,3 +304,22 @@ class Health(Schema):
     projection_lag_seconds = fields.Float(
         metadata={"description": "Age of the oldest write no projection has folded yet (0: none lags)."}
     )
+
+
+class SeatOut(Schema):
+    """A seat's token (shown once) and the link that opens the recorder on the seat's phone."""
+
+    player = fields.String(required=True)
+    token = fields.String(
+        required=True, metadata={"description": "The seat's token, as Authorization: Bearer."}
+    )
+    link = fields.String(
+        required=True, metadata={"description": "The seat's recorder page, the token in its fragment."}
+    )
+
+
+class TableTokenOut(Schema):
+    """A new table token and the recovery code that may replace it next, both shown once."""
+
+    token = fields.String(required=True)
+    recovery_code = fields.String(required=True)

@@ -165,3 +165,9 @@ class ExportQuery(Schema):
             "file; bgstats-link: BG Stats' createPlay URL for it."
         },
     )
+
+
+class RecoverIn(Schema):
+    """The recovery code a match's creation answered with."""
+
+    recovery_code = fields.String(required=True, validate=validate.Length(min=1, max=200))

@@ -13,6 +13,9 @@ import { handOverLink, takeFromFragment, tokenFor } from "./token.js";
 const $ = (id) => document.getElementById(id);
 const RETRY_MS = 10000;
 const ID = decodeURIComponent(window.location.pathname.split("/")[2] || "");
+// On a player's own phone (/matches/{id}/seat/{player}): that seat's choices and facts only.
+const SEAT = document.getElementById("recorder").dataset.seat || "";
+const SECRET_BIDDING = ["secret", "simultaneous"];
 const R = { token: null, match: null, answer: null, labels: {}, online: navigator.onLine, queue: [] };
 const api = (tail = "") => `/v1/matches/${encodeURIComponent(ID)}${tail}`;
 
@@ -145,7 +148,9 @@ function draw() {
 
 async function queueItem(kind, action, sentence) {
   R.queue = await waiting(ID);
-  const expected = R.queue.length ? null : R.answer?.version ?? null;
+  // A seat records its own player's actions while other phones record theirs (simultaneous bids):
+  // the rules judge each against the newest state instead of refusing it for a step it did not see.
+  const expected = SEAT || R.queue.length ? null : R.answer?.version ?? null;
   const item = await enqueue({ match: ID, key: newKey(), kind, action, expected_version: expected, sentence, after: R.answer?.version ?? null });
   R.queue.push(item);
   return item;
@@ -223,6 +228,7 @@ async function refresh() {
     R.online = true;
     R.answer = answer;
     await remember(ID, { next: answer });
+    drawBids((await getJSON(api("/state"))).state);
   } catch (error) {
     if (error.status) $("alert").textContent = error.message;
     else if (!error.quiet) R.online = false;
@@ -247,6 +253,39 @@ async function loadMatch() {
   document.title = `Record ${R.match.game} · ${words(R.match.players)} · tabletape`;
   const game = R.match.game.replace(/-/g, " ");
   $("title").textContent = `${game.charAt(0).toUpperCase()}${game.slice(1)}: ${words(R.match.players)}`;
+}
+
+// Secret bids: who has bid shows at once, the bid itself only once the game shows it to all.
+function drawBids(state) {
+  const line = $("bids-line");
+  line.hidden = !(state && SECRET_BIDDING.includes(state.bidding) && state.phase === "bidding");
+  if (line.hidden) return;
+  const said = state.players.map((p) => `${p}: ${p in state.bids ? state.bids[p] : state.have_bid.includes(p) ? "bid entered" : "not yet"}`);
+  line.textContent = `Bids — ${said.join(", ")}`;
+}
+
+async function seatLink(player, row) {
+  const made = await fetch(api(`/seats/${encodeURIComponent(player)}`), { method: "POST", headers: { Authorization: `Bearer ${R.token}`, Accept: "application/json" } });
+  const body = await made.json().catch(() => null);
+  if (!made.ok) return put(row, h("p", { class: "error" }, problemWords(made.status, body)));
+  const link = `${window.location.origin}${body.link}`;
+  // The code is drawn by the server from a POST body, so the link's token is in no URL.
+  const svg = await fetch("/qr.svg", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ link }) });
+  const img = h("img", { class: "seat-qr", alt: `QR code of ${player}'s seat link`, src: URL.createObjectURL(await svg.blob()) });
+  put(row, h("input", { readonly: "", value: link, "aria-label": `${player}'s seat link` }), img);
+}
+
+function drawSeats() {
+  $("seats").hidden = !!SEAT || !R.token;
+  if ($("seats").hidden) return;
+  put(
+    $("seat-list"),
+    R.match.players.map((p) => {
+      const row = h("div", { class: "seat-row", "data-seat-of": p });
+      const button = h("button", { type: "button", onclick: () => seatLink(p, row) }, `Link for ${p}`);
+      return h("div", { class: "seat" }, button, row);
+    }),
+  );
 }
 
 async function openSheet() {
@@ -286,13 +325,15 @@ function wire() {
 }
 
 async function start() {
-  takeFromFragment(ID);
-  R.token = tokenFor(ID);
+  takeFromFragment(ID, SEAT);
+  R.token = tokenFor(ID, SEAT);
   $("no-token").hidden = !!R.token;
-  $("hand-over").hidden = !R.token;
+  $("hand-over").hidden = !R.token || !!SEAT;
   wire();
   registerWorker();
   await loadMatch();
+  if (SEAT) $("title").textContent += ` — ${SEAT}'s seat`;
+  drawSeats();
   R.queue = await waiting(ID);
   if (R.queue.length && R.online) await sync(null);
   else await refresh();

@@ -2,28 +2,29 @@
 // on another device" link carries it in the URL fragment (#token=…), which browsers never send
 // to a server; opening such a link stores it and takes it out of the address bar at once.
 
-const KEY = (matchId) => `tabletape.token.${matchId}`;
+// A seat's token (one player's own phone) is kept apart from the table's.
+const KEY = (matchId, seat) => (seat ? `tabletape.seat.${matchId}` : `tabletape.token.${matchId}`);
 
-/** The token this device keeps for a match, or null. */
-export function tokenFor(matchId) {
+/** The token this device keeps for a match (for its seat, in seat mode), or null. */
+export function tokenFor(matchId, seat = "") {
   try {
-    return localStorage.getItem(KEY(matchId));
+    return localStorage.getItem(KEY(matchId, seat));
   } catch {
     return null;
   }
 }
 
 /** Keep a match's token on this device. */
-export function keepToken(matchId, token) {
-  localStorage.setItem(KEY(matchId), token);
+export function keepToken(matchId, token, seat = "") {
+  localStorage.setItem(KEY(matchId, seat), token);
 }
 
 /** Store a token carried in the address's fragment and remove it from the address bar. */
-export function takeFromFragment(matchId) {
+export function takeFromFragment(matchId, seat = "") {
   const fragment = new URLSearchParams(window.location.hash.replace(/^#/, ""));
   const token = fragment.get("token");
   if (!token) return false;
-  keepToken(matchId, token);
+  keepToken(matchId, token, seat);
   history.replaceState(history.state, "", window.location.pathname + window.location.search);
   return true;
 }

@@ -1,0 +1,125 @@
+"""Each player's own phone: the table's recorder hands out a link and a QR code per seat, and a
+Wizard round with simultaneous bidding is bid from four phones, each bid its owner's until all
+are in; checked in every browser context and on the API with every kind of reader."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import requests
+
+from tests.web.conftest import Watched, start
+from tests.web.recorder_support import PHONE, moved_on, phone, record_path, settled
+
+pytestmark = [pytest.mark.browser, pytest.mark.e2e]
+__all__ = ["phone"]
+
+PLAYERS = ["ann", "bob", "cy", "dee"]
+HANDS = {"ann": ["AS"], "bob": ["KS"], "cy": ["3H"], "dee": ["4C"]}
+BIDS = {"bob": 1, "cy": 0, "dee": 0, "ann": 1}
+
+
+def bids_read(site: str, match_id: str, token: str | None) -> dict[str, Any]:
+    """The bids the log shows one reader (None: the public)."""
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    events = requests.get(f"{site}/v1/matches/{match_id}/events", headers=headers, timeout=10).json()[
+        "events"
+    ]
+    return {e["data"]["player"]: e["data"]["tricks"] for e in events if e["type"] == "BidPlaced"}
+
+
+def seat_phone(browser: Any, site: str, link: str) -> Any:
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    problems: list[str] = []
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.goto(link)
+    settled(page)
+    page.problems = problems
+    return page
+
+
+def test_four_phones_bid_in_secret_and_the_table_sees_bid_entered_until_all_are_in(
+    site: str, phone: Watched, browser: Any
+) -> None:
+    script = {"players": PLAYERS, "setup": {"first_dealer": "ann"}, "options": {"bidding": "simultaneous"}}
+    match = start(site, "wizard", script)
+    match.act(site, {"type": "start_round", "trump_card": "7H", "hands": HANDS})
+    table = phone.page
+    table.goto(f"{site}{record_path(match.id)}#token={match.token}")
+    settled(table)
+    links = {}
+    for player in PLAYERS:
+        table.click(f"#seats button:has-text('Link for {player}')")
+        row = table.locator(f"[data-seat-of='{player}']")
+        row.locator("img.seat-qr").wait_for()
+        table.wait_for_function(
+            "p => document.querySelector(`[data-seat-of='${p}'] img`).naturalWidth > 0", arg=player
+        )
+        links[player] = row.locator("input").input_value()
+        assert links[player].startswith(f"{site}/matches/{match.id}/seat/{player}#token=")
+    svg = requests.post(f"{site}/qr.svg", json={"link": links["ann"]}, timeout=10)
+    assert svg.status_code == 200 and svg.headers["Content-Type"].startswith("image/svg+xml")
+    assert requests.post(f"{site}/qr.svg", json={"link": ""}, timeout=10).status_code == 400
+    tokens = {p: link.split("#token=")[1] for p, link in links.items()}
+    phones = {p: seat_phone(browser, site, links[p]) for p in PLAYERS}
+    try:
+        for player, page in phones.items():
+            # The token left the address bar for this phone's storage; the phone offers its own bid only.
+            assert "#token" not in page.url
+            assert page.evaluate(f"localStorage.getItem('tabletape.seat.{match.id}')") == tokens[player]
+            offered = page.eval_on_selector_all(
+                "#choices [data-entry]", "es => es.map(e => e.dataset.player)"
+            )
+            assert offered == [player]
+            assert page.is_hidden("#seats") and page.is_hidden("#hand-over")
+            hands = page.evaluate(
+                f"fetch('/v1/matches/{match.id}/state', {{headers: {{Authorization: "
+                f"'Bearer ' + localStorage.getItem('tabletape.seat.{match.id}')}}}}).then(r => r.json())"
+            )["state"]["hands"]
+            assert hands == {p: HANDS[p] if p == player else [None] for p in PLAYERS}
+        # A seat's token acting for another seat is refused.
+        other = requests.post(
+            f"{site}/v1/matches/{match.id}/actions",
+            json={"type": "bid", "player": "cy", "tricks": 1},
+            headers={"Authorization": f"Bearer {tokens['bob']}"},
+            timeout=10,
+        )
+        assert other.status_code == 403 and other.json()["code"] == "not_your_seat"
+        for player in ["bob", "cy", "dee"]:
+            page = phones[player]
+            before = page.get_attribute("#recorder", "data-version")
+            page.click(f"[data-action='bid'][data-player='{player}'][data-value='{BIDS[player]}']")
+            moved_on(page, before)
+        entered = {p: BIDS[p] for p in ["bob", "cy", "dee"]}
+        # Before the last bid: each seat reads its own bid only; the table and the public none.
+        for player in PLAYERS:
+            seen = bids_read(site, match.id, tokens[player])
+            assert seen == {p: BIDS[p] if p == player else None for p in entered}, player
+        assert bids_read(site, match.id, match.token) == dict.fromkeys(entered)
+        assert bids_read(site, match.id, None) == dict.fromkeys(entered)
+        table.reload()
+        settled(table)
+        line = table.text_content("#bids-line") or ""
+        assert "bob: bid entered" in line and "ann: not yet" in line
+        for player, page in phones.items():
+            page.reload()
+            settled(page)
+            text = page.text_content("#recorder") or ""
+            assert "bid entered" in text or player == "ann"
+            assert not any(f"{p}: {BIDS[p]}" in text for p in entered if p != player)
+        before = phones["ann"].get_attribute("#recorder", "data-version")
+        phones["ann"].click(f"[data-action='bid'][data-player='ann'][data-value='{BIDS['ann']}']")
+        moved_on(phones["ann"], before)
+        # All bids in: revealed together, to every reader.
+        for token in [*tokens.values(), match.token, None]:
+            assert bids_read(site, match.id, token) == BIDS
+        events = requests.get(f"{site}/v1/matches/{match.id}/events", timeout=10).json()["events"]
+        assert [e["data"]["bids"] for e in events if e["type"] == "BidsRevealed"] == [BIDS]
+        assert all(page.problems == [] for page in phones.values())
+        assert phone.problems == []
+    finally:
+        for page in phones.values():
+            page.context.close()
