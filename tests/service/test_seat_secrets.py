@@ -112,7 +112,7 @@ def test_the_live_stream_shows_each_reader_what_its_reads_show(
 
     def live(auth: dict[str, str]) -> list[dict[str, Any]]:
         token = auth.get("Authorization", "").removeprefix("Bearer ") or None
-        reader = services.reads.everything(match.id, token)
+        reader = services.queries.everything(match.id, token)
         feed = Feed(services.positions, hubs()[0], match.id, last_event_id=0, keepalive=10, everything=reader)
         return [data for kind, data, _ in messages(feed, limit=3) if kind == "frame"]
 
