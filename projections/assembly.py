@@ -17,6 +17,8 @@ from projections.positions.stored import ProjectionCache
 from projections.projecting.projector import Projector
 from projections.projecting.verify import Verifier
 from projections.queries.answers import Reads
+from projections.queries.feed import FeedReader
+from projections.readmodels.feed import FeedPublisher
 from projections.readmodels.indexes import ReadModels
 from projections.readmodels.listing import MatchList
 from projections.readmodels.stats import Statistics
@@ -36,6 +38,7 @@ class Projections:
     matches: MatchList
     statistics: Statistics
     reads: Reads
+    feed: FeedReader
 
 
 def assemble(
@@ -64,9 +67,10 @@ def assemble(
         cache=cache,
         reader=reader,
         models=models,
-        projector=Projector(reader, models, snapshot_every),
+        projector=Projector(reader, models, snapshot_every, FeedPublisher(reader, client, keys)),
         verifier=Verifier(store, cache, models, snapshot_every),
         matches=matches,
         statistics=statistics,
         reads=Reads(reader, matches, statistics, bgg_ids or {}),
+        feed=FeedReader(client, keys),
     )

@@ -10,7 +10,7 @@ from flask_smorest import Api
 from werkzeug.datastructures import Headers
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from service.api import games, health, history, matches, openapi_shape, players, queries, table
+from service.api import feed, games, health, history, matches, openapi_shape, players, queries, table
 from service.api.schemas.answers import Problem
 from service.bootstrap import build
 from service.config import Settings
@@ -122,6 +122,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         queries.blp,
         table.blp,
         history.blp,
+        feed.blp,
         players.blp,
     ):
         api.register_blueprint(blueprint)

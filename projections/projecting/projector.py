@@ -41,6 +41,7 @@ from projections.positions.rewind import MatchReader
 from projections.positions.stored import ProjectionCache, snapshot_member
 from projections.positions.tape import Position
 from projections.projecting.summary import summary_of
+from projections.readmodels.feed import FeedPublisher
 from projections.readmodels.indexes import ReadModels
 
 DEFAULT_SNAPSHOT_EVERY = 100
@@ -133,8 +134,12 @@ class Projector:
         reader: MatchReader,
         models: ReadModels,
         snapshot_every: int = DEFAULT_SNAPSHOT_EVERY,
+        publisher: FeedPublisher | None = None,
     ) -> None:
         self.reader = reader
+        # The global feed, published before a run's write: a match leaves the dirty set only
+        # after its events are in the feed (projections.readmodels.feed).
+        self.publisher = publisher
         self.models = models
         self.store: EventStore = reader.store
         self.cache: ProjectionCache = reader.cache
@@ -171,6 +176,8 @@ class Projector:
         runs = self._take(match_ids, lease)
         token = uuid.uuid4().hex
         try:
+            if self.publisher is not None and runs:
+                self.publisher.publish([run.match_id for run in runs])
             for run in runs:
                 self._fold(run)
             self._write(runs, lease, token)
