@@ -60,7 +60,7 @@ def feed(query: dict[str, Any]) -> Any:
     every event is in the feed once, at one position, in its match's order."""
     reader = services().feed
     accept = request.accept_mimetypes
-    live = accept.best_match([EVENT_STREAM, NDJSON, "application/json"]) if accept.provided else None
+    live = accept.best_match(["application/json", EVENT_STREAM, NDJSON]) if accept.provided else None
     after = query.get("after")
     if live == EVENT_STREAM and request.headers.get("Last-Event-ID", "").strip():
         after = request.headers["Last-Event-ID"].strip()

@@ -147,3 +147,8 @@ def test_the_live_streams_resume_after_the_last_event_id(
     ).data.decode()
     data = [json.loads(line[6:]) for line in sse.splitlines() if line.startswith("data: ")]
     assert [e["seq"] for e in data] == list(range(3, match.log_length() + 1))
+
+
+def test_a_client_that_accepts_anything_gets_a_json_page(client: FlaskClient) -> None:
+    answer = client.get("/v1/feed", headers={"Accept": "*/*"})
+    assert answer.status_code == 200 and answer.json["position"] == ".".join(["0"] * FEED_PARTITIONS)
