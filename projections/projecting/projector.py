@@ -176,10 +176,10 @@ class Projector:
         runs = self._take(match_ids, lease)
         token = uuid.uuid4().hex
         try:
-            if self.publisher is not None and runs:
-                self.publisher.publish([run.match_id for run in runs])
             for run in runs:
                 self._fold(run)
+            if self.publisher is not None and runs:
+                self.publisher.publish([r.match_id for r in runs], {r.match_id: r.pos for r in runs})
             self._write(runs, lease, token)
             self._settle(runs, lease, token)
         except BaseException:

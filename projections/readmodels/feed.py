@@ -17,7 +17,7 @@ and the bid's number comes later in the feed with the event that makes it public
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib.resources import files
 from typing import Any
@@ -31,6 +31,7 @@ from events.store import EventStore
 from games.contract import Game
 from games.registry import get_game
 from projections.positions.rewind import MatchReader
+from projections.positions.tape import Position
 from projections.queries.disclosure import disclosed
 
 # Events read per match and round trip; a longer tail is read on in further round trips.
@@ -52,15 +53,19 @@ class FeedPublisher:
         self.keys = keys
         self._script = client.register_script(_source())
 
-    def publish(self, match_ids: Sequence[str]) -> int:
-        """Publish what the feed lacks of these matches' logs; the number of events published."""
+    def publish(self, match_ids: Sequence[str], at: Mapping[str, Position] | None = None) -> int:
+        """Publish what the feed lacks of these matches' logs; the number of events published.
+
+        ``at``: a match's position a projection run has just folded: its steps are published up
+        to that position's, disclosed against its state (else up to the log's end, against the
+        state read after the events)."""
         published, behind = 0, list(match_ids)
         while behind:
-            done, behind = self._publish(behind)
+            done, behind = self._publish(behind, at or {})
             published += done
         return published
 
-    def _publish(self, match_ids: Sequence[str]) -> tuple[int, list[str]]:
+    def _publish(self, match_ids: Sequence[str], at: Mapping[str, Position]) -> tuple[int, list[str]]:
         """Publish up to TAIL events of each match; the number published and the matches with more."""
         headers = self.store.headers(list(match_ids))
         known = [m for m in match_ids if m in headers]
@@ -68,17 +73,23 @@ class FeedPublisher:
             return 0, []
         tails = self.store.read_tails(self._after(known), TAIL)
         parts: dict[int, list[Any]] = defaultdict(list)
+        more = []
         for match_id in known:
-            events = tails[match_id]
+            events, now = tails[match_id], at.get(match_id)
+            if now is not None and events and events[-1].seq > now["version"]:
+                # Steps after the run's position are the next run's (the match is still dirty).
+                events = [e for e in events if e.seq <= now["version"]]
+            elif len(events) >= TAIL:
+                more.append(match_id)
             if not events:
                 continue
             game = get_game(headers[match_id]["game"])
-            parts[self.keys.feed_partition(match_id)] += self._args(match_id, game, events)
+            parts[self.keys.feed_partition(match_id)] += self._args(match_id, game, events, now)
         published = 0
         for partition, args in sorted(parts.items()):
             keys = [self.keys.feed(partition), self.keys.feed_seen(partition)]
             published += int(self._script(keys=keys, args=args))
-        return published, [m for m in known if len(tails[m]) >= TAIL]
+        return published, more
 
     def _after(self, match_ids: list[str]) -> dict[str, int]:
         """The step after the last one each match has in the feed."""
@@ -88,12 +99,14 @@ class FeedPublisher:
             found = pipe.execute()
         return {m: int(as_text(last)) + 1 if last else 1 for m, last in zip(match_ids, found, strict=True)}
 
-    def _args(self, match_id: str, game: Game, events: list[StoredEvent]) -> list[Any]:
-        """One match's part of a partition's script call, its events as open reads show them."""
+    def _args(self, match_id: str, game: Game, events: list[StoredEvent], now: Position | None) -> list[Any]:
+        """One match's part of a partition's script call, its events as open reads show them
+        against ``now`` (a state at least as new as every one of them)."""
         shown = [e.as_dict() for e in events]
         if game.public is not None:
-            # Read after the events, so the state is at least as new as every one of them.
-            _, now = self.reader.head(match_id)
+            if now is None:
+                # Read after the events, so the state is at least as new as every one of them.
+                _, now = self.reader.head(match_id)
             shown = [disclosed(game, now["game"], e) for e in shown]
         args: list[Any] = [match_id, game.id, len(shown)]
         for event in shown:
