@@ -111,6 +111,30 @@ class Keys:
         partition's last position (the publishing script's compare-and-set, in the same slot)."""
         return f"{self.prefix}:{{feed-{partition}}}:seen"
 
+    def hooks(self) -> str:
+        """Hash: webhook id -> the hook as JSON (its URL, kinds, secret, whether it is paused)."""
+        return f"{self.prefix}:hooks"
+
+    def hook_position(self, hook_id: str) -> str:
+        """String: the feed position up to which a hook's deliveries have been enqueued."""
+        return f"{self.prefix}:hook:{hook_id}:position"
+
+    def hook_log(self, hook_id: str) -> str:
+        """List: a hook's delivery log, newest first, bounded."""
+        return f"{self.prefix}:hook:{hook_id}:log"
+
+    def hook_failures(self, hook_id: str) -> str:
+        """String: a hook's failed attempts in a row (a success resets it)."""
+        return f"{self.prefix}:hook:{hook_id}:failures"
+
+    def hooks_due(self) -> str:
+        """Sorted set of delivery retries waiting for their time, scored by it (unix seconds)."""
+        return f"{self.prefix}:hooks:due"
+
+    def hooks_dispatching(self) -> str:
+        """String held while one worker turns new feed events into deliveries."""
+        return f"{self.prefix}:hooks:dispatching"
+
     def rate_limits(self) -> str:
         """The prefix of the rate limiter's counters (the ``limits`` library adds the rest of each key)."""
         return f"{self.prefix}:limits"

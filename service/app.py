@@ -11,6 +11,7 @@ from werkzeug.datastructures import Headers
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from service.api import feed, games, health, history, matches, openapi_shape, players, queries, table
+from service.api import hooks as webhooks
 from service.api.schemas.answers import Problem
 from service.bootstrap import build
 from service.config import Settings
@@ -123,6 +124,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         table.blp,
         history.blp,
         feed.blp,
+        webhooks.blp,
         players.blp,
     ):
         api.register_blueprint(blueprint)

@@ -68,6 +68,9 @@ class Settings:
     # BoardGameGeek ids of games for BG Stats exports, beside the ones tabletape knows
     # (TABLETAPE_BGG_IDS="hats=123,hobbit=456"); a game with none exports bggId 0.
     bgg_ids: tuple[tuple[str, int], ...] = field(default_factory=tuple)
+    # Networks a webhook may point into beside the public internet (TABLETAPE_HOOKS_ALLOW, CIDRs
+    # comma-separated, e.g. "127.0.0.0/8"); none: loopback, link-local and private are refused.
+    hooks_allow: tuple[str, ...] = field(default_factory=tuple)
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, **overrides: Any) -> Settings:
@@ -90,6 +93,7 @@ class Settings:
             "write_rate": _rate(env.get("TABLETAPE_RATE_LIMIT_WRITE"), DEFAULT_WRITE_RATE),
             "trusted_proxies": int(env.get("TABLETAPE_TRUSTED_PROXIES", "0")),
             "bgg_ids": _bgg_ids(env.get("TABLETAPE_BGG_IDS", "")),
+            "hooks_allow": _list(env.get("TABLETAPE_HOOKS_ALLOW", "")),
         }
         values.update(overrides)
         return cls(**values)

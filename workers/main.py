@@ -17,6 +17,7 @@ from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
 from events.keys import Keys
+from projections.hooks.delivery import promote_due
 from projections.projecting.queueing import projection_queue
 from workers.jobs import use_store
 from workers.sweep import sweep_all, sweep_dirty
@@ -56,6 +57,7 @@ def sweep_forever(
                 full_at = time.monotonic() + full_every
             else:
                 sweep_dirty(client, keys, queue, snapshot_every)
+            promote_due(client, keys, queue)  # webhook retries whose time has come
         except (redis.RedisError, RedisClusterException) as exc:
             log.warning("sweep: Redis unavailable or refusing (%s); trying again", exc)
             # A write whose dirty mark was lost with Redis is found by comparing every match.

@@ -69,6 +69,14 @@ class FeedReader:
         self.client = client
         self.keys = keys
 
+    def head(self) -> str:
+        """The merged view's position after its newest event (where a new follower starts now)."""
+        with self.client.pipeline(transaction=False) as pipe:
+            for k in range(FEED_PARTITIONS):
+                pipe.xrevrange(self.keys.feed(k), "+", "-", count=1)
+            found = pipe.execute()
+        return spelled([_number(entries[0][0]) if entries else 0 for entries in found])
+
     def page(
         self,
         after: str | None,
