@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from dataclasses import dataclass, field
 from typing import Any
@@ -106,3 +107,10 @@ class Settings:
             )
         if self.wait_replicas < 0:
             raise ValueError("TABLETAPE_WAIT_REPLICAS must be 0 or more")
+        for network in self.hooks_allow:
+            try:
+                ipaddress.ip_network(network, strict=False)
+            except ValueError:
+                raise ValueError(
+                    f"TABLETAPE_HOOKS_ALLOW: {network!r} is not a network (e.g. 127.0.0.0/8)"
+                ) from None

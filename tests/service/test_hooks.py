@@ -87,3 +87,8 @@ def test_an_allowed_network_registers_lists_without_its_secret_and_deletes(
 def test_a_signature_is_the_hmac_of_the_timestamp_and_the_body() -> None:
     assert signature("s", "1700000000", b"{}") == signature("s", "1700000000", b"{}")
     assert signature("s", "1700000000", b"{}") != signature("s", "1700000001", b"{}")
+
+
+def test_a_setting_that_names_no_network_is_refused_at_start() -> None:
+    with pytest.raises(ValueError, match="TABLETAPE_HOOKS_ALLOW"):
+        Settings.from_env({"TABLETAPE_HOOKS_ALLOW": "localhost"})
