@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import time
+import uuid
 from typing import Any
 
 import redis
@@ -69,7 +70,12 @@ def dispatch(hooks: Hooks, feed: FeedReader, queue: Queue, prefix: str) -> int:
 
 def _enqueue(queue: Queue, prefix: str, hook_id: str, event: dict[str, Any], attempt: int) -> None:
     body = {"delivery_id": delivery_id(hook_id, event), "hook_id": hook_id, "event": event}
-    queue.enqueue(DELIVER, args=(prefix, hook_id, dumps(body), attempt), result_ttl=0, failure_ttl=3600)
+    _job(queue, Keys(prefix), (prefix, hook_id, dumps(body), attempt))
+
+
+def _job(queue: Queue, keys: Keys, args: tuple[Any, ...]) -> None:
+    """Enqueue one delivery job (its id carries the prefix, as every job of tabletape's does)."""
+    queue.enqueue(DELIVER, args=args, job_id=keys.job_id(uuid.uuid4().hex), result_ttl=0, failure_ttl=3600)
 
 
 def deliver(hooks: Hooks, hook_id: str, body: str, attempt: int) -> dict[str, Any]:
@@ -139,7 +145,6 @@ def promote_due(client: redis.Redis, keys: Keys, queue: Queue) -> int:
     for raw in due:
         if client.zrem(keys.hooks_due(), raw):
             retry = loads(as_text(raw))
-            args = (keys.prefix, retry["hook_id"], retry["body"], retry["attempt"])
-            queue.enqueue(DELIVER, args=args, result_ttl=0, failure_ttl=3600)
+            _job(queue, keys, (keys.prefix, retry["hook_id"], retry["body"], retry["attempt"]))
             promoted += 1
     return promoted

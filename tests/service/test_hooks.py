@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import dataclasses
+import json
+import threading
 from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
 
 import pytest
 import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
-from projections.hooks.delivery import signature
+from projections.hooks.delivery import PAUSE_AFTER, deliver, delivery_id, signature
+from projections.hooks.registry import Hooks
 from service.app import create_app
 from service.config import Settings
 
@@ -92,3 +97,46 @@ def test_a_signature_is_the_hmac_of_the_timestamp_and_the_body() -> None:
 def test_a_setting_that_names_no_network_is_refused_at_start() -> None:
     with pytest.raises(ValueError, match="TABLETAPE_HOOKS_ALLOW"):
         Settings.from_env({"TABLETAPE_HOOKS_ALLOW": "localhost"})
+
+
+class Failing(BaseHTTPRequestHandler):
+    """A receiver that answers every delivery with 500."""
+
+    def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+        self.rfile.read(int(self.headers["Content-Length"]))
+        self.send_response(500)
+        self.end_headers()
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+def test_a_hook_that_keeps_failing_is_paused_and_says_so(
+    settings: Settings, redis_client: redis.Redis
+) -> None:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Failing)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    app = create_app(dataclasses.replace(settings, api_keys=(KEY,), hooks_allow=("127.0.0.0/8",)))
+    try:
+        client = app.test_client()
+        url = f"http://127.0.0.1:{server.server_address[1]}/x"
+        hook = client.post("/v1/hooks", json={"url": url, "events": ["*"]}, headers={"X-API-Key": KEY}).json
+        hooks = Hooks(redis_client, app.extensions["tabletape"].keys)
+        event = {"match_id": "m", "seq": 1, "type": "MatchCreated", "data": {}, "meta": {}}
+        body = json.dumps(
+            {"delivery_id": delivery_id(hook["id"], event), "hook_id": hook["id"], "event": event}
+        )
+        for _ in range(PAUSE_AFTER):
+            assert deliver(hooks, hook["id"], body, 0)["status"] == 500
+        listed = client.get("/v1/hooks", headers={"X-API-Key": KEY}).json["hooks"][0]
+        assert listed["paused"] is True and "failed attempts" in listed["paused_reason"]
+        assert "paused" in deliver(hooks, hook["id"], body, 0)["error"]
+        log = client.get(f"/v1/hooks/{hook['id']}/deliveries", headers={"X-API-Key": KEY}).json["deliveries"]
+        assert len(log) == PAUSE_AFTER + 1 and {e["delivery_id"] for e in log} == {
+            delivery_id(hook["id"], event)
+        }
+        resumed = client.post(f"/v1/hooks/{hook['id']}/resume", headers={"X-API-Key": KEY}).json
+        assert resumed["paused"] is False
+    finally:
+        server.shutdown()
+        app.extensions["tabletape"].close()
