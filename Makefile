@@ -1,6 +1,7 @@
 # Two commands do all the set-up on a fresh machine:
-#   make serve   install into .venv, then run the API + a worker (+ an embedded Redis without REDIS_URL)
-#   make test    install into .venv, then lint, type-check and run the whole test suite, then the
+#   make serve   install the package (not the test tools) into .venv, then run the API + a worker
+#                (+ an embedded Redis without REDIS_URL)
+#   make test    install it with its test tools into .venv, then lint, type-check and run the whole test suite, then the
 #                store, projection, API and serve tests again on a real 3-master Redis Cluster
 PYTHON ?= python3
 VENV := .venv
@@ -12,33 +13,45 @@ CLUSTER_TESTS ?= tests/events tests/projections tests/service tests/workers test
 
 .PHONY: serve test test-quick test-cluster lint bench openapi
 
-$(VENV)/.installed: pyproject.toml
+# Two install stamps: serving needs the package alone; the test tools (pytest, Playwright,
+# schemathesis, mypy, ruff, the client generator) only come with `make test`, `lint`, `bench`, `openapi`.
+$(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+
+$(VENV)/.installed-serve: pyproject.toml | $(VENV)/bin/python
+	$(BIN)/pip install --quiet -e .
 	touch $@
 
-serve: $(VENV)/.installed
+$(VENV)/.installed-test: pyproject.toml | $(VENV)/bin/python
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $@ $(VENV)/.installed-serve
+
+# The whole install under the stamp's earlier name, for scripts that still ask for it.
+$(VENV)/.installed: $(VENV)/.installed-test
+	touch $@
+
+serve: $(VENV)/.installed-serve
 	$(BIN)/tabletape serve --host $(BIND) --port $(PORT)
 
-lint: $(VENV)/.installed
+lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy games events projections
+	$(BIN)/mypy games events projections workers service
 
 test: lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 	$(MAKE) test-cluster
 
 # A quick run while working: no random playouts, no whole-process or browser tests, no cluster.
-test-quick: $(VENV)/.installed
+test-quick: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -m "not slow and not e2e and not browser" $(PYTEST_ARGS)
 
-test-cluster: $(VENV)/.installed
+test-cluster: $(VENV)/.installed-test
 	$(BIN)/python -m pytest --redis-cluster $(CLUSTER_TESTS) $(PYTEST_ARGS)
 
-bench: $(VENV)/.installed
+bench: $(VENV)/.installed-test
 	$(BIN)/python -m bench
 
-openapi: $(VENV)/.installed
+openapi: $(VENV)/.installed-test
 	$(BIN)/tabletape openapi -o openapi.yaml

@@ -8,9 +8,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bench import http, lag, sizes, writes
+from bench import durability, http, lag, recorder, sizes, writes
 from bench.harness import OTHER_HAT_TRICK, bench_parts, long_other_hat_trick
+from games.contract import Game
 from games.registry import get_game
+from projections.positions import tape
+from projections.positions.tape import Position, Tape
 from service.bootstrap import Services
 
 
@@ -44,13 +47,18 @@ def rewind_vs_naive(parts: Services, steps: tuple[int, ...] = (1_000, 10_000)) -
         f"{early * 1e3:.2f} ms in the first 1,000 steps; ratio {late / early:.2f}x (goal: flat)"
     )
     for n in steps:
-        snap = per_call(lambda n=n: parts.reader.position(game, made.match_id, n), 20)
-        naive = per_call(lambda n=n: parts.reader.naive_at(game, made.match_id, n), 3)
+        snap = per_call(lambda n=n: parts.positions.position(game, made.match_id, n), 20)
+        naive = per_call(lambda n=n: naive_at(parts, game, made.match_id, n), 3)
         print(
             f"rewind to step {n}: {snap * 1e3:.2f} ms from the nearest snapshot; "
             f"{naive * 1e3:.1f} ms folding from step 1; ratio {naive / snap:.0f}x"
         )
     memory(parts, made.match_id)
+
+
+def naive_at(parts: Services, game: Game, match_id: str, step: int) -> Position:
+    """The anchor of a rewind: the position at ``step`` folded from step 1, nothing stored used."""
+    return Tape(game, tape.empty()).fold(parts.store.iter_events(match_id, 1, step))
 
 
 def memory(parts: Services, match_id: str) -> None:
@@ -84,10 +92,13 @@ def main() -> int:
         writes.correction_cost(parts)
         writes.projection_with_corrections(parts)
         rewind_vs_naive(parts)
+    durability.durability()
     sizes.main()
     lag.main()
     if "--no-http" not in sys.argv:
         http.main()
+    if "--no-browser" not in sys.argv:
+        recorder.main()
     return 0
 
 

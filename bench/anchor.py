@@ -12,6 +12,7 @@ import redis
 from flask import Flask, jsonify, request
 
 from events.keys import Keys
+from events.script_args import AppendArgs, create_args
 from events.store import EventStore
 
 
@@ -30,12 +31,12 @@ def create_app() -> Flask:
         scratch = f"anchor-{match_id}"
         keys = [store.keys.meta(scratch), store.keys.log(scratch), store.keys.idem(scratch)]
         # No rate counters and no projection: the bare append.
-        bare = ("append", "", "", "", "", "", "0", "0")
-        reply = client.evalsha(script.sha, 3, *keys, *bare, "Noted", body, "{}")
+        event = ["Noted", body, "{}"]
+        bare = AppendArgs("", "", "", "", "", [], None, event).argv()
+        reply = client.evalsha(script.sha, 3, *keys, *bare)
         if reply[0] == -1:  # the first write to this scratch log creates it
-            reply = client.evalsha(
-                script.sha, 3, *keys, "create", "", "", "1", "game", "anchor", "Noted", body, "{}"
-            )
+            made = create_args("", "", {"game": "anchor"}, event)
+            reply = client.evalsha(script.sha, 3, *keys, *made)
         return jsonify({"version": int(reply[2])}), 201
 
     return app

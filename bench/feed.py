@@ -47,7 +47,7 @@ def _pass(
 
 def pass_cost(parts: Services) -> float:
     """Seconds per pass that publishes over seconds per pass that does not; prints both."""
-    plain = Projector(parts.reader, parts.models, parts.settings.snapshot_every)
+    plain = Projector(parts.positions, parts.models, parts.settings.snapshot_every)
     publishing = parts.projector
     with_feed, without = _matches(parts, MATCHES), _matches(parts, MATCHES)
     timed: dict[str, list[float]] = {"feed": [], "plain": []}

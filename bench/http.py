@@ -33,7 +33,7 @@ from service.bootstrap import Services
 
 ROOT = Path(__file__).resolve().parents[1]
 MATCHES, CONNECTIONS, SECONDS, ROUNDS = 192, 8, 4, 3
-# A pass of the projection worker ends this long after the last write (workers.drain.IDLE).
+# A pass of the projection worker ends this long after the last write (events.defaults.PASS_IDLE).
 IDLE_AFTER = 0.5
 
 # Each connection sends its matches' actions in turn, and moves a match on to its next action
@@ -187,7 +187,7 @@ def in_process(parts: Services, matches: int = 3) -> float:
         for _ in range(matches):
             made = parts.recorder.create("wizard", script["players"], script["setup"], script["options"])
             for action in script["actions"]:
-                if parts.cache.checkpoint(made.match_id) != parts.store.version(made.match_id):
+                if parts.stored.checkpoint(made.match_id) != parts.store.version(made.match_id):
                     parts.projector.project(made.match_id)  # a creation, or a snapshot's step
                 for name, app in (("tabletape", ours), ("anchor", floor)):
                     environ = EnvironBuilder(

@@ -42,7 +42,7 @@ def export_import_fork(parts: Services, match_id: str) -> None:
     imported = time.perf_counter() - start
     version = parts.store.version(match_id)
     start = time.perf_counter()
-    check_log(*fork_log(parts.reader, match_id, version), now_ms=int(time.time() * 1000))
+    check_log(*fork_log(parts.positions, match_id, version), now_ms=int(time.time() * 1000))
     forked = time.perf_counter() - start
     print(
         f"export: {len(checked.events)} events, {len(text.encode()) / 1024:.0f} KiB NDJSON "

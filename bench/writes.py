@@ -14,6 +14,7 @@ from typing import Any
 from bench.harness import bench_parts
 from events.codec import encode
 from events.envelope import NewEvent, StoredEvent
+from events.script_args import AppendArgs
 from games.registry import get_game
 from projections.assembly import assemble
 from service.bootstrap import Services
@@ -50,7 +51,7 @@ def record_vs_evalsha(parts: Services, actions: int = 300) -> float:
         answer = parts.recorder.act(made.match_id, made.token, action)
         recorded.append(time.perf_counter() - start)
         anchor.append(raw.once(answer.events))
-        if parts.cache.checkpoint(made.match_id) == answer.version:
+        if parts.stored.checkpoint(made.match_id) == answer.version:
             moved += 1
         else:
             parts.projector.project(made.match_id)
@@ -84,7 +85,7 @@ class RawAppend:
             fields = encode(NewEvent(event.type, event.data, event.meta))
             payload += [fields["type"], fields["data"], fields["meta"]]
         # No dirty set, wake flag or rate counter among its keys: the bare append, nothing marked.
-        args = ["append", "", "", str(self.version), "", "", "0", "0", *payload]
+        args = AppendArgs("", "", str(self.version), "", "", [], None, payload).argv()
         start = time.perf_counter()
         self.client.evalsha(self.sha, 3, *self.keys, *args)
         took = time.perf_counter() - start

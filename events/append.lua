@@ -4,16 +4,18 @@
 --       key -> "<first> <last> <fingerprint>"); on one Redis also 4 dirty (set of the match ids
 --       whose projection is behind) and 5 wake (the workers' wake flag), which a write then marks
 --       in the same run, then 6... the rate counters an append counts itself against (see below)
---       and, for an append that carries its projection, the match's staged and proj (hashes).
+--       and, for an append that carries its projection, the match's carried and proj (hashes).
 --       On a Redis Cluster the dirty set, the wake flag and the counters live in other slots: the
 --       client marks and counts them, and an append carries no projection there.
--- ARGV: 1 "create" or "append", 2 the match id (the member KEYS[4] takes), 3 the wake flag's
---       lifetime in seconds, then
---   create: <number of header pairs>, field, value, ..., then the events
---   append: <expected version or "">, <idempotency key or "">, <fingerprint>, <number of rate
---           counters n>, then n pairs <limit>, <window seconds> for KEYS[6..5+n], then <1 when
---           the append carries its projection, else 0>, then for 1 the read models' basis of
---           its summary, then the events
+-- ARGV: laid out as events/script_args.py declares it, which also writes the preamble this
+--       script is loaded with: the tables CREATE and APPEND name the places of the fixed
+--       arguments (op "create" or "append", match: the member KEYS[4] takes, wake_seconds: the
+--       wake flag's lifetime; a create's number of header pairs; an append's expected version
+--       or "", idempotency key or "", fingerprint, and number of rate counters n).
+--   create: then field, value, ... for each header pair, then the events
+--   append: then n pairs <limit>, <window seconds> for KEYS[6..5+n], then <1 when the append
+--           carries its projection, else 0>, then for 1 the read models' basis of its summary,
+--           then the events
 -- The events: type, data, meta for each, in order. Entry ids are "<seq>-0".
 --
 -- A rate counter is a fixed window, as the `limits` library keeps one: each append adds one to
@@ -21,20 +23,20 @@
 -- append that takes one past its limit writes nothing more.
 --
 -- An append that carries its projection sends it beforehand, in one transaction (MULTI, EXEC)
--- with this script, as the hash KEYS[6+n] (staged): checkpoint (the batch's last step), env (the
+-- with this script, as the hash KEYS[6+n] (carried): checkpoint (the batch's last step), env (the
 -- position there, frozen), summary and models (the basis), the fields a projection run writes
 -- (projections/projecting/project.lua). When the stored projection KEYS[7+n] was caught up with the log (its
 -- checkpoint is the version this append follows) and its read models hold what the summary says
--- (field models equals the basis), the append renames staged to proj in place of the dirty mark:
+-- (field models equals the basis), the append renames carried to proj in place of the dirty mark:
 -- the projection moves in the same atomic run, without passing through the script (what a
 -- projection of an earlier release held besides goes with the hash it replaces). Otherwise, and
--- for every refused append, staged is deleted, and a written batch marks the match as any other
+-- for every refused append, carried is deleted, and a written batch marks the match as any other
 -- does, for the workers to project.
 --
 -- Replies (numbers only, so the client may decode responses or not):
 --   {0, first, last, woke, moved} written; woke is 1 when this write raised the wake flag
 --                          (KEYS[5]), else 0 (also when the client marks); moved is 1 when the
---                          projection it carried took the stored one's place, else 0
+--                          projection it carried moved in (took the stored one's place), else 0
 --   {1, first, last}      a retry: the steps the first request under this key wrote
 --   {-1}                  no such match
 --   {-2}                  the match already exists
@@ -44,14 +46,18 @@
 -- Every check comes before the first write, so a refused request writes nothing (but its count).
 
 local meta, log, idem, dirty, wake = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+-- The match id and the wake flag's lifetime have the same places in both layouts.
+local match_id, wake_seconds = ARGV[APPEND.match], tonumber(ARGV[APPEND.wake_seconds])
+-- An append's number of rate counters (set below, once the operation is known to be an append).
+local counters = 0
 
 -- The match's projection is behind now; the first write in a while wakes the workers.
 local function mark()
   if not dirty then
     return 0
   end
-  redis.call('SADD', dirty, ARGV[2])
-  if redis.call('SET', wake, 1, 'NX', 'EX', tonumber(ARGV[3])) then
+  redis.call('SADD', dirty, match_id)
+  if redis.call('SET', wake, 1, 'NX', 'EX', wake_seconds) then
     return 1
   end
   return 0
@@ -64,15 +70,15 @@ local function project(at, version)
   if ARGV[at] == '0' then
     return mark(), 0
   end
-  local staged, proj = KEYS[6 + tonumber(ARGV[7])], KEYS[7 + tonumber(ARGV[7])]
+  local carried, proj = KEYS[6 + counters], KEYS[7 + counters]
   local stored = redis.call('HMGET', proj, 'checkpoint', 'models')
   if stored[1] == tostring(version) and stored[2] == ARGV[at + 1] then
-    local moved = redis.pcall('RENAME', staged, proj)
+    local moved = redis.pcall('RENAME', carried, proj)
     if type(moved) == 'table' and moved['ok'] then
       return 0, 1
     end
   end
-  redis.call('DEL', staged)
+  redis.call('DEL', carried)
   return mark(), 0
 end
 
@@ -90,8 +96,8 @@ local function create()
   if redis.call('EXISTS', meta) == 1 or redis.call('EXISTS', log) == 1 then
     return {-2}
   end
-  local pairs_end = 4 + 2 * tonumber(ARGV[4])
-  for i = 5, pairs_end, 2 do
+  local pairs_end = CREATE.pairs + 2 * tonumber(ARGV[CREATE.pairs])
+  for i = CREATE.pairs + 1, pairs_end, 2 do
     redis.call('HSET', meta, ARGV[i], ARGV[i + 1])
   end
   local last = add_events(pairs_end + 1, 0)
@@ -99,15 +105,15 @@ local function create()
   return {0, 1, last, mark()}
 end
 
--- The counters of ARGV[7] (see the header); 0, or the first one this append takes past its limit.
+-- The append's rate counters (see the header); 0, or the first one it takes past its limit.
 local function count()
   local over = 0
-  for i = 1, tonumber(ARGV[7]) do
+  for i = 1, counters do
     local now = redis.call('INCR', KEYS[5 + i])
     if now == 1 then
-      redis.call('EXPIRE', KEYS[5 + i], ARGV[7 + 2 * i])
+      redis.call('EXPIRE', KEYS[5 + i], ARGV[APPEND.counters + 2 * i])
     end
-    if now > tonumber(ARGV[6 + 2 * i]) and over == 0 then
+    if now > tonumber(ARGV[APPEND.counters + 2 * i - 1]) and over == 0 then
       over = i
     end
   end
@@ -124,7 +130,7 @@ local function append(at)
     return {-1}
   end
   version = tonumber(version)
-  local key, fingerprint = ARGV[5], ARGV[6]
+  local key, fingerprint = ARGV[APPEND.key], ARGV[APPEND.fingerprint]
   if key ~= '' then
     local seen = redis.call('HGET', idem, key)
     if seen then
@@ -135,7 +141,8 @@ local function append(at)
       return {-4}
     end
   end
-  if ARGV[4] ~= '' and tonumber(ARGV[4]) ~= version then
+  local expected = ARGV[APPEND.expected]
+  if expected ~= '' and tonumber(expected) ~= version then
     return {-3, version}
   end
   local last = add_events(at + 1 + tonumber(ARGV[at]), version)
@@ -149,13 +156,15 @@ local function append(at)
   return {0, version + 1, last, woke, moved}
 end
 
-if ARGV[1] == 'create' then
+if ARGV[CREATE.op] == 'create' then
   return create()
 end
-local at = 8 + 2 * tonumber(ARGV[7])
+counters = tonumber(ARGV[APPEND.counters])
+-- The carry flag follows the counters' pairs.
+local at = APPEND.counters + 1 + 2 * counters
 local reply = append(at)
 if reply[1] ~= 0 and ARGV[at] ~= '0' then
   -- A refused append's projection is nobody's.
-  redis.call('DEL', KEYS[6 + tonumber(ARGV[7])])
+  redis.call('DEL', KEYS[6 + counters])
 end
 return reply

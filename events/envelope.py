@@ -35,6 +35,23 @@ class StoredEvent:
 
 
 @dataclass(frozen=True)
+class CarriedProjection:
+    """The projection a write carries with its append: what a projection run would store for the
+    position the batch leaves (the fields of projections/projecting/project.lua)."""
+
+    # The basis of the read models the summary implies (the projection hash's ``models``).
+    basis: str
+    # The position, frozen (``tape.dump``); stored in the projection hash's field ``env``.
+    frozen: bytes
+    # The match's summary, written out.
+    summary: str
+
+    def fields(self, checkpoint: int) -> list[Any]:
+        """The projection hash's fields at ``checkpoint``, as HSET takes them."""
+        return ["checkpoint", checkpoint, "env", self.frozen, "summary", self.summary, "models", self.basis]
+
+
+@dataclass(frozen=True)
 class AppendResult:
     """The steps ``first..last`` an append wrote (or, for a duplicate, the first request wrote).
 
@@ -47,8 +64,8 @@ class AppendResult:
     duplicate: bool = False
     # The write raised the wake flag: no projection pass was queued, so the writer enqueues one.
     woke: bool = field(default=False, compare=False)
-    # The projection the write carried is the match's now (``EventStore.append``).
-    projected: bool = field(default=False, compare=False)
+    # The projection the write carried moved in: it is the match's stored projection now.
+    moved_in: bool = field(default=False, compare=False)
 
     @property
     def version(self) -> int:

@@ -7,6 +7,8 @@ Redis error that means "the store is away, try again" from one that is a bug.
 
 from __future__ import annotations
 
+import re
+
 from redis import exceptions
 
 
@@ -91,14 +93,57 @@ _PASSING = (
 )
 _BUGS = (exceptions.WatchError, exceptions.DataError, exceptions.CrossSlotTransactionError)
 
+# Redis's "not now" replies, by their error code: Redis refused the command before it changed
+# anything (a script at its first write), and the same command succeeds once the cause is gone.
+# Each says why, for the 503 a client gets and the line an operator reads (docs/operations.md has
+# the whole table, with the replies that are bugs).
+NOT_NOW = {
+    "OOM": "the event store is at its memory limit (maxmemory)",
+    "MISCONF": "the event store cannot write to its disk (full, or failing)",
+    "NOREPLICAS": (
+        "the event store reaches fewer replicas than it requires to take a write (min-replicas-to-write)"
+    ),
+    "MASTERDOWN": "the event store is a replica that has lost its primary",
+    "LOADING": "the event store is loading its data after a restart",
+    "READONLY": (
+        "the event store is a read-only replica (a failover is under way, or REDIS_URL names a replica)"
+    ),
+    "BUSY": "the event store is busy running a script past its time limit",
+    "TRYAGAIN": "the event store is moving this match's keys between nodes (a cluster reshard)",
+    "CLUSTERDOWN": "the Redis Cluster is down (a slot has no master in reach)",
+}
+# A script's error (Redis 6 wraps it: "ERR Error running script …: -NOREPLICAS …") keeps the code.
+_CODE = re.compile(r"(?:^|[-:] ?)(" + "|".join(NOT_NOW) + r")\b")
+
+
+def not_now(error: BaseException) -> str | None:
+    """The code of a Redis "not now" reply (NOT_NOW) this error carries, or None."""
+    if isinstance(error, exceptions.BusyLoadingError):
+        return "LOADING"
+    if isinstance(error, exceptions.ReadOnlyError):
+        return "READONLY"
+    if isinstance(error, exceptions.TryAgainError):
+        return "TRYAGAIN"
+    if isinstance(error, exceptions.MasterDownError):  # a ClusterDownError, to redis-py
+        return "MASTERDOWN"
+    if isinstance(error, exceptions.ClusterDownError):
+        return "CLUSTERDOWN"
+    if isinstance(error, exceptions.OutOfMemoryError):
+        return "OOM"
+    if not isinstance(error, exceptions.ResponseError):
+        return None
+    found = _CODE.search(str(error))
+    return found.group(1) if found else None
+
 
 def unavailable(error: BaseException) -> bool:
     """Whether a Redis client's error means the store cannot answer now (retry later)."""
-    if isinstance(error, _PASSING):
+    if isinstance(error, _PASSING) or not_now(error) is not None:
         return True
     if isinstance(error, exceptions.ResponseError):
-        # A MOVED seen by a client is no outage: a one-server client was pointed at a cluster.
-        return str(error).startswith("BUSY")  # a script or a command running too long
+        # Any other reply is a bug (a wrong command, a wrong type, a script's own error); a MOVED
+        # seen by a one-server client means REDIS_URL names a node of a cluster.
+        return False
     if isinstance(error, exceptions.RedisClusterException):
         # The cluster client's own refusals of a command are bugs; failing to reach any node is not.
         return not isinstance(error, _BUGS) and "connect" in str(error).lower()
@@ -113,3 +158,21 @@ class StoreFull(StoreError):
             "the event store is full and records nothing new until its operator makes room; "
             "reads still work" + (f" ({detail})" if detail else "")
         )
+
+
+class DiskFull(StoreError):
+    """Redis cannot write its AOF (or a snapshot) to disk and refuses writes (MISCONF)."""
+
+    def __init__(self, detail: str = "") -> None:
+        super().__init__(
+            "the event store cannot write to its disk (full, or failing) and records nothing new "
+            "until its operator makes room; reads still work" + (f" ({detail})" if detail else "")
+        )
+
+
+class NotNow(StoreError):
+    """Redis answers, but refuses to take writes for a while (a "not now" reply, NOT_NOW)."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(f"{NOT_NOW.get(code, 'the event store refuses writes for now')} ({code})")
+        self.code = code

@@ -42,14 +42,14 @@ class Keys:
         return self._match(match_id, "snap")
 
     def proj(self, match_id: str) -> str:
-        """Hash: the projection's checkpoint, position (env), scoreboard, summary and the basis of
-        the read models written from it (models)."""
+        """Hash: the projection's checkpoint, its position frozen (field env), its summary and the
+        basis of the read models written from it (models)."""
         return self._match(match_id, "proj")
 
-    def staged(self, match_id: str) -> str:
+    def carried(self, match_id: str) -> str:
         """Hash: the projection an append carries, as ``proj`` holds one; the append's script
         renames it to ``proj`` or deletes it (events/append.lua)."""
-        return self._match(match_id, "staged")
+        return self._match(match_id, "carried")
 
     def meta_pattern(self) -> str:
         """A SCAN pattern that matches every match's header key under this prefix."""
@@ -70,6 +70,10 @@ class Keys:
         """Set of match ids whose projection may lag their log (marked by every write)."""
         return f"{self.prefix}:dirty"
 
+    def health(self) -> str:
+        """String /healthz writes (with a short expiry) to learn whether the store takes writes."""
+        return f"{self.prefix}:health"
+
     def wake(self) -> str:
         """String present while a projection pass is queued and has not started yet."""
         return f"{self.prefix}:wake"
@@ -80,14 +84,14 @@ class Keys:
 
     def index(self, kind: str, value: str) -> str:
         """Sorted set of match ids for one index entry (game, player, status), by creation time.
-        A player's entry is spelled in one case: ``ann`` and ``ANN`` are one person."""
-        if kind == "player":
-            value = value.casefold()
+        A player's entry is named by the name's key (``games.players.name_key``), one for every
+        spelling of one person: ``ann``, ``ANN`` and ``ａｎｎ``."""
         return f"{self.prefix}:idx:{kind}:{value}"
 
-    def stats(self, name: str) -> str:
-        """Hash of one player's statistics, by match; one hash whatever the case of the name."""
-        return f"{self.prefix}:stats:{name.casefold()}"
+    def stats(self, name_key: str) -> str:
+        """Hash of one player's statistics, by match, named by the name's key
+        (``games.players.name_key``): one hash however the name is typed."""
+        return f"{self.prefix}:stats:{name_key}"
 
     def live_wake(self, hub_id: str, match_id: str) -> str:
         """Stream that wakes one API process's live-feed reader when the logs it follows change.
@@ -138,6 +142,11 @@ class Keys:
     def rate_limits(self) -> str:
         """The prefix of the rate limiter's counters (the ``limits`` library adds the rest of each key)."""
         return f"{self.prefix}:limits"
+
+    def bucket(self, scope: str, caller: str, n: int) -> str:
+        """Hash: a caller's n-th token bucket of a scope (events/buckets.py); a caller's buckets
+        share a hash tag, so one script takes from all of them on a Redis Cluster."""
+        return f"{self.rate_limits()}:bucket:{{{scope}:{caller}}}:{n}"
 
     def queue_name(self) -> str:
         """The RQ queue the projection jobs go to."""

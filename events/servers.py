@@ -17,8 +17,9 @@ from typing import Any, cast
 import redis
 from redis import exceptions
 
+from events.defaults import SEND_ATTEMPTS
+
 Group = tuple[str, Sequence[Sequence[Any]]]
-ATTEMPTS = 3
 
 
 def server_of(client: redis.Redis, key: str) -> redis.Redis:
@@ -32,7 +33,7 @@ def on_servers(client: redis.Redis, groups: Sequence[Group], scripts: Sequence[s
     """Each group's replies, its commands sent in order to the server of its key."""
     replies: list[list[Any]] = [[] for _ in groups]
     todo = list(range(len(groups)))
-    for _ in range(ATTEMPTS):
+    for _ in range(SEND_ATTEMPTS):
         again: list[int] = []
         for server, indexes in _by_server(client, groups, todo):
             try:

@@ -20,10 +20,12 @@ from typing import Any
 
 import hiredis
 import redis
+from cachetools import LRUCache
 from redis.commands.core import Script
 
 from events.codec import as_text, decode, encode, entry_id
-from events.envelope import AppendResult, NewEvent, StoredEvent
+from events.defaults import CONNECTIONS_KEPT, HEADERS_KEPT, WAKE_SECONDS
+from events.envelope import AppendResult, CarriedProjection, NewEvent, StoredEvent
 from events.errors import (
     IdempotencyMismatch,
     MatchExists,
@@ -33,17 +35,13 @@ from events.errors import (
     VersionConflict,
 )
 from events.keys import Keys
+from events.script_args import AppendArgs, create_args, preamble
 from events.servers import on_servers
 from events.upcasting import Upcasters
 
 _WRITTEN, _DUPLICATE = 0, 1
 # The transaction an append that carries its projection is sent in (``EventStore._evalsha``).
 _MULTI, _EXEC = hiredis.pack_command(("MULTI",)), hiredis.pack_command(("EXEC",))
-# The wake flag outlives a lost enqueue by this long; the workers' sweep covers that gap.
-WAKE_SECONDS = 5
-_HEADERS = 4096
-# How many connections a process keeps for its next appends (``EventStore._checkout``).
-_KEPT = 8
 _NO_MATCH, _EXISTS, _CONFLICT, _OTHER_REQUEST, _OVER_LIMIT = -1, -2, -3, -4, -5
 
 
@@ -61,9 +59,27 @@ class RateCounters:
     sent: bool = False
 
 
+@dataclass
+class AppendExtras:
+    """What the common write sends along with its batch (``EventStore.append``), each optional.
+
+    ``meanwhile`` is work that only a written batch needs (the writer's answer): on one Redis it
+    runs while the script is on its way and the server appends, elsewhere after the reply. What
+    it raises is raised once the batch is known to be written; a refused batch's refusal is raised
+    instead. ``rates`` not yet ``sent`` are counted by this append first (``RateCounters``).
+    ``carried``: the match's projection at the batch's last step, for a conditional append (see
+    ``EventStore.append``).
+    """
+
+    meanwhile: Callable[[], object] | None = None
+    rates: RateCounters | None = None
+    carried: CarriedProjection | None = None
+
+
 @cache
 def _script_source() -> str:
-    return files("events").joinpath("append.lua").read_text(encoding="utf-8")
+    # The script reads its arguments by the names the preamble gives their places.
+    return preamble() + files("events").joinpath("append.lua").read_text(encoding="utf-8")
 
 
 class EventStore:
@@ -87,9 +103,9 @@ class EventStore:
         # A cluster keeps the dirty set and the wake flag in other slots than a match's keys.
         self._cluster = hasattr(client, "get_node_from_key")
         # A header never changes once written, so each process reads it once per match.
-        self._headers: dict[str, dict[str, str]] = {}
-        # The keys and arguments every write names beside the match's own.
-        self._marks = (keys.dirty(), keys.wake(), str(WAKE_SECONDS))
+        self._headers: LRUCache[str, dict[str, str]] = LRUCache(maxsize=HEADERS_KEPT)
+        # The keys every write names beside the match's own.
+        self._marks = (keys.dirty(), keys.wake())
         # Connections of the client's pool whose last reply was read, kept for the next appends
         # of this process (``_checkout``).
         self._kept: list[Any] = []
@@ -120,10 +136,8 @@ class EventStore:
         """Start a match: its header and its first events, as steps 1..n; MatchExists if taken."""
         if "version" in header:
             raise ValueError("the header may not set 'version': the store keeps it")
-        args: list[str] = ["create", str(len(header))]
-        for name, value in header.items():
-            args += [name, str(value)]
-        reply, woke, _ = self._run(match_id, args + _event_args(events))
+        args = create_args(match_id, str(WAKE_SECONDS), header, _event_args(events))
+        reply, woke, _ = self._run(match_id, args)
         result = _result(match_id, reply, woke)
         # Registered only once the match exists, never before (nor in the script's pipeline,
         # which would run whatever the script answered): a create that fails lists nothing. The
@@ -156,9 +170,7 @@ class EventStore:
         expected_version: int | None = None,
         idempotency_key: str | None = None,
         fingerprint: str = "",
-        meanwhile: Callable[[], object] | None = None,
-        rates: RateCounters | None = None,
-        projection: Sequence[str] = (),
+        extras: AppendExtras | None = None,
     ) -> AppendResult:
         """Append a batch atomically after the match's last step.
 
@@ -167,40 +179,41 @@ class EventStore:
         ``expected_version`` that differs from the match's raises VersionConflict.
         An empty idempotency key counts as none.
 
-        ``meanwhile`` is work that only a written batch needs (the writer's answer): on one
-        Redis it runs while the script is on its way and the server appends, elsewhere after the
-        reply. What it raises is raised once the batch is known to be written; a refused batch's
-        refusal is raised instead.
-
-        ``rates`` not yet ``sent`` are counted by this append first (``RateCounters``).
-
-        ``projection``: the match's projection at the batch's last step, as a projection run
-        writes it (basis, env, summary: ``Projector.through``), for a conditional append
-        (``expected_version``): it goes ahead of the script on the same connection and takes
-        the stored projection's place in the script's run, instead of the dirty mark, when that
-        one was caught up and its read models current (events/append.lua). Only one Redis
-        without replicas to wait for takes it (``projects``); elsewhere it is left out, and the
-        workers project the batch.
+        ``extras`` (``AppendExtras``): the work done while Redis appends, the rate counters the
+        append counts itself against, and the projection it carries. The carried projection,
+        what a projection run would write (``Projector.carried``), goes ahead of the script on
+        the same connection, for a conditional append (``expected_version``) with ``meanwhile``,
+        and moves in (takes the stored projection's place) in the script's run, instead of the
+        dirty mark, when that one was caught up and its read models current (events/append.lua).
+        Only one Redis without replicas to wait for takes it (``projects``); elsewhere it is left
+        out, and the workers project the batch.
         """
+        extras = extras or AppendExtras()
+        meanwhile, rates = extras.meanwhile, extras.rates
         expected = "" if expected_version is None else str(expected_version)
         counted = rates.counters if rates is not None and not rates.sent else []
         if counted and not self.counts:
             raise ValueError("an append on a Redis Cluster cannot count rate counters in its run")
-        limits = [str(n) for _, limit, window in counted for n in (limit, window)]
-        staged: list[Any] = []
-        args = ["append", expected, idempotency_key or "", fingerprint, str(len(counted)), *limits]
+        carried_hset: list[Any] = []
         extra = [key for key, _, _ in counted]
-        if projection and self.projects and expected_version is not None and meanwhile is not None:
-            basis, env, summary = projection
-            last = expected_version + len(events)
-            staged = [self.keys.staged(match_id), "checkpoint", last, "env", env]
-            staged += ["summary", summary, "models", basis]
-            args += ["1", basis]
-            extra += [self.keys.staged(match_id), self.keys.proj(match_id)]
+        carried = extras.carried
+        if not (carried and self.projects and expected_version is not None and meanwhile is not None):
+            carried = None
         else:
-            args.append("0")
+            carried_hset = [self.keys.carried(match_id), *carried.fields(expected_version + len(events))]
+            extra += [self.keys.carried(match_id), self.keys.proj(match_id)]
+        args = AppendArgs(
+            match_id,
+            str(WAKE_SECONDS),
+            expected,
+            idempotency_key or "",
+            fingerprint,
+            [(limit, window) for _, limit, window in counted],
+            carried.basis if carried else None,
+            _event_args(events),
+        )
         try:
-            reply, woke, failed = self._run(match_id, args + _event_args(events), meanwhile, extra, staged)
+            reply, woke, failed = self._run(match_id, args, meanwhile, extra, carried_hset)
         finally:
             if counted and rates is not None:
                 # Sent, whatever came back: a lost reply may have counted them.
@@ -219,10 +232,10 @@ class EventStore:
     def _run(
         self,
         match_id: str,
-        args: list[str],
+        args: AppendArgs | list[str],
         meanwhile: Callable[[], object] | None = None,
         more: Sequence[str] = (),
-        staged: Sequence[Any] = (),
+        carried_hset: Sequence[Any] = (),
     ) -> tuple[list[int], bool, Exception | None]:
         """Run the script, marking the match dirty and raising the wake flag in the same round trip;
         the reply, whether this write raised the flag, and what ``meanwhile`` raised.
@@ -233,14 +246,14 @@ class EventStore:
         of its projection's checkpoint, which the workers' periodic full sweep finds.
 
         ``more``: the keys an append names after the marks (its rate counters, then those of the
-        projection it carries); ``staged``: that projection's HSET arguments (``append``), sent
-        ahead of the script on one Redis.
+        projection it carries); ``carried_hset``: that projection's HSET arguments (``append``),
+        sent ahead of the script on one Redis.
         """
         keys = [self.keys.meta(match_id), self.keys.log(match_id), self.keys.idem(match_id)]
-        dirty, wake, seconds = self._marks
-        argv = [args[0], match_id, seconds, *args[1:]]
+        dirty, wake = self._marks
+        argv = args.argv() if isinstance(args, AppendArgs) else args
         if not self._cluster and not self.replicas:
-            raw, failed = self._evalsha([*keys, dirty, wake, *more], argv, meanwhile, staged)
+            raw, failed = self._evalsha([*keys, dirty, wake, *more], args, meanwhile, carried_hset)
             reply = [int(x) for x in raw]
             return reply, len(reply) > 3 and reply[3] == 1, failed
         if not self._cluster:
@@ -272,23 +285,24 @@ class EventStore:
     def _evalsha(
         self,
         keys: list[str],
-        argv: list[str],
+        args: AppendArgs | list[str],
         meanwhile: Callable[[], object] | None,
-        staged: Sequence[Any] = (),
+        carried_hset: Sequence[Any] = (),
     ) -> tuple[Any, Exception | None]:
         """The script's reply on one Redis, ``meanwhile`` run between sending it and reading it.
 
         The command goes out on a connection of the client's pool and the reply is read on it
         after ``meanwhile``. An append that carries its projection sends the HSET of it
-        (``staged``) and the script as one transaction (MULTI, EXEC) in the same send: no other
+        (``carried_hset``) and the script as one transaction (MULTI, EXEC) in the same send: no other
         client's command comes between the two, so of two writers of one match at once the one
         whose append is written renames its own projection, never the other's. Whatever goes
         wrong on the way (a connection lost, a server that no longer has the script) sends the
         script again through the client, which loads the script and retries as it does for any
-        command, carrying no projection then (a staged hash left behind is replaced by the
-        match's next carried one): the version the batch is conditional on makes a repeated
+        command, carrying no projection then (a carried hash left behind is replaced by the
+        match's next one): the version the batch is conditional on makes a repeated
         append a conflict, never a second batch.
         """
+        argv = args.argv() if isinstance(args, AppendArgs) else args
         if meanwhile is None:
             return self._script(keys=keys, args=argv), None
         failed: Exception | None = None
@@ -302,8 +316,8 @@ class EventStore:
         try:
             try:
                 script = _packed("EVALSHA", self._script.sha, len(keys), *keys, *argv)
-                if staged:
-                    script = b"".join((_MULTI, _packed("HSET", *staged), script, _EXEC))
+                if carried_hset:
+                    script = b"".join((_MULTI, _packed("HSET", *carried_hset), script, _EXEC))
                 conn.send_packed_command([script])
                 unread = True
             except (redis.ConnectionError, redis.TimeoutError):
@@ -312,7 +326,7 @@ class EventStore:
             else:
                 failed, ran = _attempt(meanwhile), True
                 try:
-                    reply = _transaction_reply(conn) if staged else conn.read_response()
+                    reply = _transaction_reply(conn) if carried_hset else conn.read_response()
                     unread = False
                 except redis.exceptions.NoScriptError:
                     unread = False
@@ -324,10 +338,8 @@ class EventStore:
                 conn.disconnect()
             self._checkin(conn, clean=not (unread or lost))
         if reply is None:
-            if staged:
-                # Carried no more: the flag says none, and the basis after it goes.
-                at = 7 + 2 * int(argv[6])
-                argv = [*argv[:at], "0", *argv[at + 2 :]]
+            if carried_hset and isinstance(args, AppendArgs):
+                argv = args.carrying_none().argv()
             reply = self._script(keys=keys, args=argv)
         if not ran:
             failed = _attempt(meanwhile)
@@ -340,7 +352,8 @@ class EventStore:
         The pool checks each connection out and in with a poll of its socket and bookkeeping of
         its own, which cost an append more than the rest of its own work. A kept connection is
         one whose last reply was read; one the server closed since fails on its send or its read,
-        and the append goes again through the client (``_evalsha``), conditional as before.
+        and the append goes again through the client (``_evalsha``), conditional on the same
+        version, so it cannot be written twice.
         """
         if self._kept_by != os.getpid():
             # Forked: the parent's connections are not this process's (its pool starts anew).
@@ -353,15 +366,17 @@ class EventStore:
     def _checkin(self, conn: Any, clean: bool) -> None:
         """Keep a connection for the next append, or give it back to the pool (a connection that
         failed, or one more than the store keeps)."""
-        if clean and len(self._kept) < _KEPT and self._kept_by == os.getpid():
+        if clean and len(self._kept) < CONNECTIONS_KEPT and self._kept_by == os.getpid():
             self._kept.append(conn)
         else:
             self.client.connection_pool.release(conn)
 
-    def _replicated(self, match_id: str, args: list[str], reply: list[int], acknowledged: int) -> None:
+    def _replicated(
+        self, match_id: str, args: AppendArgs | list[str], reply: list[int], acknowledged: int
+    ) -> None:
         """NotReplicated unless enough replicas hold what this write (or the one it repeats) wrote."""
-        if reply[0] == _DUPLICATE:
-            self._confirm(match_id, args[2], f"{reply[1]} {reply[2]} {args[3]}")
+        if reply[0] == _DUPLICATE and isinstance(args, AppendArgs):
+            self._confirm(match_id, args.key, f"{reply[1]} {reply[2]} {args.fingerprint}")
         elif reply[0] == _WRITTEN and acknowledged < self.replicas:
             raise NotReplicated(match_id, self.replicas, acknowledged)
 
@@ -483,8 +498,6 @@ class EventStore:
     def _keep_header(self, match_id: str, fields: Mapping[Any, Any]) -> dict[str, str]:
         named = {as_text(k): as_text(v) for k, v in fields.items()}
         named.pop("version", None)
-        if len(self._headers) >= _HEADERS:
-            self._headers.pop(next(iter(self._headers)))
         self._headers[match_id] = named
         return named
 
@@ -571,8 +584,8 @@ def _packed(*args: Any) -> bytes:
 
 def _result(match_id: str, reply: list[int], woke: bool) -> AppendResult:
     if reply[0] in (_WRITTEN, _DUPLICATE):
-        duplicate, projected = reply[0] == _DUPLICATE, len(reply) > 4 and reply[4] == 1
-        return AppendResult(reply[1], reply[2], duplicate, woke=woke, projected=projected)
+        duplicate, moved_in = reply[0] == _DUPLICATE, len(reply) > 4 and reply[4] == 1
+        return AppendResult(reply[1], reply[2], duplicate, woke=woke, moved_in=moved_in)
     if reply[0] == _NO_MATCH:
         raise UnknownMatch(match_id)
     if reply[0] == _EXISTS:

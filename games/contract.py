@@ -54,7 +54,7 @@ suite drive every registered game through it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
@@ -123,11 +123,19 @@ class Game:
     upcasters: Mapping[tuple[str, int], Upcaster] = field(default_factory=dict)
     # Per-player figures of a finished match ({player: {figure: number}}), averaged by statistics.
     figures: Callable[[State], dict[str, dict[str, float]]] | None = None
-    # What an open read may show of a logged event ({"seq", "type", "data", "meta"}) given the
-    # match's state now: a game whose table hides facts for a while (secret bids) returns a copy
-    # with them held back and ``"hidden": true`` in its data (an import knows a partial export
-    # by it). Absent: every event is public.
-    public: Callable[[State, dict[str, Any]], dict[str, Any]] | None = None
+    # Hidden information (docs/hidden-information.md). ``public(now, shown, event, effective)``:
+    # what a reader without the write token may see of a logged event ({"seq", "type", "data",
+    # "meta"}), given the match's state now, ``shown``, the facts the table was shown and an undo
+    # took back since (keys from ``announced``), and whether the event is in the effective
+    # history; a held-back fact is a copy with it as null and ``"hidden": true`` in its data (an
+    # import knows a partial export by it).
+    # ``public_view(now, shown, view)``: the same for the game's view at any step.
+    # ``announced(state)``: the keys of the facts the table has been shown in ``state`` (e.g.
+    # ``"bids:2"``, ``"deal"``); the tape keeps those an undo takes back, since what a table was
+    # shown stays shown. Absent: everything is public.
+    public: Callable[[State, Sequence[str], dict[str, Any], bool], dict[str, Any]] | None = None
+    public_view: Callable[[State, Sequence[str], JSON], JSON] | None = None
+    announced: Callable[[State], list[str]] | None = None
     # What may be recorded now (games.legal): who is to act and every legal action with its
     # values; the bool says whether facts the table recorded but hides (hands) may be used.
     legal: Callable[[State, bool], dict[str, Any]] | None = None

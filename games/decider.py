@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import copy
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from games.contract import Action, Event, Game, InvalidAction, State, fail
@@ -32,42 +32,53 @@ MODULES = ("__init__", "constants", "schemas", "rules", "evolve", "view", "legal
 # --- decide ----------------------------------------------------------------------------------
 
 
-def decide_with(handlers: Mapping[str, Handler], title: str, state: State, action: Action) -> list[Event]:
-    """The events ``action`` causes, after the refusals every game shares."""
+def refuse_finished(state: State) -> None:
+    """Refuse any action on a finished match (``match_finished``): the one place it is raised,
+    by every game's decide and by whoever checks it before the shape of an action."""
     if state.get("finished"):
         winners = state.get("winners") or []
         won = f" (won by {and_words(winners)})" if winners else ""
-        fail("match_finished", f"the match is over{won}; nothing more can be recorded")
+        fail("match_finished", f"the match is over{won}; undo to change its end")
+
+
+def unknown_action(title: str, kind: Any, actions: Iterable[str]) -> InvalidAction:
+    """The refusal of an action type a game has none of (``unknown_action``), naming those it has."""
+    known = ", ".join(sorted(actions))
+    return InvalidAction("unknown_action", f"{title} has no action {kind!r}; the actions are: {known}")
+
+
+def decide_with(handlers: Mapping[str, Handler], title: str, state: State, action: Action) -> list[Event]:
+    """The events ``action`` causes, after the refusals every game shares."""
+    refuse_finished(state)
     kind = action.get("type", "")
     handler = handlers.get(kind)
     if handler is None:
-        known = and_words(sorted(handlers))
-        raise InvalidAction("unknown_action", f"{title} has no action {kind!r}; the actions are: {known}")
+        raise unknown_action(title, kind, handlers)
     return handler(state, action)
 
 
-def settle(
+def derive(
     state: State,
     events: list[Event],
     evolve: Evolve,
-    derive: Derive,
+    follows: Derive,
     working_copy: Callable[[State], State] = copy.deepcopy,
 ) -> list[Event]:
     """``events`` and every event derived after them, until nothing more follows.
 
     The events are folded into a copy of ``state`` (decide never changes the state it is given;
-    a game whose evolve only appends may pass a cheaper ``working_copy``); ``derive`` reads the
-    copy and returns what follows from it, or nothing once all is settled.
+    a game whose evolve only appends may pass a cheaper ``working_copy``); ``follows`` reads the
+    copy and returns what follows from it, or nothing once nothing more does.
     """
     work = working_copy(state)
-    settled: list[Event] = []
+    derived: list[Event] = []
     pending = list(events)
     while pending:
         for ev in pending:
             work = evolve(work, ev)
-        settled += pending
-        pending = derive(work)
-    return settled
+        derived += pending
+        pending = follows(work)
+    return derived
 
 
 # --- evolve ----------------------------------------------------------------------------------
@@ -147,4 +158,6 @@ def assemble(package: str, source: str) -> Game:
         figures=getattr(view, "figures", None),
         public=getattr(view, "public", None),
         legal=legal.legal,
+        public_view=getattr(view, "public_view", None),
+        announced=getattr(view, "announced", None),
     )

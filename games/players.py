@@ -1,20 +1,59 @@
-"""Seats: finding the player a name in an action means, the same way in every game."""
+"""Seats: what a player's name is, and the player a name in an action means, the same way in
+every game and in statistics.
+
+One person, however the name is typed: names are stored in NFC (``Zoë`` typed with a combining
+diaeresis is stored as the one letter) and compared by ``name_key``, NFKC with case folding, so
+``ann``, ``ANN`` and full-width ``ａｎｎ`` are one name. Invisible and text-direction control
+characters are refused: two names that look the same must be the same name.
+"""
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from games.contract import fail
 
+# Zero-width characters and bidirectional controls: a name holding one looks like another name.
+_INVISIBLE = frozenset(
+    [0x061C, 0x180E, 0xFEFF, *range(0x200B, 0x2010), *range(0x202A, 0x202F), *range(0x2060, 0x2065)]
+    + list(range(0x2066, 0x206A))
+)
+
+
+def seat_name(name: str) -> str:
+    """A name as a seat stores it: stripped, in NFC."""
+    return unicodedata.normalize("NFC", name.strip())
+
+
+def name_key(name: str) -> str:
+    """What two names must share to be one person: NFKC with case folding (of the stripped name)."""
+    folded = unicodedata.normalize("NFKC", name.strip()).casefold()
+    return unicodedata.normalize("NFKC", folded)
+
+
+def invisible_in(name: str) -> str | None:
+    """A sentence naming the first invisible or text-direction control character of ``name``."""
+    for at, char in enumerate(name, start=1):
+        if ord(char) in _INVISIBLE:
+            what = unicodedata.name(char, "a control character").lower()
+            return (
+                f"the name {name!r} holds U+{ord(char):04X} ({what}) at character {at}: a name may "
+                "not hold invisible or text-direction control characters, so type it without them"
+            )
+    return None
+
 
 def match_player(players: list[str], name: Any) -> str | None:
-    """The seated player ``name`` means: an exact match, else the only one equal ignoring case."""
+    """The seated player ``name`` means: an exact match, else the only one with the same
+    ``name_key`` (another case, width or Unicode form of the same name)."""
     if not isinstance(name, str):
         return None
     if name in players:
         return name
-    folded = [p for p in players if p.casefold() == name.strip().casefold()]
-    return folded[0] if len(folded) == 1 else None
+    key = name_key(name)
+    same = [p for p in players if name_key(p) == key]
+    return same[0] if len(same) == 1 else None
 
 
 def find_player(players: list[str], name: Any) -> str:

@@ -10,6 +10,7 @@ import jsonschema_rs
 from jsonschema import Draft202012Validator
 
 from games.contract import Action, Game, InvalidAction
+from games.players import invisible_in, name_key, seat_name
 
 # Building a validator costs far more than using one; a game's schemas never change.
 _VALIDATORS: dict[int, tuple[Mapping[str, Any], Draft202012Validator, Any]] = {}
@@ -49,10 +50,10 @@ def validate_action(game: Game, action: Any) -> Action:
         raise InvalidAction("invalid_action", "an action must be a JSON object")
     kind = action.get("type")
     if not isinstance(kind, str) or kind not in game.actions:
-        known = ", ".join(sorted(game.actions))
-        raise InvalidAction(
-            "unknown_action", f"{game.title} has no action {kind!r}; the actions are: {known}"
-        )
+        # The decider owns the sentence; it imports this module, so this one imports it here.
+        from games.decider import unknown_action
+
+        raise unknown_action(game.title, kind, game.actions)
     fields = {k: v for k, v in action.items() if k != "type"}
     _first_error(game.actions[kind], fields, f"action '{kind}'")
     return dict(action)
@@ -68,23 +69,25 @@ def with_defaults(schema: Mapping[str, Any], given: Mapping[str, Any]) -> dict[s
 
 
 def _refuse_same_names(names: list[str]) -> None:
-    """Refuse two seats one name means: names are told apart ignoring case, as actions and
-    statistics find players, so ``ann`` and ``ANN`` would be one person."""
+    """Refuse two seats one name means: names are told apart by ``name_key`` (ignoring case, width
+    and Unicode form), as actions and statistics find players, so ``ann`` and ``ANN`` would be one
+    person."""
     seen: dict[str, str] = {}
     for name in names:
-        first = seen.get(name.casefold())
+        first = seen.get(name_key(name))
         if first is None:
-            seen[name.casefold()] = name
-        elif first == name:
+            seen[name_key(name)] = name
+            continue
+        if first == name:
             raise InvalidAction(
                 "invalid_players", f"{name!r} is seated twice: give each player a different name"
             )
-        else:
-            raise InvalidAction(
-                "invalid_players",
-                f"{first!r} and {name!r} differ only in case, and tabletape tells players apart "
-                "ignoring case: give each player a different name",
-            )
+        how = "only in case" if first.casefold() == name.casefold() else "only in how they are typed"
+        raise InvalidAction(
+            "invalid_players",
+            f"{first!r} and {name!r} differ {how} (case, width or accents written apart), and "
+            "tabletape takes them for one person: give each player a different name",
+        )
 
 
 def validate_match(
@@ -93,9 +96,13 @@ def validate_match(
     """Check players, setup and options; return them with the options' defaults filled in."""
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise InvalidAction("invalid_players", "players must be a list of names")
-    names = [p.strip() for p in players]
+    names = [seat_name(p) for p in players]
     if any(not n for n in names):
         raise InvalidAction("invalid_players", "a player's name may not be empty")
+    for name in names:
+        invisible = invisible_in(name)
+        if invisible:
+            raise InvalidAction("invalid_players", invisible)
     _refuse_same_names(names)
     if not game.min_players <= len(names) <= game.max_players:
         span = (

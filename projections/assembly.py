@@ -12,11 +12,11 @@ import redis
 
 from events.keys import Keys
 from events.store import EventStore
-from projections.positions.rewind import MatchReader
-from projections.positions.stored import ProjectionCache
+from projections.positions.rewind import Positions
+from projections.positions.stored import StoredProjections
 from projections.projecting.projector import Projector
 from projections.projecting.verify import Verifier
-from projections.queries.answers import Reads
+from projections.queries.answers import Queries
 from projections.queries.feed import FeedReader
 from projections.readmodels.feed import FeedPublisher
 from projections.readmodels.indexes import ReadModels
@@ -30,14 +30,14 @@ class Projections:
     """The store and everything derived from it, over one connection and key prefix."""
 
     store: EventStore
-    cache: ProjectionCache
-    reader: MatchReader
+    stored: StoredProjections
+    positions: Positions
     models: ReadModels
     projector: Projector
     verifier: Verifier
     matches: MatchList
     statistics: Statistics
-    reads: Reads
+    queries: Queries
     feed: FeedReader
 
 
@@ -57,20 +57,20 @@ def assemble(
     ``bgg_ids``: BoardGameGeek ids of games that BG Stats exports name, beside tabletape's own.
     """
     store = EventStore(client, keys, game_upcasters(), replicas, replica_timeout_ms)
-    cache = ProjectionCache(client, keys)
-    reader = MatchReader(store, cache)
+    stored = StoredProjections(client, keys)
+    positions = Positions(store, stored)
     models = ReadModels(client, keys)
     matches = MatchList(client, keys, store)
     statistics = Statistics(client, keys, credited_only)
     return Projections(
         store=store,
-        cache=cache,
-        reader=reader,
+        stored=stored,
+        positions=positions,
         models=models,
-        projector=Projector(reader, models, snapshot_every, FeedPublisher(reader, client, keys)),
-        verifier=Verifier(store, cache, models, snapshot_every),
+        projector=Projector(positions, models, snapshot_every, FeedPublisher(positions, client, keys)),
+        verifier=Verifier(store, stored, models, snapshot_every),
         matches=matches,
         statistics=statistics,
-        reads=Reads(reader, matches, statistics, bgg_ids or {}),
+        queries=Queries(positions, matches, statistics, bgg_ids or {}),
         feed=FeedReader(client, keys),
     )

@@ -10,18 +10,20 @@ from flask_smorest import Api
 from werkzeug.datastructures import Headers
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from projections.projecting.lag import LagWatch
 from service.api import feed, games, health, history, matches, openapi_shape, players, queries, table
 from service.api import hooks as webhooks
 from service.api.schemas.answers import Problem
 from service.bootstrap import build
 from service.config import Settings
 from service.http import conventions as http_conventions
-from service.http import errors, metrics, request_log
+from service.http import disk_space, errors, metrics, request_log
 from service.http import pipeline as hooks
 from service.http.body_limits import check_request
 from service.http.compression import compress_reads
 from service.http.json_answers import OrjsonProvider
-from service.http.rate_limits import limit_rates
+from service.http.live_slots import LiveSlots
+from service.http.rate_limits import create_buckets, limit_rates
 from service.web import blp as web_pages
 
 API_TITLE = "tabletape"
@@ -33,6 +35,8 @@ class TabletapeApi(Api):
 
     ERROR_SCHEMA = Problem
     DEFAULT_ERROR_RESPONSE_NAME = "DEFAULT_ERROR"
+    # flask-smorest's own default, spelt here with its type (mypy cannot infer it from there).
+    DEFAULT_RESPONSE_CONTENT_TYPE: str = "application/json"
 
     def _register_responses(self) -> None:
         saved = self.DEFAULT_RESPONSE_CONTENT_TYPE
@@ -111,8 +115,13 @@ def create_app(settings: Settings | None = None) -> Flask:
         },
     )
     app.extensions["tabletape"] = build(settings)
+    app.extensions["tabletape.live_slots"] = LiveSlots(
+        settings.live_streams, settings.live_streams_per_client
+    )
     take_id, echo_id = request_log.steps(access_log=settings.json_logs)
-    count_answer = metrics.init_app(app, app.extensions["tabletape"])
+    # How long the projections lag, as this process has watched them (/healthz and /metrics).
+    app.extensions["tabletape.lag"] = LagWatch()
+    count_answer = metrics.init_app(app, app.extensions["tabletape"], app.extensions["tabletape.lag"])
     api = TabletapeApi(app, spec_kwargs={"extra_plugins": [openapi_shape.ShapePlugin()]})
     openapi_shape.register_components(api.spec)
     for blueprint in (
@@ -136,7 +145,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         parts.client,
         parts.keys,
         parts.recorder.credentials,
-        settings.create_rate,
+        create_buckets(settings.create_rate, settings.create_burst),
         settings.write_rate,
         counted_by_append=parts.store.counts,
     )
@@ -152,7 +161,14 @@ def create_app(settings: Settings | None = None) -> Flask:
     # never reached its append) is counted by the metrics and carries the id.
     hooks.run_in_order(
         app,
-        before=[take_id, count_rate, limits, http_conventions.refuse_unknown_query],
+        before=[
+            take_id,
+            # Before the rate counters: on a nearly full disk, not even a counter is written.
+            disk_space.step(settings.data_dir, settings.disk_reserve_mb),
+            count_rate,
+            limits,
+            http_conventions.refuse_unknown_query,
+        ],
         after=[
             http_conventions.version_etag,
             compress_reads(app),
@@ -164,9 +180,9 @@ def create_app(settings: Settings | None = None) -> Flask:
     )
     if settings.trusted_proxies:
         # The caller's address (rate limits, logs) is the one the trusted proxies forward.
-        app.wsgi_app = ProxyFix(
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
             app.wsgi_app, x_for=settings.trusted_proxies, x_proto=settings.trusted_proxies
-        )  # type: ignore[method-assign]
+        )
     if settings.json_logs:
         request_log.configure(json_logs=True)
 

@@ -24,18 +24,17 @@ from redis.cluster import ClusterNode, RedisCluster
 from redis.crc import key_slot
 from rq import Queue
 
+from events.defaults import LIVE_BLOCK_MS, MAX_CONNECTIONS
 from events.errors import StoreFull
 from events.keys import Keys
 from projections.assembly import Projections, assemble
-from projections.live.hub import BLOCK_MS, LiveHub
+from projections.live.hub import LiveHub
 from projections.projecting.queueing import enqueue_pass, projection_queue
 from service.config import Settings
 from service.recording.credentials import Credentials
 from service.recording.recorder import Recorder
 
 Connect = Callable[[], redis.Redis]
-# Connections to Redis per API process, shared by all its requests.
-MAX_CONNECTIONS = 64
 
 
 @dataclass
@@ -50,16 +49,21 @@ class Services(Projections):
     hub: LiveHub
 
     def ping(self) -> None:
-        """Raise a Redis error unless the store answers, StoreFull when it takes no more writes."""
+        """Raise unless the store answers and takes writes now: StoreFull at its memory limit, a
+        Redis error otherwise (MISCONF, NOREPLICAS, READONLY: what a write would get)."""
         if isinstance(self.client, RedisCluster):
             # A replica that is down does not stop the store; a master that is down does.
             self.client.ping(target_nodes=RedisCluster.PRIMARIES)
-            return
-        self.client.ping()
-        memory: Any = self.client.info("memory")
-        limit = int(memory.get("maxmemory", 0))
-        if limit and int(memory.get("used_memory", 0)) >= limit:
-            raise StoreFull(f"{memory.get('used_memory_human')} used of {memory.get('maxmemory_human')}")
+        else:
+            self.client.ping()
+            memory: Any = self.client.info("memory")
+            limit = int(memory.get("maxmemory", 0))
+            if limit and int(memory.get("used_memory", 0)) >= limit:
+                raise StoreFull(f"{memory.get('used_memory_human')} used of {memory.get('maxmemory_human')}")
+        # A write, refused exactly as an append would be (a full disk, replicas out of reach, a
+        # replica's read-only copy). One key, overwritten, never expiring: an expiry would be a
+        # write of Redis's own, at a moment nobody chose.
+        self.client.set(self.keys.health(), "ok")
 
     def close(self) -> None:
         """Stop the live hub and close the Redis connections."""
@@ -117,8 +121,8 @@ def build(settings: Settings, notify: Callable[[str], None] | None = None) -> Se
         connect_store(settings, timeout) if settings.redis_cluster else _pooled(settings.redis_url, timeout)
     )
     # Inline projections (TABLETAPE_SYNC_PROJECTIONS) run the job in the request, on the store.
-    separate = settings.rq_redis_url and not settings.sync_projections
-    rq_client = _pooled(settings.rq_redis_url, timeout) if separate else client
+    queue_url = None if settings.sync_projections else settings.rq_redis_url
+    rq_client = _pooled(queue_url, timeout) if queue_url else client
     keys = Keys(settings.prefix)
     credentials = Credentials(settings.api_keys)
     parts = assemble(
@@ -133,10 +137,10 @@ def build(settings: Settings, notify: Callable[[str], None] | None = None) -> Se
     queue = projection_queue(rq_client, keys, is_async=not settings.sync_projections)
     enqueue = notify or _enqueuer(settings, keys, queue)
     recorder = Recorder(
-        parts.store, parts.reader, enqueue, credentials=credentials, projector=parts.projector
+        parts.store, parts.positions, enqueue, credentials=credentials, projector=parts.projector
     )
-    # The hub's one connection blocks in XREAD for BLOCK_MS at a time, so it waits longer.
-    wait = BLOCK_MS / 1000 + 10
+    # The hub's one connection blocks in XREAD for LIVE_BLOCK_MS at a time, so it waits longer.
+    wait = LIVE_BLOCK_MS / 1000 + 10
     if settings.redis_cluster:
         # One XREAD per slot (a cluster refuses one that names two), each routed to its master.
         hub = LiveHub(lambda group: connect_store(settings, wait, 3), parts.store, keys, group_of=_slot_of)

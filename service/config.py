@@ -7,7 +7,9 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-DEFAULT_CREATE_RATE = "30/minute;300/hour"
+# Creating: a burst of 200 at once (a tournament's round), then 300 an hour, per caller.
+DEFAULT_CREATE_RATE = "300/hour"
+DEFAULT_CREATE_BURST = 200
 DEFAULT_WRITE_RATE = "600/minute"
 
 
@@ -59,8 +61,11 @@ class Settings:
     redis_timeout: float = 3.0
     # Deployment credentials for the writes that create matches; none: creating is open.
     api_keys: tuple[str, ...] = field(default_factory=tuple)
-    # Rate limits per caller (its API key, else its address), as "N/period;M/period"; None: off.
+    # Creating: a token bucket per caller (its API key, else its address), ``create_burst`` at
+    # once, refilled at ``create_rate`` ("N/period;M/period", one bucket each); None: off.
     create_rate: str | None = None
+    create_burst: int = DEFAULT_CREATE_BURST
+    # Writes to a match, per write token (else per address), fixed windows "N/period"; None: off.
     write_rate: str | None = None
     # How many proxies in front set X-Forwarded-For (the caller's address is theirs to tell).
     trusted_proxies: int = 0
@@ -69,6 +74,19 @@ class Settings:
     # BoardGameGeek ids of games for BG Stats exports, beside the ones tabletape knows
     # (TABLETAPE_BGG_IDS="hats=123,hobbit=456"); a game with none exports bggId 0.
     bgg_ids: tuple[tuple[str, int], ...] = field(default_factory=tuple)
+    # When the embedded Redis of `tabletape serve` fsyncs its AOF: "always" (an acknowledged write
+    # survives a machine crash), "everysec" (up to about a second may be lost) or "no".
+    embedded_appendfsync: str = "always"
+    # The embedded store's data dir (set by `tabletape serve`), and the free space to keep there:
+    # below it, writes are refused with 503 disk_full before Redis fails on a full disk.
+    data_dir: str | None = None
+    disk_reserve_mb: int = 64
+    # /healthz answers 503 (and /metrics shows it) once a projection lags its log this long.
+    projection_lag_limit: float = 60.0
+    # Live feeds (Server-Sent Events) one API process holds at most, in all and per caller
+    # address; below its connection limit (2,000), so that writes always find a connection.
+    live_streams: int = 1500
+    live_streams_per_client: int = 500
     # Networks a webhook may point into beside the public internet (TABLETAPE_HOOKS_ALLOW, CIDRs
     # comma-separated, e.g. "127.0.0.0/8"); none: loopback, link-local and private are refused.
     hooks_allow: tuple[str, ...] = field(default_factory=tuple)
@@ -91,9 +109,22 @@ class Settings:
             "cors_origins": _list(env.get("TABLETAPE_CORS_ORIGINS", "")),
             "api_keys": _list(env.get("TABLETAPE_API_KEYS", "")),
             "create_rate": _rate(env.get("TABLETAPE_RATE_LIMIT_CREATE"), DEFAULT_CREATE_RATE),
+            "create_burst": int(env.get("TABLETAPE_RATE_LIMIT_CREATE_BURST", DEFAULT_CREATE_BURST)),
             "write_rate": _rate(env.get("TABLETAPE_RATE_LIMIT_WRITE"), DEFAULT_WRITE_RATE),
             "trusted_proxies": int(env.get("TABLETAPE_TRUSTED_PROXIES", "0")),
             "bgg_ids": _bgg_ids(env.get("TABLETAPE_BGG_IDS", "")),
+            "embedded_appendfsync": env.get("TABLETAPE_APPENDFSYNC", cls.embedded_appendfsync)
+            .strip()
+            .lower(),
+            "data_dir": env.get("TABLETAPE_DATA_DIR") or None,
+            "disk_reserve_mb": int(env.get("TABLETAPE_DISK_RESERVE_MB", cls.disk_reserve_mb)),
+            "projection_lag_limit": float(
+                env.get("TABLETAPE_PROJECTION_LAG_LIMIT", cls.projection_lag_limit)
+            ),
+            "live_streams": int(env.get("TABLETAPE_LIVE_STREAMS", cls.live_streams)),
+            "live_streams_per_client": int(
+                env.get("TABLETAPE_LIVE_STREAMS_PER_CLIENT", cls.live_streams_per_client)
+            ),
             "hooks_allow": _list(env.get("TABLETAPE_HOOKS_ALLOW", "")),
         }
         values.update(overrides)
@@ -105,8 +136,14 @@ class Settings:
                 "TABLETAPE_REDIS_CLUSTER=1 needs RQ_REDIS_URL: the job queue cannot live on a "
                 "Redis Cluster, so give it a standalone Redis of its own"
             )
+        if self.create_burst < 1:
+            raise ValueError("TABLETAPE_RATE_LIMIT_CREATE_BURST must be 1 or more")
         if self.wait_replicas < 0:
             raise ValueError("TABLETAPE_WAIT_REPLICAS must be 0 or more")
+        if self.embedded_appendfsync not in ("always", "everysec", "no"):
+            raise ValueError("TABLETAPE_APPENDFSYNC must be always, everysec or no")
+        if self.live_streams < 1 or self.live_streams_per_client < 1:
+            raise ValueError("TABLETAPE_LIVE_STREAMS and TABLETAPE_LIVE_STREAMS_PER_CLIENT must be 1 or more")
         for network in self.hooks_allow:
             try:
                 ipaddress.ip_network(network, strict=False)

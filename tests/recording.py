@@ -60,7 +60,7 @@ def record_example(
 def assert_agrees_with_its_log(parts: Services, match_id: str) -> None:
     """The match's projection, and its position read now, equal a fold of its log from step 1."""
     assert parts.verifier.check(match_id) == []
-    _, head = parts.reader.head(match_id)
+    _, head = parts.positions.head(match_id)
     assert head == parts.verifier.expected(match_id).pos
 
 

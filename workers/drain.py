@@ -2,9 +2,9 @@
 
 Writers mark a match dirty in the round trip of their append, and the writer that raised the wake
 flag enqueues one pass. While a pass runs it holds the flag up (so writes enqueue no more passes)
-and reads the dirty set every TICK, projecting what it finds in one batch: under load a batch
+and reads the dirty set every PASS_TICK, projecting what it finds in one batch: under load a batch
 holds every match written to since the last, and a job's cost is paid once per pass, not once per
-write. When the budget is spent, or nothing was dirty for IDLE seconds, it lowers the flag and
+write. When the budget is spent, or nothing was dirty for PASS_IDLE seconds, it lowers the flag and
 only then reads the dirty set once more: a write it does not see raises the flag again and
 enqueues the next pass, so no mark is left without a pass to find it. Each worker leases the
 matches it takes (a key in the match's own slot, that expires), so two workers at once project
@@ -15,24 +15,16 @@ from __future__ import annotations
 
 import time
 import uuid
+from typing import cast
 
 from events.codec import as_text
+from events.defaults import LEASE_MS, PASS_BATCH, PASS_IDLE, PASS_TICK
 from events.keys import Keys
 from events.store import WAKE_SECONDS
 from projections.projecting.projector import Lease, Projector
 
-BATCH = 200
-# Long enough for one batch of a pass; short, because a pass cut off with Redis (a crash, a
-# restart from AOF) leaves its leases behind, and those matches wait for them to expire. An
-# expired lease costs nothing but a fold done twice: the projection's compare-and-set decides.
-LEASE_MS = 8_000
-# How often a pass reads the dirty set: what a write may wait for its projection, at most, beyond
-# the projecting itself; and how long a pass waits for more writes once none came.
-TICK = 0.02
-IDLE = 0.25
 
-
-def drain(projector: Projector, keys: Keys, budget: float = 5.0, idle: float = IDLE) -> int:
+def drain(projector: Projector, keys: Keys, budget: float = 5.0, idle: float = PASS_IDLE) -> int:
     """Project dirty matches, batch after batch, until none came for ``idle`` seconds or ``budget``
     seconds passed; then, lowering the wake flag before each read, until nothing is left to take."""
     deadline = time.monotonic() + budget
@@ -49,8 +41,8 @@ def drain(projector: Projector, keys: Keys, budget: float = 5.0, idle: float = I
         projected += len(done)
         if done:
             quiet_since = time.monotonic()
-        if len(ids) < BATCH:
-            time.sleep(max(0.0, TICK - (time.monotonic() - began)))
+        if len(ids) < PASS_BATCH:
+            time.sleep(max(0.0, PASS_TICK - (time.monotonic() - began)))
     while True:
         ids = dirty_batch(projector, keys, hold=False)
         done = projector.project_many(ids, lease) if ids else []
@@ -60,16 +52,16 @@ def drain(projector: Projector, keys: Keys, budget: float = 5.0, idle: float = I
 
 
 def dirty_batch(projector: Projector, keys: Keys, hold: bool = False) -> list[str]:
-    """Up to BATCH dirty matches, read after raising the wake flag again (``hold``) or lowering it."""
+    """Up to PASS_BATCH dirty matches, read after raising the wake flag again (``hold``) or lowering it."""
     client = projector.client
     if hasattr(client, "get_node_from_key"):
         # On a cluster the two keys are on two servers: one round trip after the other.
         _flag(client, keys, hold)
-        found = client.srandmember(keys.dirty(), BATCH)
+        found = cast("list[bytes]", client.srandmember(keys.dirty(), PASS_BATCH))
     else:
         with client.pipeline(transaction=False) as pipe:
             _flag(pipe, keys, hold)
-            pipe.srandmember(keys.dirty(), BATCH)
+            pipe.srandmember(keys.dirty(), PASS_BATCH)
             _, found = pipe.execute()
     return sorted({as_text(raw) for raw in found})
 

@@ -7,9 +7,7 @@ named no store, such as a test's in-process worker, projects on the queue's own 
 
 from __future__ import annotations
 
-import os
 import threading
-import time
 from typing import Any
 
 import redis
@@ -45,7 +43,7 @@ def project_dirty(prefix: str, snapshot_every: int) -> dict[str, Any]:
     projected = drain(parts.projector, Keys(prefix))
     # Webhooks follow the feed the pass has just published; their deliveries are jobs of their own.
     queue = projection_queue(_queue_connection(), Keys(prefix))
-    hooks = Hooks(parts.reader.cache.client, Keys(prefix))
+    hooks = Hooks(parts.stored.client, Keys(prefix))
     return {"projected": projected, "deliveries": delivery.dispatch(hooks, parts.feed, queue, prefix)}
 
 
@@ -66,7 +64,10 @@ def _store() -> redis.Redis:
 
 
 def project_match(match_id: str, prefix: str, snapshot_every: int) -> dict[str, Any]:
-    """Bring one match's projection up to its log (idempotent; safe to run twice or at once)."""
+    """Bring one match's projection up to its log (idempotent; safe to run twice or at once).
+
+    Nothing in tabletape enqueues it (writes enqueue passes): it runs the jobs an operator
+    enqueues by name, and those an earlier release left in the queue."""
     done = _parts(prefix, snapshot_every).projector.project(match_id)
     return {"match_id": match_id, "checkpoint": done.checkpoint, "folded": done.folded}
 
@@ -74,10 +75,6 @@ def project_match(match_id: str, prefix: str, snapshot_every: int) -> dict[str, 
 def _parts(prefix: str, snapshot_every: int) -> Projections:
     job = get_current_job()
     assert job is not None, "projection jobs run inside an RQ job"
-    delay = float(os.environ.get("TABLETAPE_SLOW_PROJECTION", "0") or 0)
-    if delay:
-        # Fault-injection aid: makes a projection slow enough to kill a worker in the middle.
-        time.sleep(delay)
     with _LOCK:
         connection: redis.Redis = _STORE.get("client", job.connection)
         key = (id(connection), prefix, snapshot_every)

@@ -16,6 +16,7 @@ from redis.exceptions import RedisClusterException
 from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
+from events.defaults import FULL_SWEEP_EVERY, MAX_RECONNECT_WAIT, SWEEP_EVERY
 from events.keys import Keys
 from projections.hooks.delivery import promote_due
 from projections.projecting.queueing import projection_queue
@@ -23,12 +24,9 @@ from workers.jobs import use_store
 from workers.sweep import sweep_all, sweep_dirty
 
 log = logging.getLogger("tabletape.worker")
-MAX_RECONNECT_WAIT = 4.0
-# The full sweep finds a log whose writer died between its append and its dirty mark.
-FULL_SWEEP_EVERY = 30.0
 Connect = Callable[[], redis.Redis]
 # The cycle collector's thresholds in a worker: a young generation a hundred times the default's.
-# A worker holds the positions of many matches (up to ``projections.projecting.projector.HELD``): nested
+# A worker holds the positions of many matches (up to ``events.defaults.POSITIONS_HELD``): nested
 # dicts and lists, which the collector walks again at every older collection, though positions
 # hold no cycles. With the default thresholds collections took about a tenth of a projection
 # run's CPU; what they free (a run's few cycles) now waits a little longer.
@@ -71,7 +69,7 @@ def run_worker(
     connect_store: Connect,
     keys: Keys,
     snapshot_every: int,
-    sweep_every: float = 2.0,
+    sweep_every: float = SWEEP_EVERY,
     burst: bool = False,
 ) -> None:
     """Run one RQ worker on the projection queue until stopped; survive Redis restarts.

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.contract import Action, Event, State, event, fail, require
-from games.decider import Handler, decide_with, settle
+from games.decider import Handler, decide_with, derive
 from games.hat_trick.constants import DECK_SIZE, PROPS, TITLE
 from games.hat_trick.evolve import evolve, working_copy
 from games.hat_trick.stacks import canonical_stack, check_stack, judge_stack
@@ -71,7 +71,7 @@ def _declare(state: State, action: Action) -> list[Event]:
     if stack is not None:
         check_stack(stack)
         stack = canonical_stack(stack)
-    return settle(
+    return derive(
         state, [event("DeclarationMade", player=player, stack=stack)], evolve, _derived, working_copy
     )
 
@@ -96,14 +96,14 @@ def _judge(state: State, action: Action) -> list[Event]:
     )
     reason = action.get("reason")
     reasons = [{"requirement": "table", "prop": None, "message": reason}] if reason else []
-    return settle(
+    return derive(
         state, _verdict(state, player, action["verdict"], "table", reasons), evolve, _derived, working_copy
     )
 
 
 def _abandon(state: State, action: Action) -> list[Event]:
     round_ = _round_in_play(state)
-    return settle(
+    return derive(
         state,
         [event("CardDiscarded", card=round_["card"]["card"], reason="abandoned")],
         evolve,

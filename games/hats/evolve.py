@@ -3,7 +3,10 @@
 Hands are ``{"known": [cards], "unknown": k, "size": n}``: the recorded cards that may be in the
 hand, at most how many of its cards are none of them, and how many it holds. A card leaving a hand
 unnamed keeps the recorded cards as candidates (any one of them may be the card that went), so a
-card that cannot be in the hand is still refused.
+card that cannot be in the hand is still refused. ``"loose"`` (present once it is not 0) counts the
+unnamed cards that left the hand for where others may reach them (the discard pile, a partner):
+while there is none, every candidate is in the hand or among the player's own black hats, so no
+other player can play it.
 """
 
 from __future__ import annotations
@@ -85,7 +88,7 @@ def _card_redrawn(state: State, data: dict[str, Any]) -> State:
             hand["unknown"] -= 1
             _seen_elsewhere(state, data["player"], card)
         return state
-    _leave(state, data["player"], data.get("discarded"))
+    _leave(state, data["player"], data.get("discarded"), loose=True)
     pile = state["pile"]
     pile["size"] += 1
     if data.get("discarded") is not None:
@@ -100,8 +103,8 @@ def _card_redrawn(state: State, data: dict[str, Any]) -> State:
 @evolve.on("PartnerTraded")
 def _partner_traded(state: State, data: dict[str, Any]) -> State:
     player, partner = data["player"], data["partner"]
-    _leave(state, player, data.get("given"))
-    _leave(state, partner, data.get("received"))
+    _leave(state, player, data.get("given"), loose=True)
+    _leave(state, partner, data.get("received"), loose=True)
     _enter(state, partner, data.get("given"))
     _enter(state, player, data.get("received"))
     state["turn"]["extra"] = "partner_trade"
@@ -142,11 +145,14 @@ def _dealt(cards: list[str]) -> dict[str, Any]:
     return {"known": list(cards), "unknown": HAND_SIZE - len(cards), "size": HAND_SIZE}
 
 
-def _leave(state: State, player: str, card: str | None) -> None:
+def _leave(state: State, player: str, card: str | None, loose: bool = False) -> None:
     """A card leaves a hand: named, it is struck off (a recorded one, or one of the unknown);
-    unnamed, every recorded card stays a candidate, since nobody can tell which one went."""
+    unnamed, every recorded card stays a candidate, since nobody can tell which one went, and one
+    that goes where others may reach it (``loose``) is counted."""
     hand = state["hands"][player]
     hand["size"] -= 1
+    if card is None and loose:
+        hand["loose"] = hand.get("loose", 0) + 1
     if card is not None and card not in hand["known"]:
         hand["unknown"] = max(0, hand["unknown"] - 1)
     elif card is not None:

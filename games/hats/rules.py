@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.contract import Action, Event, State, event, fail, require
-from games.decider import Handler, decide_with, settle
+from games.decider import Handler, decide_with, derive
 from games.hats.constants import (
     HAND_SIZE,
     PLAYS_EACH,
@@ -195,7 +195,7 @@ def _favourite(state: State, action: Action) -> list[Event]:
     )
     card = canon_card(action["card"])
     check_leaves_hand(state, player, card)
-    return settle(state, [event("FavouriteRevealed", player=player, card=card)], evolve, _match_end)
+    return derive(state, [event("FavouriteRevealed", player=player, card=card)], evolve, _match_end)
 
 
 HANDLERS: dict[str, Handler] = {

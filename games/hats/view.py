@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Sequence
 from typing import Any
 
 from games.contract import JSON, State
 from games.hats.constants import COOKIE_POINTS, TYPES, card_type, card_value
 from games.hats.whereabouts import surely_held
+from games.hidden import DEAL, hold_back, masked
 from games.players import left_of
 
 # --- view -------------------------------------------------------------------------------------
@@ -48,6 +51,64 @@ def hand_view(hand: dict[str, Any]) -> JSON:
         "maybe": [] if sure else list(hand["known"]),
         "unknown": hand["unknown"],
     }
+
+
+# --- hidden information -----------------------------------------------------------------------
+
+# The facts a table does not see, by event, and by the action that logs them: the cards dealt,
+# which card became a black hat, and the cards redrawn or traded.
+_HIDDEN = {
+    "BlackHatMade": ["card"],
+    "CardRedrawn": ["discarded", "drawn"],
+    "PartnerTraded": ["given", "received"],
+}
+_HIDDEN_IN_ACTION = ["card", "discarded", "drawn", "given", "received"]
+
+
+def announced(state: State) -> list[str]:
+    """What the table has been shown beyond the swaps and favourites: everything, once it is over."""
+    return [DEAL] if state["finished"] else []
+
+
+def public(now: State, shown: Sequence[str], event: dict[str, Any], effective: bool = True) -> dict[str, Any]:
+    """A logged event as a reader without the write token sees it: the recorded hands, black hats,
+    redraws and trades stay hidden until the match is over."""
+    if now["finished"] or DEAL in shown:
+        return event
+    if event.get("type") == "MatchCreated":
+        return _created_in_public(event)
+    action = (event.get("meta") or {}).get("action") or {}
+    in_action = _HIDDEN_IN_ACTION if action.get("type") in ("black_hat", "redraw", "partner_trade") else []
+    return hold_back(event, _HIDDEN.get(event.get("type") or "", []), in_action)
+
+
+def _created_in_public(event: dict[str, Any]) -> dict[str, Any]:
+    """The match's first event without the hands dealt (in its setup, and in the request logged)."""
+    hands = (event["data"].get("setup") or {}).get("hands")
+    if not hands or not any(hands.values()):
+        return event
+    hidden = copy.deepcopy(event)
+    hidden["data"]["setup"]["hands"] = masked(hands)
+    hidden["data"]["hidden"] = True
+    action = hidden.get("meta", {}).get("action")
+    if isinstance(action, dict) and isinstance(action.get("setup"), dict) and "hands" in action["setup"]:
+        action["setup"]["hands"] = masked(action["setup"]["hands"])
+    return hidden
+
+
+def public_view(now: State, shown: Sequence[str], view: JSON) -> JSON:
+    """The view at any step as a reader without the write token sees it: each hand by its size
+    only, and the black hats unnamed, until the match is over."""
+    if now["finished"] or DEAL in shown:
+        return view
+    hands = {
+        p: {"size": h["size"], "known": [], "maybe": [], "unknown": h["size"], "hidden": True}
+        if h["known"] or h["maybe"]
+        else h
+        for p, h in view["hands"].items()
+    }
+    collections = {p: dict(c) | {"black_hats_named": []} for p, c in view["collections"].items()}
+    return dict(view) | {"hands": hands, "collections": collections}
 
 
 # --- scores -----------------------------------------------------------------------------------

@@ -41,8 +41,16 @@ def _held_by(state: State, player: str, card: str, *, in_hand: bool) -> tuple[st
     if state["favourites"][player] == card:
         return "card_revealed", f"{card} is {player}'s revealed favourite hat"
     hand = state["hands"][player]
-    if in_hand and card in hand["known"] and surely_held(hand):
+    if not in_hand or card not in hand["known"]:
+        return None
+    if surely_held(hand):
         return "card_in_hand", f"{card} is recorded in {player}'s hand"
+    if not hand.get("loose"):
+        # Only black hats took cards away unnamed: the card is in the hand or face down among them.
+        return "card_in_hand", (
+            f"{card} is recorded in {player}'s hand: it is still there, or it is one of the black "
+            f"hats {player} made without naming the card"
+        )
     return None
 
 

@@ -16,7 +16,7 @@ eliminations, the next leader, the round's end and the result, each as an event.
 
 The package holds the eight modules every game holds (``constants``, ``schemas``, ``rules``,
 ``evolve``, ``view``, ``legal``, ``example`` and this one) and two of its own: ``powers`` (the characters'
-distribution powers) and ``settle`` (what a distribution sets off).
+distribution powers) and ``distribution`` (what a distribution sets off).
 """
 
 from __future__ import annotations

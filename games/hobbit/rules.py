@@ -1,7 +1,7 @@
 """Setting up a match of The Hobbit Card Game and deciding what each recorded action causes.
 
 ``decide`` dispatches each action type to one small function; the distribution of a won trick,
-with everything it sets off, lives in ``games.hobbit.settle``.
+with everything it sets off, lives in ``games.hobbit.distribution``.
 """
 
 from __future__ import annotations
@@ -23,8 +23,9 @@ from games.hobbit.constants import (
     living,
     value,
 )
-from games.hobbit.settle import distribute
+from games.hobbit.distribution import distribute
 from games.players import find_player as _seated
+from games.players import name_key
 
 # --- setup ---------------------------------------------------------------------------------------
 
@@ -34,7 +35,7 @@ def setup(players: list[str], setup: dict[str, Any], options: dict[str, Any]) ->
     players = list(players)
     for player in players:
         require(
-            player.casefold() != DISCARD,
+            name_key(player) != DISCARD,
             "reserved_name",
             f"'{player}' cannot be a player's name: \"{DISCARD}\" means a discarded card",
         )

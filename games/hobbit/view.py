@@ -3,9 +3,11 @@ wins, and the result says why)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from games.contract import JSON, State
+from games.hidden import DEAL, hold_back, masked
 from games.hobbit.constants import CHARACTERS, SIDES, cards_left, health, living, side_of
 
 # --- view and scores -----------------------------------------------------------------------------
@@ -50,6 +52,31 @@ def scores(state: State) -> JSON:
             for p, c in _characters(state).items()
         },
     }
+
+
+# --- hidden information --------------------------------------------------------------------------
+
+
+def announced(state: State) -> list[str]:
+    """What the table has been shown beyond the cards played: the whole deal, once it is over."""
+    return [DEAL] if state["finished"] else []
+
+
+def public(now: State, shown: Sequence[str], event: dict[str, Any], effective: bool = True) -> dict[str, Any]:
+    """A logged event as a reader without the write token sees it: recorded hands stay hidden
+    until the match is over (an eliminated character's hand is discarded unseen: its events give
+    only how many cards it held)."""
+    if now["finished"] or DEAL in shown:
+        return event
+    return hold_back(event, ["hands"] if event.get("type") == "RoundStarted" else [], ["hands"])
+
+
+def public_view(now: State, shown: Sequence[str], view: JSON) -> JSON:
+    """The view at any step as a reader without the write token sees it: recorded hands as null
+    cards until the match is over."""
+    if now["finished"] or DEAL in shown or not view["hands"]:
+        return view
+    return dict(view) | {"hands": masked(view["hands"])}
 
 
 # --- private helpers -----------------------------------------------------------------------------

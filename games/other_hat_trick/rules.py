@@ -34,7 +34,7 @@ from games.other_hat_trick.constants import (
 from games.other_hat_trick.knowledge import Claim, contradiction
 from games.other_hat_trick.turns import require_phase
 from games.other_hat_trick.view import final_scores
-from games.players import find_player
+from games.players import find_player, name_key
 from games.words import and_words
 
 # --- setup -----------------------------------------------------------------------------------
@@ -44,7 +44,7 @@ def setup(players: list[str], setup: dict[str, Any], options: dict[str, Any]) ->
     """The match's first event, after the checks the schemas cannot make."""
     for name in players:
         require(
-            name.strip().casefold() != MIDDLE_NAME,
+            name_key(name) != MIDDLE_NAME,
             "reserved_name",
             f"a player may not be called {name!r}: 'middle' names the seventh prop",
         )
@@ -105,7 +105,7 @@ def _turn_trick(state: State, action: Action) -> list[Event]:
 def _swap(state: State, action: Action) -> list[Event]:
     player = _acting_player(state, action, (CHOOSE, SWAP), "swap")
     require(
-        action["with_player"].strip().casefold() != MIDDLE_NAME,
+        name_key(action["with_player"]) != MIDDLE_NAME,
         "swap_with_middle",
         "the middle prop is never swapped: swap with one of another player's props",
     )

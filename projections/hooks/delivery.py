@@ -24,15 +24,14 @@ import requests
 from rq import Queue
 
 from events.codec import as_text, dumps, loads
+from events.defaults import HOOK_BACKOFF, HOOK_DISPATCH_PAGE, HOOK_PAUSE_AFTER, HOOK_TIMEOUT_SECONDS
 from events.keys import Keys
 from projections.hooks.registry import Hooks, NoSuchHook, kind_of, refusal
 from projections.queries.feed import FeedReader
 
 DELIVER = "workers.jobs.deliver_hook"
-BACKOFF = (1, 2, 4, 8, 16, 32)
-PAUSE_AFTER = 10
-TIMEOUT_SECONDS = 5.0
-PAGE = 500
+BACKOFF = HOOK_BACKOFF
+PAUSE_AFTER = HOOK_PAUSE_AFTER
 
 
 def signature(secret: str, timestamp: str, body: bytes) -> str:
@@ -57,7 +56,7 @@ def dispatch(hooks: Hooks, feed: FeedReader, queue: Queue, prefix: str) -> int:
             if hook["paused"]:
                 continue
             after = as_text(client.get(keys.hook_position(hook["id"])) or b"0")
-            page = feed.page(after, PAGE)
+            page = feed.page(after, HOOK_DISPATCH_PAGE)
             for event in page.events:
                 if kind_of(event) & set(hook["events"]):
                     _enqueue(queue, prefix, hook["id"], event, 0)
@@ -126,7 +125,7 @@ def _post(hook: dict[str, Any], body: bytes) -> dict[str, Any]:
     }
     try:
         answer = requests.post(
-            hook["url"], data=body, headers=headers, timeout=TIMEOUT_SECONDS, allow_redirects=False
+            hook["url"], data=body, headers=headers, timeout=HOOK_TIMEOUT_SECONDS, allow_redirects=False
         )
     except requests.RequestException as exc:
         return {"ok": False, "error": f"{type(exc).__name__}: {exc}"[:300]}

@@ -22,10 +22,10 @@ from urllib.parse import urlsplit
 import redis
 
 from events.codec import as_text, dumps, loads
+from events.defaults import HOOK_LOG_KEPT as LOG_LENGTH
 from events.keys import Keys
 
 KINDS = {"match.created", "match.finished", "dispute.raised", "*"}
-LOG_LENGTH = 200
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 

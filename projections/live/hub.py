@@ -25,18 +25,15 @@ from typing import Any
 import redis
 
 from events.codec import as_text, decode, entry_id, seq_of
+from events.defaults import LIVE_BLOCK_MS, LIVE_KEEPALIVE_SECONDS, LIVE_WAKE_TTL_SECONDS, LIVE_XREAD_COUNT
 from events.envelope import StoredEvent
 from events.keys import Keys
 from events.store import EventStore
 from projections.positions import tape
-from projections.positions.rewind import MatchReader, frozen
-from projections.queries.disclosure import disclosed
+from projections.positions.rewind import Positions, frozen
+from projections.queries.disclosure import Sight, sight
 
 log = logging.getLogger("tabletape.live")
-BLOCK_MS = 30_000
-BATCH = 500
-KEEPALIVE_SECONDS = 15.0
-WAKE_TTL_SECONDS = 3600
 
 
 # --- the hub: one blocking read per group of keys (one server: one), per process ------------------
@@ -145,7 +142,7 @@ class GroupReader:
         """Cut the reader's blocking read short, so that it reads the logs it follows now."""
         with self.hub.store.client.pipeline(transaction=False) as pipe:
             pipe.xadd(self.wake_key, {"w": "1"}, maxlen=10, approximate=True)
-            pipe.expire(self.wake_key, WAKE_TTL_SECONDS)
+            pipe.expire(self.wake_key, LIVE_WAKE_TTL_SECONDS)
             pipe.execute()
 
     def close(self) -> None:
@@ -167,7 +164,7 @@ class GroupReader:
                     matches = {keys.log(m): m for m in self._cursors}
                     streams: dict[Any, Any] = {k: entry_id(self._cursors[m]) for k, m in matches.items()}
                 streams[self.wake_key] = woken
-                replies: Any = client.xread(streams, count=BATCH, block=BLOCK_MS)
+                replies: Any = client.xread(streams, count=LIVE_XREAD_COUNT, block=LIVE_BLOCK_MS)
                 for key, entries in replies or []:
                     name = as_text(key)
                     if name == self.wake_key:
@@ -252,18 +249,23 @@ class Feed:
 
     def __init__(
         self,
-        reader: MatchReader,
+        positions: Positions,
         hub: LiveHub,
         match_id: str,
         last_event_id: int | None = None,
-        keepalive: float = KEEPALIVE_SECONDS,
+        keepalive: float = LIVE_KEEPALIVE_SECONDS,
+        everything: bool = False,
     ) -> None:
-        self.reader = reader
+        self.positions = positions
         self.match_id = match_id
-        self.game, head = reader.head(match_id)
+        self.everything = everything
+        self.game, head = positions.head(match_id)
+        # Frames of steps before the head (a resumed stream catching up) are shown as a replay of
+        # them shows them: judged against the match now, not against the step being sent.
+        self.head = head
         self.resumed = last_event_id is not None
         start = head["version"] if last_event_id is None else min(last_event_id, head["version"])
-        self.pos = reader.position(self.game, match_id, start)
+        self.pos = positions.position(self.game, match_id, start)
         self.keepalive = keepalive
         self.hub = hub
 
@@ -291,16 +293,18 @@ class Feed:
     def _frame(self, event: StoredEvent) -> str:
         own = StoredEvent(event.seq, event.type, frozen(event.data), event.meta)
         self.pos = tape.step(
-            self.game, self.pos, own, lambda n: self.reader.position(self.game, self.match_id, n)
+            self.game, self.pos, own, lambda n: self.positions.position(self.game, self.match_id, n)
         )
-        frame = self.reader.frame(self.game, self.pos, event, True)
-        frame["event"] = disclosed(self.game, self.pos["game"], frame["event"])
-        return sse("frame", frame, event.seq)
+        return sse("frame", self.positions.frame(self._sight(), self.pos, event, True), event.seq)
+
+    def _sight(self) -> Sight:
+        now = self.head if self.head["version"] > self.pos["version"] else self.pos
+        return sight(self.game, now, self.everything)
 
     def _state(self) -> dict[str, Any]:
         return {
             "id": self.match_id,
             "version": self.pos["version"],
             "finished": bool(self.pos["game"].get("finished")),
-            "state": frozen(self.game.view(self.pos["game"])),
+            "state": self._sight().view(frozen(self.game.view(self.pos["game"]))),
         }

@@ -10,23 +10,20 @@ from __future__ import annotations
 
 import copy
 import threading
-from collections import OrderedDict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from cachetools import LRUCache
+
+from events.defaults import BATCH_ENDS_KEPT, MATCHES_REMEMBERED, NEAR_ENOUGH
 from events.envelope import StoredEvent
 from events.store import EventStore
 from games.contract import Game
 from games.registry import get_game
 from projections.positions import tape
-from projections.positions.stored import ProjectionCache
+from projections.positions.stored import StoredProjections
 from projections.positions.tape import Position, Tape
-from projections.queries.disclosure import disclosed
-
-# How many batch ends a process remembers per match: the positions an undo or redo lands on.
-RING = 24
-# A remembered position this close to the step needed is folded from without asking Redis.
-NEAR_ENOUGH = 32
+from projections.queries.disclosure import Sight, sight
 
 
 def frozen(value: Any) -> Any:
@@ -42,17 +39,34 @@ def _no_jumps(step: int) -> Position:
     raise AssertionError(f"a fold without corrections jumped to step {step}")
 
 
-class MatchReader:
+class _Remembered(LRUCache[str, LRUCache[int, bytes]]):
+    """The matches a process remembers batch ends of, the least recently used going first."""
+
+    def __init__(self, maxsize: int, forget: Callable[[str], object]) -> None:
+        super().__init__(maxsize=maxsize)
+        self._forget = forget
+
+    def popitem(self) -> tuple[str, LRUCache[int, bytes]]:
+        """Evict the least recently used match, and what else is remembered of it."""
+        gone, ring = super().popitem()
+        self._forget(gone)
+        return gone, ring
+
+
+class Positions:
     """Rebuilds positions of a match from the log, the projection and the snapshots."""
 
-    def __init__(self, store: EventStore, cache: ProjectionCache, memo_size: int = 256) -> None:
+    def __init__(
+        self, store: EventStore, stored: StoredProjections, memo_size: int = MATCHES_REMEMBERED
+    ) -> None:
         self.store = store
-        self.cache = cache
-        self._memo: OrderedDict[str, OrderedDict[int, bytes]] = OrderedDict()
-        self._memo_size = memo_size
+        self.stored = stored
         # The newest position of a match as the last write here left it, not copied: the next
         # writer takes it (and owns it) instead of thawing the same position from the ring.
         self._live: dict[str, Position] = {}
+        # Per match, the batch ends remembered (a ring of BATCH_ENDS_KEPT): a match forgotten
+        # takes its live position with it.
+        self._memo = _Remembered(memo_size, lambda gone: self._live.pop(gone, None))
         self._lock = threading.Lock()
 
     def game_of(self, match_id: str) -> Game:
@@ -94,7 +108,6 @@ class MatchReader:
             live = self._live.pop(match_id, None)
             ring = self._memo.get(match_id)
             if live is not None and ring and live["version"] == max(ring):
-                self._memo.move_to_end(match_id)
                 return live, False
         remembered = self._newest(match_id)
         if remembered is not None:
@@ -109,11 +122,12 @@ class MatchReader:
             if ring and max(ring) == pos["version"]:
                 self._live[match_id] = pos
 
-    def describe(self, match_id: str) -> dict[str, Any]:
-        """A match's players, setup, options, version, status, winners and disputes, now."""
+    def describe(self, match_id: str, everything: bool = False) -> dict[str, Any]:
+        """A match's players, setup, options, version, status, winners and disputes, now (the
+        setup as the reader may see it: ``everything`` for the write token's holder)."""
         header = self.store.header(match_id)
         game, pos = self.head(match_id)
-        created = self.store.read(match_id, 1, 1)[0].data
+        created = sight(game, pos, everything).event(self.store.read(match_id, 1, 1)[0].as_dict())["data"]
         board = game.scores(pos["game"])
         return {
             "id": match_id,
@@ -122,7 +136,7 @@ class MatchReader:
             "setup": created["setup"],
             "options": created["options"],
             "version": pos["version"],
-            "projected_version": self.cache.checkpoint(match_id),
+            "projected_version": self.stored.checkpoint(match_id),
             "created_at": header.get("created_at"),
             "timezone": header.get("timezone") or "UTC",
             "location": header.get("location"),
@@ -133,40 +147,35 @@ class MatchReader:
             "forked_from": header.get("forked_from"),
         }
 
-    def naive_at(self, game: Game, match_id: str, step: int) -> Position:
-        """The position at ``step`` folded from step 1, ignoring every stored position.
-
-        The baseline that snapshots are measured against: one pass over the log.
-        """
-        return Tape(game, tape.empty()).fold(self.store.iter_events(match_id, 1, step))
-
     def tape_at(self, game: Game, match_id: str, step: int, keep: bool = True) -> Tape:
         """A tape at the position right after ``step``, that rewinds through the stored positions."""
         return self.tape_from(game, match_id, self.position(game, match_id, step), keep)
 
-    def frames(self, match_id: str, first: int, last: int, raw: bool = False) -> Iterator[dict[str, Any]]:
-        """Frames first..last (each event with the game's view after it), in one pass."""
+    def frames(
+        self, match_id: str, first: int, last: int, raw: bool = False, everything: bool = False
+    ) -> Iterator[dict[str, Any]]:
+        """Frames first..last (each event with the game's view after it), in one pass, as a reader
+        sees them (``everything``: the write token's holder)."""
         game, head = self.head(match_id)
+        seen = sight(game, head, everything)
         # A page folds at most a few hundred steps: a rare correction among them is found from the
         # stored positions rather than by keeping a copy of every batch's end.
         playing = self.tape_at(game, match_id, first - 1, keep=False)
         for event in self.store.iter_events(match_id, first, last):
             pos = playing.advance(event)
             if raw or (event.type not in tape.CORRECTIONS and tape.is_effective(head, event.seq)):
-                frame = self.frame(game, pos, event, tape.is_effective(head, event.seq))
-                frame["event"] = disclosed(game, head["game"], frame["event"])
-                yield frame
+                yield self.frame(seen, pos, event, tape.is_effective(head, event.seq))
 
     @staticmethod
-    def frame(game: Game, pos: Position, event: StoredEvent, effective: bool) -> dict[str, Any]:
-        """One replay frame: the event, who sent it and when, and the state after it."""
+    def frame(seen: Sight, pos: Position, event: StoredEvent, effective: bool) -> dict[str, Any]:
+        """One replay frame: the event, who sent it and when, and the state after it, as ``seen``."""
         return {
             "step": event.seq,
-            "event": event.as_dict(),
+            "event": seen.event(event.as_dict()),
             "actor": event.meta.get("actor"),
             "ts": event.meta.get("ts"),
             "effective": effective and event.type not in tape.CORRECTIONS,
-            "state": frozen(game.view(pos["game"])),
+            "state": seen.view(frozen(seen.game.view(pos["game"]))),
         }
 
     def advance(self, game: Game, match_id: str, pos: Position, events: Iterable[StoredEvent]) -> Position:
@@ -218,8 +227,6 @@ class MatchReader:
             ring = self._ring(match_id)
             for step, text in kept:
                 ring[step] = text
-                ring.move_to_end(step)
-            self._trim(ring)
 
     def position(self, game: Game, match_id: str, step: int, near: Position | None = None) -> Position:
         """The position right after ``step``, as a fresh value the caller owns.
@@ -248,24 +255,16 @@ class MatchReader:
         best = max(found, key=lambda p: p["version"], default=None)
         if best is not None and step - best["version"] <= NEAR_ENOUGH:
             return best
-        found += self.cache.bases(match_id, step)
+        found += self.stored.bases(match_id, step)
         best = max(found, key=lambda p: p["version"], default=None)
         return best if best is not None else copy.deepcopy(tape.empty())
 
-    def _ring(self, match_id: str) -> OrderedDict[int, bytes]:
+    def _ring(self, match_id: str) -> LRUCache[int, bytes]:
         ring = self._memo.get(match_id)
         if ring is None:
-            ring = self._memo[match_id] = OrderedDict()
-        self._memo.move_to_end(match_id)
-        while len(self._memo) > self._memo_size:
-            gone, _ = self._memo.popitem(last=False)
-            self._live.pop(gone, None)
+            # The least recently used go first: an undo and a redo of one action keep both its ends.
+            ring = self._memo[match_id] = LRUCache(maxsize=BATCH_ENDS_KEPT)
         return ring
-
-    def _trim(self, ring: OrderedDict[int, bytes]) -> None:
-        # The least recently used go first: an undo and a redo of one action keep both its ends.
-        while len(ring) > RING:
-            ring.popitem(last=False)
 
     def _newest(self, match_id: str) -> Position | None:
         """A fresh copy of the newest position remembered for the match, if any."""
@@ -282,5 +281,5 @@ class MatchReader:
             steps = [s for s in ring if s <= step] if ring else []
             if not ring or not steps:
                 return None
-            ring.move_to_end(max(steps))
+            # Read through the cache, so the position found counts as recently used.
             return tape.thaw(ring[max(steps)])

@@ -1,8 +1,12 @@
-"""Where projections live in Redis: the projected position, its views, and the snapshots."""
+"""Where projections live in Redis: the projected position and summary, and the snapshots.
+
+No view and no scoreboard is stored: reads compute them from the position."""
 
 from __future__ import annotations
 
 import json
+import logging
+from collections.abc import Iterable
 from typing import Any
 
 import redis
@@ -13,6 +17,23 @@ from projections.positions import tape
 from projections.positions.tape import Position
 
 _SNAP_DIGITS = 12
+log = logging.getLogger("tabletape.projections")
+
+
+def project_again(client: redis.Redis, keys: Keys, match_ids: Iterable[str]) -> None:
+    """Hand matches whose projection cannot be read back to the workers: the projection goes (its
+    read models are written again with the next one) and the matches are marked dirty, so the next
+    pass projects them from their logs. Nothing a reader found unreadable is trusted again."""
+    found = sorted(set(match_ids))
+    if not found:
+        return
+    log.warning("unreadable projection of %s: projected again from the log", ", ".join(found))
+    with client.pipeline(transaction=False) as pipe:
+        for match_id in found:
+            # One key per command: a cluster's pipeline sends each to the node that holds it.
+            pipe.delete(keys.proj(match_id))
+            pipe.sadd(keys.dirty(), match_id)
+        pipe.execute()
 
 
 def snapshot_member(pos: Position) -> str:
@@ -20,8 +41,8 @@ def snapshot_member(pos: Position) -> str:
     return f"{pos['version']:0{_SNAP_DIGITS}d}|{dumps(pos)}"
 
 
-class ProjectionCache:
-    """Reads of a match's projection hash and snapshots."""
+class StoredProjections:
+    """The stored projection of each match: its projection hash and its snapshots."""
 
     def __init__(self, client: redis.Redis, keys: Keys) -> None:
         self.client = client
@@ -37,7 +58,12 @@ class ProjectionCache:
         checkpoint, raw = self.client.hmget(self.keys.proj(match_id), ["checkpoint", "env"])
         if checkpoint is None or raw is None:
             return None
-        return int(checkpoint), tape.thaw(raw)
+        pos = _position(raw)
+        if pos is None:
+            # Not what a projection writes: the workers project the match again from its log.
+            project_again(self.client, self.keys, [match_id])
+            return None
+        return int(checkpoint), pos
 
     def field(self, match_id: str, name: str) -> tuple[int, Any] | None:
         """(checkpoint, value) of one projected field ("env", "summary"), or None."""
@@ -52,10 +78,14 @@ class ProjectionCache:
             pipe.hget(self.keys.proj(match_id), "env")
             pipe.zrevrangebyscore(self.keys.snap(match_id), at, "-inf", start=0, num=1)
             projected, snapshot = pipe.execute()
-        found = [json.loads(as_text(s).split("|", 1)[1]) for s in snapshot]
+        # A snapshot or position that cannot be read is passed over (``verify`` reports it, and
+        # ``rebuild`` writes it again); an unreadable position is projected again at once.
+        found = [pos for s in snapshot if (pos := _position(as_text(s).split("|", 1)[-1])) is not None]
         if projected is not None:
-            pos = json.loads(projected)
-            if pos["version"] <= at:
+            pos = _position(projected)
+            if pos is None:
+                project_again(self.client, self.keys, [match_id])
+            elif pos["version"] <= at:
                 found.append(pos)
         return found
 
@@ -64,4 +94,20 @@ class ProjectionCache:
         found = self.client.zrevrangebyscore(self.keys.snap(match_id), at, "-inf", start=0, num=1)
         if not found:
             return None
-        return json.loads(as_text(found[0]).split("|", 1)[1])
+        return _position(as_text(found[0]).split("|", 1)[-1])
+
+
+def _position(raw: bytes | str) -> Position | None:
+    """A stored position, or None when it is not one (not JSON, or not an object with a step
+    number and a game state)."""
+    try:
+        pos = tape.thaw(raw)
+    except ValueError:
+        return None
+    if (
+        not isinstance(pos, dict)
+        or not isinstance(pos.get("version"), int)
+        or not isinstance(pos.get("game"), dict)
+    ):
+        return None
+    return pos

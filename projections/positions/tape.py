@@ -3,7 +3,7 @@
 The position at log step N is what the match looked like right after step N was recorded:
 
     {"version": N, "game": <the game's state>, "top": [action_id, first, last] | None,
-     "redo": [[action_id, first, last], ...], "undone": [[first, last], ...]}
+     "redo": [[action_id, first, last], ...], "undone": [[first, last], ...], "shown"?: [key, ...]}
 
 ``top`` is the last effective action (the batch of steps one request appended); ``redo`` the
 actions that an undo took back and a redo may re-apply; ``undone`` every step range that is not
@@ -14,6 +14,10 @@ ones that were effective when A was first recorded, so undoing A restores the po
 ``first(A) - 1`` and redoing A restores the position at step ``last(A)``. Those two facts make
 every correction a jump to an earlier position (see ``step``'s ``rewind`` argument); ``Tape`` folds while
 remembering the positions such a jump may land on.
+
+``shown`` (present once needed) lists the facts the table was shown that an undo took back since
+(``Game.announced``'s keys): a table that heard a bid cannot unhear it, so what it was shown stays
+public whatever the undos (projections.queries.disclosure).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from typing import Any
 
 import orjson
 
+from events.defaults import TAPE_EVERY, TAPE_WINDOW
 from events.envelope import StoredEvent
 from games.contract import Game
 
@@ -63,7 +68,7 @@ def empty() -> Position:
 def step(game: Game, pos: Position, event: StoredEvent, rewind: Rewind) -> Position:
     """The position after ``event``; owns ``pos`` and may change it in place."""
     if event.type == UNDONE:
-        return _undo(pos, event, rewind)
+        return _undo(game, pos, event, rewind)
     if event.type == REDONE:
         return _redo(pos, event, rewind)
     pos["game"] = game.evolve(pos["game"], {"type": event.type, "data": event.data})
@@ -106,8 +111,8 @@ class Tape:
         start: Position,
         fallback: Rewind | None = None,
         keep: bool = True,
-        window: int = 32,
-        every: int = 64,
+        window: int = TAPE_WINDOW,
+        every: int = TAPE_EVERY,
     ) -> None:
         self.game = game
         self.position = start
@@ -193,13 +198,26 @@ def redo_event(pos: Position) -> dict[str, Any] | None:
     return {"action_id": action_id, "first": first, "last": last, "restores": last}
 
 
-def _undo(pos: Position, event: StoredEvent, rewind: Rewind) -> Position:
+def _undo(game: Game, pos: Position, event: StoredEvent, rewind: Rewind) -> Position:
     data = event.data
     restored = rewind(int(data["restores"]))
     restored["redo"] = pos["redo"] + [[data["action_id"], data["first"], data["last"]]]
     restored["undone"] = pos["undone"] + [[data["first"], data["last"]]]
     restored["version"] = event.seq
+    shown = _taken_back(game, pos, restored)
+    if shown:
+        restored["shown"] = shown
     return restored
+
+
+def _taken_back(game: Game, before: Position, after: Position) -> list[str]:
+    """What the table was shown before an undo and is not shown after it, with what earlier
+    undos took back."""
+    kept = list(before.get("shown") or [])
+    if game.announced is None:
+        return kept
+    still = set(game.announced(after["game"]))
+    return kept + [k for k in game.announced(before["game"]) if k not in still and k not in kept]
 
 
 def _redo(pos: Position, event: StoredEvent, rewind: Rewind) -> Position:
@@ -209,4 +227,6 @@ def _redo(pos: Position, event: StoredEvent, rewind: Rewind) -> Position:
     restored["redo"] = pos["redo"][:-1]
     restored["undone"] = [r for r in pos["undone"] if r != span]
     restored["version"] = event.seq
+    if pos.get("shown"):
+        restored["shown"] = list(pos["shown"])
     return restored

@@ -3,9 +3,9 @@
 -- slot. (The scoreboard is the game's scores of the position, computed when it is read.)
 --
 -- KEYS: 1 proj (hash), 2 snap (sorted set), 3 lease (string), 4 meta (hash); on one Redis also
---       5 dirty (the set of matches whose projection may lag), which a run then settles here.
--- ARGV: 1 <checkpoint the fold started from>, 2 <new checkpoint>, 3 env, 4 summary,
---       5 <the read models' basis of this summary>, 6 <the run's token>, 7 <the lease's token,
+--       5 dirty (the set of matches whose projection may lag), which a run then takes the match off here.
+-- ARGV: 1 <checkpoint the fold started from>, 2 <new checkpoint>, 3 the frozen position (field
+--       env), 4 summary, 5 <the read models' basis of this summary>, 6 <the run's token>, 7 <the lease's token,
 --       or "">, 8 <the match id>, then <step> <member> for each snapshot
 -- Replies {code, version}:
 --   code 0: the stored checkpoint is not the one the fold started from; nothing written, and
@@ -14,7 +14,7 @@
 --           equals the basis). The lease is given back; on one Redis the match also leaves the
 --           dirty set here unless a write came in after the fold (version is then the log's).
 --   code 2: written, and the read models may not say it: models reads "pending:<token>" until
---           the run that writes them confirms them (projections/projecting/settle.lua, which ends the run).
+--           the run that writes them confirms them (projections/projecting/finish.lua, which ends the run).
 --
 -- `run` is one match's part; projections/projecting/many.lua, appended to this script, runs it for each match
 -- of a call, with that match's keys and arguments.

@@ -1,11 +1,11 @@
-"""Bringing projections up to their logs: state, scoreboards, snapshots and read models, idempotently.
+"""Bringing projections up to their logs: positions, summaries, snapshots and read models, idempotently.
 
 A run takes any number of matches and costs a handful of round trips whatever their number, each
 a script run for each match in its own slot (projections/projecting/*.lua; on one Redis one call runs it for
 many matches, projections/projecting/many.lua): ``take`` leases the match (for a worker's
 pass) and reads where its projection stands and the events after it; ``project`` writes the new
-position, scoreboard and snapshots with a compare-and-set on the checkpoint the fold started from;
-``settle`` gives the lease back and reads the log's version once the match is off the dirty set.
+position, summary and snapshots with a compare-and-set on the checkpoint the fold started from;
+``finish`` gives the lease back and reads the log's version once the match is off the dirty set.
 A projector holds the positions it wrote, so the next run of a match whose checkpoint nobody else
 moved reads and decodes no position. The read models (indexes, player statistics;
 projections.readmodels.indexes) are cross-match keys: written after the match's own write, only when
@@ -20,7 +20,6 @@ from __future__ import annotations
 import logging
 import threading
 import uuid
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -28,32 +27,26 @@ from importlib.resources import files
 from typing import Any
 
 import redis
+from cachetools import LRUCache
 
 from events.codec import as_text, dumps
-from events.envelope import StoredEvent
+from events.defaults import CALL_MATCHES, POSITIONS_HELD, SNAPSHOT_EVERY, TAIL_READ
+from events.envelope import CarriedProjection, StoredEvent
 from events.errors import UnknownMatch
 from events.servers import Group, on_servers
 from events.store import EventStore
 from games.contract import Game, InvalidAction
 from games.registry import get_game
 from projections.positions import tape
-from projections.positions.rewind import MatchReader
-from projections.positions.stored import ProjectionCache, snapshot_member
+from projections.positions.rewind import Positions
+from projections.positions.stored import StoredProjections, snapshot_member
 from projections.positions.tape import Position
 from projections.projecting.summary import summary_of
 from projections.readmodels.feed import FeedPublisher
 from projections.readmodels.indexes import ReadModels
 
-DEFAULT_SNAPSHOT_EVERY = 100
-# Events read per match and round trip; a longer tail is read on in further round trips.
-TAIL = 1000
-# Positions a projector holds between runs (the least recently projected matches go first).
-HELD = 1024
-_SCRIPTS = ("take", "project", "settle")
-# Matches per script call on one Redis: a call runs without a break, so a write waits for a
-# call at most this many matches' work.
-CALL_MATCHES = 50
-# The models field while a run writes read models it has not confirmed yet (settle.lua).
+_SCRIPTS = ("take", "project", "finish")
+# The models field while a run writes read models it has not confirmed yet (finish.lua).
 _PENDING = "pending:"
 log = logging.getLogger("tabletape.projector")
 
@@ -98,8 +91,8 @@ class _Run:
     models: str | None
     snapshots: list[str] = field(default_factory=list)
     written: bool = False
-    # Whether the run's end is done: its lease given back, its dirty mark settled.
-    settled: bool = False
+    # Whether the run's end is done: its lease given back, its dirty mark taken off or kept.
+    ended: bool = False
     caught_up: bool = False
     summary: dict[str, Any] | None = None
     # The read models this run writes, by their basis ("" when it writes none).
@@ -131,32 +124,32 @@ class Projector:
 
     def __init__(
         self,
-        reader: MatchReader,
+        positions: Positions,
         models: ReadModels,
-        snapshot_every: int = DEFAULT_SNAPSHOT_EVERY,
+        snapshot_every: int = SNAPSHOT_EVERY,
         publisher: FeedPublisher | None = None,
     ) -> None:
-        self.reader = reader
+        self.positions = positions
         # The global feed, published before a run's write: a match leaves the dirty set only
         # after its events are in the feed (projections.readmodels.feed).
         self.publisher = publisher
         self.models = models
-        self.store: EventStore = reader.store
-        self.cache: ProjectionCache = reader.cache
-        self.client: redis.Redis = reader.cache.client
-        self.keys = reader.cache.keys
+        self.store: EventStore = positions.store
+        self.stored: StoredProjections = positions.stored
+        self.client: redis.Redis = positions.stored.client
+        self.keys = positions.stored.keys
         self.snapshot_every = snapshot_every
         self._sha = {name: self.client.register_script(_source(name)).sha for name in _SCRIPTS}
         # A position at a step never changes, so one held here is as good as the stored one
         # while the stored checkpoint is its step (take.lua then sends no position).
-        self._held: OrderedDict[str, Position] = OrderedDict()
+        self._held: LRUCache[str, Position] = LRUCache(maxsize=POSITIONS_HELD)
         self._lock = threading.Lock()
         # A cluster keeps the dirty set in another slot than any match's keys.
         self._cluster = hasattr(self.client, "get_node_from_key")
 
     def project(self, match_id: str) -> Projected:
         """Fold the events after the checkpoint and write the result; again if another run wrote."""
-        self.reader.game_of(match_id)  # UnknownMatch, or the refusal of a game there is no rules for
+        self.positions.game_of(match_id)  # UnknownMatch, or the refusal of a game there is no rules for
         while True:
             runs = self._run([match_id], None)
             if not runs:
@@ -181,7 +174,7 @@ class Projector:
             if self.publisher is not None and runs:
                 self.publisher.publish([r.match_id for r in runs], {r.match_id: r.pos for r in runs})
             self._write(runs, lease, token)
-            self._settle(runs, lease, token)
+            self._finish(runs, lease, token)
         except BaseException:
             self._release(runs, lease)
             raise
@@ -208,17 +201,17 @@ class Projector:
             known = held[match_id]
             keys = [self.keys.lease(match_id), self.keys.proj(match_id), self.keys.log(match_id)]
             step = "" if known is None else known["version"]
-            calls.append((keys, [token, ms, step, TAIL]))
+            calls.append((keys, [token, ms, step, TAIL_READ]))
         runs = []
         for (match_id, game), reply in zip(wanted, self._scripts("take", calls), strict=True):
             known = held[match_id]
             if reply is None:
                 self._hold(match_id, known)  # another pass holds the match
                 continue
-            checkpoint, models, env, entries = reply
+            checkpoint, models, frozen, entries = reply
             header = headers[match_id]
-            if env is not None:
-                pos = tape.thaw(env)
+            if frozen is not None:
+                pos = tape.thaw(frozen)
             elif known is not None and known["version"] == int(checkpoint):
                 pos = known
             else:
@@ -226,7 +219,7 @@ class Projector:
             events = self.store.events_of(header["game"], entries)
             if pos["version"] != int(checkpoint):
                 # A position not at its checkpoint (a damaged projection): fold from its own step.
-                events = self.store.read(match_id, pos["version"] + 1, count=TAIL)
+                events = self.store.read(match_id, pos["version"] + 1, count=TAIL_READ)
             models_at = as_text(models) if models is not None else None
             runs.append(_Run(match_id, game, header, pos["version"], pos, events, models_at))
         return runs
@@ -246,16 +239,16 @@ class Projector:
         # Only a correction jumps, and then to a batch end of this fold or to a stored position:
         # a fold without one keeps none (a long tail, read on in parts, keeps them all).
         events = run.events
-        keep = len(events) >= TAIL or any(event.type in tape.CORRECTIONS for event in events)
-        playing = self.reader.tape_from(run.game, run.match_id, run.pos, keep=keep)
+        keep = len(events) >= TAIL_READ or any(event.type in tape.CORRECTIONS for event in events)
+        playing = self.positions.tape_from(run.game, run.match_id, run.pos, keep=keep)
         while events:
             for event in events:
                 pos = playing.advance(event)
                 if event.seq % self.snapshot_every == 0:
                     run.snapshots.append(snapshot_member(pos))
-            if len(events) < TAIL:
+            if len(events) < TAIL_READ:
                 break
-            events = self.store.read(run.match_id, events[-1].seq + 1, count=TAIL)
+            events = self.store.read(run.match_id, events[-1].seq + 1, count=TAIL_READ)
         run.pos = playing.position
 
     def _write(self, runs: list[_Run], lease: Lease | None, token: str) -> None:
@@ -268,13 +261,13 @@ class Projector:
                 if run.pos["version"] > 0 and not _confirmed(run.models):
                     run.basis = self._summarise(run, run.game.scores(run.pos["game"]))
                 continue
-            # The position frozen as the reader freezes it (states are JSON by the games'
+            # The position frozen as Positions freezes it (states are JSON by the games'
             # contract, so orjson needs no second look for what json would refuse).
-            basis, env, summary, run.summary = self._fields(
+            basis, frozen, summary, run.summary = self._fields(
                 run.match_id, run.header, run.game, run.pos, tape.dump(run.pos)
             )
             run.basis = basis
-            args = [run.start, run.pos["version"], env, summary, run.basis, token]
+            args = [run.start, run.pos["version"], frozen, summary, run.basis, token]
             args += [lease.token if lease else "", run.match_id]
             for member in run.snapshots:
                 args += [int(member.split("|", 1)[0]), member]
@@ -285,7 +278,7 @@ class Projector:
             run.written = code > 0
             # A conflict gave its lease back; so did a write whose read models were current,
             # which on one Redis also left the dirty set in the same script if caught up.
-            run.settled = code == 0 or (code == 1 and not self._cluster)
+            run.ended = code == 0 or (code == 1 and not self._cluster)
             run.caught_up = code == 1 and int(version) == run.pos["version"]
             if code != 2:
                 run.basis = ""  # not written, or its read models already say what it says
@@ -308,9 +301,6 @@ class Projector:
             return
         with self._lock:
             self._held.setdefault(match_id, pos)
-            self._held.move_to_end(match_id)
-            while len(self._held) > HELD:
-                self._held.popitem(last=False)
 
     def _summarise(self, run: _Run, scores: Any) -> str:
         """Set the run's summary; return the basis of the read models it implies."""
@@ -325,40 +315,42 @@ class Projector:
         return summary, self.models.basis(summary, float(header.get("created_ms", 0)))
 
     def _fields(
-        self, match_id: str, header: dict[str, str], game: Game, pos: Position, env: bytes
+        self, match_id: str, header: dict[str, str], game: Game, pos: Position, frozen: bytes
     ) -> tuple[str, bytes, str, dict[str, Any]]:
-        """The projection of ``pos`` as project.lua stores it: the read models' basis, ``env``
-        (the position frozen) and the summary written out; and the summary itself.
+        """The projection of ``pos`` as project.lua stores it: the read models' basis, ``frozen``
+        (the position frozen, the hash's field env) and the summary written out; and the summary
+        itself.
 
         Neither the view nor the scoreboard is kept: reads compute them from the position (a
         state read with disclosure applied then), so they cannot disagree with it."""
         # scores only reads the state.
         summary, basis = self._summary(match_id, header, game, pos, game.scores(pos["game"]))
-        return basis, env, dumps(summary), summary
+        return basis, frozen, dumps(summary), summary
 
-    def through(
-        self, match_id: str, header: dict[str, str], game: Game, start: int, pos: Position, env: bytes
-    ) -> list[Any]:
-        """What a write of the steps after ``start`` up to ``pos`` carries of its projection
-        (``EventStore.append``): what a run that folded them would write; nothing when one of
-        them is a snapshot's step (a run writes it, with its snapshot).
+    def carried(
+        self, match_id: str, header: dict[str, str], game: Game, start: int, pos: Position, frozen: bytes
+    ) -> CarriedProjection | None:
+        """The projection a write of the steps after ``start`` up to ``pos`` carries
+        (``EventStore.append``): what a run that folded them would write; none when one of them
+        is a snapshot's step (a run writes it, with its snapshot).
 
-        ``env`` is ``pos`` frozen (``tape.dump``).
+        ``frozen`` is ``pos`` frozen (``tape.dump``).
         """
         if pos["version"] // self.snapshot_every > start // self.snapshot_every:
-            return []
-        return list(self._fields(match_id, header, game, pos, env)[:3])
+            return None
+        basis, _, summary, _ = self._fields(match_id, header, game, pos, frozen)
+        return CarriedProjection(basis, frozen, summary)
 
-    def _settle(self, runs: list[_Run], lease: Lease | None, token: str) -> None:
+    def _finish(self, runs: list[_Run], lease: Lease | None, token: str) -> None:
         """End the runs the compare-and-set did not end: off the dirty set if caught up, leases back."""
-        ending = [r for r in runs if not r.settled]
+        ending = [r for r in runs if not r.ended]
         if not ending:
             return
         if self._cluster:
-            # Off first, then the version (settle.lua): a write after the check marks the match
+            # Off first, then the version (finish.lua): a write after the check marks the match
             # again itself, so a mark is never lost, and no transaction spans two slots.
             self.client.srem(self.keys.dirty(), *[r.match_id for r in ending])
-        replies = self._scripts("settle", [self._settling(r, lease, token) for r in ending], dirty=True)
+        replies = self._scripts("finish", [self._finishing(r, lease, token) for r in ending], dirty=True)
         behind = []
         for run, (version, confirmed) in zip(ending, replies, strict=True):
             run.caught_up = int(version) == run.pos["version"] and bool(confirmed)
@@ -367,7 +359,7 @@ class Projector:
         if behind and self._cluster:
             self.client.sadd(self.keys.dirty(), *behind)
 
-    def _settling(self, run: _Run, lease: Lease | None, token: str) -> tuple[list[str], list[Any]]:
+    def _finishing(self, run: _Run, lease: Lease | None, token: str) -> tuple[list[str], list[Any]]:
         keys = [self.keys.lease(run.match_id), self.keys.proj(run.match_id), self.keys.meta(run.match_id)]
         args = [lease.token if lease else "", run.pos["version"], run.basis, token, 0 if run.written else 1]
         return keys, [*args, run.match_id]
@@ -376,9 +368,9 @@ class Projector:
         """Give the leases of a run that failed back, if Redis still answers (else they expire)."""
         if lease is None or not runs:
             return
-        calls = [(self._settling(r, lease, "")[0], [lease.token, "", "", "", 1, r.match_id]) for r in runs]
+        calls = [(self._finishing(r, lease, "")[0], [lease.token, "", "", "", 1, r.match_id]) for r in runs]
         try:
-            self._scripts("settle", calls)
+            self._scripts("finish", calls)
         except redis.RedisError:
             pass
 
@@ -387,7 +379,7 @@ class Projector:
 
         On one Redis the matches go in calls of up to CALL_MATCHES each (projections/projecting/many.lua),
         all in one round trip; on a cluster each match's call goes to its server, one round trip
-        per server. ``dirty``: the script may settle the run's dirty mark itself, given the dirty
+        per server. ``dirty``: the script may take the match off the dirty set itself, given the dirty
         set after the match's keys; only on one Redis, where that key may join a match's.
         """
         if not calls:

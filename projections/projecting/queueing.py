@@ -12,10 +12,9 @@ import redis
 from rq import Queue
 from rq.serializers import JSONSerializer
 
+from events.defaults import JOB_TIMEOUT
 from events.keys import Keys
 
-JOB_TIMEOUT = 300
-PROJECT_MATCH = "workers.jobs.project_match"
 PROJECT_DIRTY = "workers.jobs.project_dirty"
 
 
@@ -30,25 +29,13 @@ def projection_queue(client: redis.Redis, keys: Keys, is_async: bool = True) -> 
     )
 
 
-def enqueue_projection(queue: Queue, keys: Keys, match_id: str, snapshot_every: int) -> None:
-    """Ask a worker to bring the match's projection up to date."""
-    queue.enqueue(
-        PROJECT_MATCH,
-        args=(match_id, keys.prefix, snapshot_every),
-        # RQ keeps each job under rq:job:<id>: an id with the prefix keeps deployments (and test
-        # runs) sharing a server apart, so cleaning one prefix leaves none of its jobs behind.
-        job_id=keys.job_id(uuid.uuid4().hex),
-        result_ttl=60,
-        failure_ttl=3600,
-        description=f"project {match_id}",
-    )
-
-
 def enqueue_pass(queue: Queue, keys: Keys, snapshot_every: int) -> None:
     """Ask a worker for a pass over every dirty match."""
     queue.enqueue(
         PROJECT_DIRTY,
         args=(keys.prefix, snapshot_every),
+        # RQ keeps each job under rq:job:<id>: an id with the prefix keeps deployments (and test
+        # runs) sharing a server apart, so cleaning one prefix leaves none of its jobs behind.
         job_id=keys.job_id(uuid.uuid4().hex),
         result_ttl=10,
         failure_ttl=3600,

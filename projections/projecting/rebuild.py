@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from projections.projecting.projector import Projected, Projector
+from projections.projecting.summary import readable
 
 
 @dataclass(frozen=True)
@@ -32,10 +33,11 @@ def rebuild_match(projector: Projector, match_id: str) -> Projected | None:
         return None
     first = store.read(match_id, 1, 1)
     players = set(first[0].data.get("players", [])) if first else set()
-    old = projector.cache.field(match_id, "summary")
+    old = readable(projector.client.hget(projector.keys.proj(match_id), "summary"))
     if old is not None:
-        # Whatever an earlier projection listed goes too, even if the log would not list it now.
-        players |= set(old[1].get("players", []))
+        # Whatever an earlier projection listed goes too, even if the log would not list it now
+        # (a summary that cannot be read names nobody: the log's players are erased).
+        players |= {p for p in old["players"] if isinstance(p, str)}
     # Not a transaction: the match's keys and the cross-match ones are other slots on a cluster.
     # A rebuild killed half way leaves what `verify` reports and the next rebuild mends; the
     # match is marked dirty first, so the workers project it again meanwhile.
@@ -54,8 +56,8 @@ def rebuild_all(projector: Projector, on_match: Callable[[str], None] | None = N
         matches += 1
         if done is not None:
             events += done.folded
-            summary = projector.cache.field(match_id, "summary")
-            finished += int(bool(summary and summary[1].get("finished")))
+            summary = readable(projector.client.hget(projector.keys.proj(match_id), "summary"))
+            finished += int(bool(summary and summary["finished"]))
         if on_match is not None:
             on_match(match_id)
     return Rebuilt(matches, events, finished)

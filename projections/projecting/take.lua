@@ -5,10 +5,10 @@
 -- ARGV: 1 the lease's token ("" for a run that takes none), 2 its lifetime in ms,
 --       3 the checkpoint whose position the caller holds already ("" when it holds none),
 --       4 how many events to read at most
--- Replies false when another run holds the lease; else {checkpoint, models, env, events}:
--- env only when the stored checkpoint is not the one the caller holds (false otherwise, and
--- when the match was never projected), models false when absent, events as XRANGE gives them
--- from the step after the stored checkpoint.
+-- Replies false when another run holds the lease; else {checkpoint, models, frozen, events}:
+-- frozen (the position, field env) only when the stored checkpoint is not the one the caller
+-- holds (false otherwise, and when the match was never projected), models false when absent,
+-- events as XRANGE gives them from the step after the stored checkpoint.
 --
 -- `run` is one match's part; projections/projecting/many.lua, appended to this script, runs it for each match
 -- of a call, with that match's keys and arguments.
@@ -20,11 +20,11 @@ local function run(KEYS, ARGV)
   end
   local stored = redis.call('HMGET', proj, 'checkpoint', 'models')
   local checkpoint = stored[1] or '0'
-  local env = false
+  local frozen = false
   if checkpoint ~= ARGV[3] then
-    env = redis.call('HGET', proj, 'env')
+    frozen = redis.call('HGET', proj, 'env')
   end
   local from = string.format('%d-0', tonumber(checkpoint) + 1)
   local events = redis.call('XRANGE', log, from, '+', 'COUNT', tonumber(ARGV[4]))
-  return {checkpoint, stored[2], env, events}
+  return {checkpoint, stored[2], frozen, events}
 end

@@ -20,9 +20,9 @@ from events.store import EventStore
 from games.contract import Game
 from games.registry import get_game
 from projections.positions import tape
-from projections.positions.stored import ProjectionCache
+from projections.positions.stored import StoredProjections
 from projections.positions.tape import Position, Tape
-from projections.projecting.summary import summary_of
+from projections.projecting.summary import readable, summary_of
 from projections.readmodels.indexes import ReadModels
 
 
@@ -53,13 +53,13 @@ class Verifier:
     """Compares and rebuilds the projections of the matches under one key prefix."""
 
     def __init__(
-        self, store: EventStore, cache: ProjectionCache, models: ReadModels, snapshot_every: int
+        self, store: EventStore, stored: StoredProjections, models: ReadModels, snapshot_every: int
     ) -> None:
         self.store = store
-        self.cache = cache
+        self.stored = stored
         self.models = models
-        self.client = cache.client
-        self.keys = cache.keys
+        self.client = stored.client
+        self.keys = stored.keys
         self.snapshot_every = snapshot_every
 
     def expected(self, match_id: str) -> Expected:
@@ -84,15 +84,18 @@ class Verifier:
         def differ(what: str, detail: str) -> None:
             found.append(Difference(match_id, what, detail))
 
-        checkpoint = self.cache.checkpoint(match_id)
+        checkpoint = self.stored.checkpoint(match_id)
         if checkpoint != want.pos["version"]:
             differ("checkpoint", f"projected to step {checkpoint}, the log has {want.pos['version']}")
         # The scoreboard is the game's scores of env, computed as it is read.
         fields = self.client.hmget(self.keys.proj(match_id), ["env", "summary"])
         for name, raw, value in zip(("env", "summary"), fields, (want.pos, want.summary), strict=True):
+            stored = None if raw is None else _stored(raw) if name == "env" else readable(raw)
             if raw is None:
                 differ(name, "missing")
-            elif json.loads(raw) != _plain(value):
+            elif stored is None:
+                differ(name, "unreadable (not what a projection writes)")
+            elif stored != _plain(value):
                 differ(name, "differs from a fresh fold of the log")
         self._check_snapshots(match_id, want, differ)
         for what, detail in self.models.differences(match_id, want.summary):
@@ -117,7 +120,8 @@ class Verifier:
         found: dict[int, Any] = {}
         for raw in self.client.zrange(self.keys.snap(match_id), 0, -1):
             step, _, body = as_text(raw).partition("|")
-            found[int(step)] = json.loads(body)
+            # A snapshot that cannot be read differs from every position.
+            found[int(step) if step.isdigit() else 0] = _stored(body) or {"unreadable": body[:40]}
         return found
 
 
@@ -132,6 +136,14 @@ def _fresh_fold(
         if event.seq in wanted:
             found[event.seq] = _plain(pos)
     return playing.position, found
+
+
+def _stored(raw: Any) -> Any:
+    """A stored JSON value, or None when it is not JSON."""
+    try:
+        return json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        return None
 
 
 def _plain(value: Any) -> Any:

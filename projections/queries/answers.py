@@ -16,10 +16,10 @@ from typing import Any
 from events.store import EventStore
 from games.contract import Game
 from games.registry import all_games
-from projections.positions.rewind import MatchReader, frozen
+from projections.positions.rewind import Positions, frozen
 from projections.queries.access import holds_token
 from projections.queries.choices import next_answer
-from projections.queries.disclosure import disclosed
+from projections.queries.disclosure import Sight, sight
 from projections.readmodels.listing import MatchList
 from projections.readmodels.stats import Statistics
 from projections.sharing import bgstats, export
@@ -54,18 +54,17 @@ class LogPage:
     first: int
     last: int
     version: int
-    game: Game
-    now: Any
+    sight: Sight
 
     def events(self) -> list[dict[str, Any]]:
         """The page's events, each as a plain value."""
         found = self.store.read(self.match_id, self.first, self.last) if self.first <= self.last else []
-        return [disclosed(self.game, self.now, e.as_dict()) for e in found]
+        return [self.sight.event(e.as_dict()) for e in found]
 
     def lines(self) -> Iterator[str]:
         """The page's events as NDJSON lines, read a batch at a time."""
         for event in self.store.iter_events(self.match_id, self.first, self.last):
-            yield json.dumps(disclosed(self.game, self.now, event.as_dict()), separators=(",", ":")) + "\n"
+            yield json.dumps(self.sight.event(event.as_dict()), separators=(",", ":")) + "\n"
 
 
 @dataclass(frozen=True)
@@ -88,57 +87,77 @@ class Frames:
     finished: bool = False
 
 
-class Reads:
-    """Every read the API answers, over the reader and the projections."""
+class Queries:
+    """Every read the API answers, over the positions and the projections."""
 
     def __init__(
         self,
-        reader: MatchReader,
+        positions: Positions,
         matches: MatchList,
         statistics: Statistics,
         bgg_ids: dict[str, int] | None = None,
     ) -> None:
-        self.reader = reader
-        self.store = reader.store
-        self.cache = reader.cache
+        self.positions = positions
+        self.store = positions.store
+        self.stored = positions.stored
         self.matches = matches
         self.statistics = statistics
         self.bgg_ids = bgg_ids or {}
 
-    def log(self, match_id: str, first: int, to: int | None, limit: int) -> LogPage:
-        """Steps ``first..to`` of the log, at most ``limit`` of them."""
+    def everything(self, match_id: str, token: str | None) -> bool:
+        """Whether ``token`` is the match's write token (None: no token); Forbidden for another's."""
+        return holds_token(self.store.header(match_id), token, "read everything of")
+
+    def describe(self, match_id: str, token: str | None = None) -> dict[str, Any]:
+        """A match's players, setup (as the token lets one see it), options, version and status."""
+        return self.positions.describe(match_id, self.everything(match_id, token))
+
+    def log(self, match_id: str, first: int, to: int | None, limit: int, token: str | None = None) -> LogPage:
+        """Steps ``first..to`` of the log, at most ``limit`` of them, as the token lets one see."""
+        everything = self.everything(match_id, token)
         version = self.store.version(match_id)
         last = min(to or version, version, first + limit - 1)
-        game, now = self.reader.head(match_id)
-        return LogPage(self.store, match_id, first, last, version, game, now["game"])
+        game, now = self.positions.head(match_id)
+        return LogPage(self.store, match_id, first, last, version, sight(game, now, everything))
 
-    def state(self, match_id: str, at: int | None) -> Rewound:
-        """The view right after step ``at`` (None: now); NoSuchStep beyond the last step."""
+    def state(self, match_id: str, at: int | None, token: str | None = None) -> Rewound:
+        """The view right after step ``at`` (None: now) as the token lets one see it; NoSuchStep
+        beyond the last step."""
+        everything = self.everything(match_id, token)
         version = self.store.version(match_id)
         at = version if at is None else at
         if at > version:
             raise NoSuchStep(f"step {at} is beyond the match's last step {version}")
-        game, pos = self.reader.at(match_id, at)
-        return Rewound(at, version, frozen(game.view(pos["game"])))
+        game = self.positions.game_of(match_id)
+        if everything or game.public_view is None:
+            # Nothing to hold back: the match now is not needed.
+            pos = self.positions.position(game, match_id, at)
+            return Rewound(at, version, frozen(game.view(pos["game"])))
+        now = self.positions.current(game, match_id, version)
+        pos = now if at == now["version"] else self.positions.position(game, match_id, at)
+        return Rewound(at, version, sight(game, now).view(frozen(game.view(pos["game"]))))
 
-    def replay(self, match_id: str, first: int, to: int | None, limit: int, raw: bool) -> Frames:
+    def replay(
+        self, match_id: str, first: int, to: int | None, limit: int, raw: bool, token: str | None = None
+    ) -> Frames:
         """The frames of steps ``first..to``, at most ``limit`` steps, computed in one pass."""
+        everything = self.everything(match_id, token)
         version = self.store.version(match_id)
         last = min(to or version, version, first + limit - 1)
-        frames = list(self.reader.frames(match_id, first, last, raw)) if first <= last else []
+        frames = list(self.positions.frames(match_id, first, last, raw, everything)) if first <= last else []
         # The head was just read for the frames' disclosure: it is remembered in this process.
-        finished = bool(self.reader.head(match_id)[1]["game"].get("finished"))
+        finished = bool(self.positions.head(match_id)[1]["game"].get("finished"))
         return Frames(first, last, version, frames, finished)
 
     def scoreboard(self, match_id: str) -> dict[str, Any]:
         """The scoreboard of the projected position, with how far it has reached; folded here
         before any projection."""
         version = self.store.version(match_id)
-        game = self.reader.game_of(match_id)
-        projected = self.cache.projected(match_id)
+        game = self.positions.game_of(match_id)
+        projected = self.stored.projected(match_id)
         if projected is None:
             # Not projected yet (a worker has not run since the match was created): fold it here.
-            pos = self.reader.current(game, match_id, version)
+            pos = self.positions.current(game, match_id, version)
             board = frozen(game.scores(pos["game"])) | {"version": version, "projected": False}
         else:
             # The position is read fresh, so the game's scores may be given it as they are.
@@ -149,15 +168,15 @@ class Reads:
     def choices(self, match_id: str, token: str | None = None) -> dict[str, Any]:
         """Who is to act and what may be recorded now, with the undo and redo in words; from
         hidden facts too for the holder of the write token (Forbidden for another's)."""
-        return next_answer(self.reader, match_id, token)
+        return next_answer(self.positions, match_id, token)
 
     def export(self, match_id: str, token: str | None = None) -> Iterator[str]:
         """The match's export (header read now, then every event): everything for the holder of
         its write token, else as open reads may show it; Forbidden for another match's token."""
         if holds_token(self.store.header(match_id), token, "export everything of"):
             return export.export_lines(self.store, match_id)
-        game, now = self.reader.head(match_id)
-        return export.export_lines(self.store, match_id, lambda e: disclosed(game, now["game"], e))
+        game, now = self.positions.head(match_id)
+        return export.export_lines(self.store, match_id, sight(game, now).event)
 
     def play(self, match_id: str) -> dict[str, Any]:
         """A finished match as BG Stats' export file with its one play; NotFinished before its end."""
@@ -168,7 +187,7 @@ class Reads:
         return bgstats.create_play_link(self._finished(match_id))
 
     def _finished(self, match_id: str) -> bgstats.Play:
-        play = bgstats.finished_play(self.reader, match_id, self.bgg_ids)
+        play = bgstats.finished_play(self.positions, match_id, self.bgg_ids)
         if play is None:
             raise NotFinished("only a finished match exports as a BG Stats play")
         return play

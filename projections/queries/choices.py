@@ -16,13 +16,13 @@ from typing import Any
 from games.contract import Game, State
 from games.words import and_words
 from projections.positions import tape
-from projections.positions.rewind import MatchReader
+from projections.positions.rewind import Positions
 from projections.positions.tape import Position
 from projections.queries.access import holds_token
-from projections.queries.disclosure import disclosed
+from projections.queries.disclosure import sight
 
 
-def next_answer(reader: MatchReader, match_id: str, token: str | None) -> dict[str, Any]:
+def next_answer(reader: Positions, match_id: str, token: str | None) -> dict[str, Any]:
     """The answer of GET …/next at the match's newest step (Forbidden for another match's token)."""
     sees_hidden = holds_token(reader.store.header(match_id), token, "read the hidden facts of")
     game, pos = reader.head(match_id)
@@ -42,7 +42,7 @@ def _unknown(state: State) -> dict[str, Any]:
 
 
 def _correction(
-    reader: MatchReader,
+    reader: Positions,
     game: Game,
     match_id: str,
     pos: Position,
@@ -54,7 +54,8 @@ def _correction(
         return {"possible": False, "sentence": None}
     events = reader.store.read(match_id, int(data["first"]), int(data["last"]))
     # The token's holder may have everything; anyone else the events as open reads show them.
-    shown = [e.as_dict() if sees_hidden else disclosed(game, pos["game"], e.as_dict()) for e in events]
+    seen = sight(game, pos, sees_hidden)
+    shown = [seen.event(e.as_dict()) for e in events]
     return {"possible": True, "sentence": action_sentence(shown, sees_hidden)}
 
 

@@ -19,12 +19,9 @@ from typing import Any
 import redis
 
 from events.codec import as_text, loads
+from events.defaults import FEED_MAX_SCAN, FEED_SCAN_FACTOR
 from events.keys import FEED_PARTITIONS, Keys
 
-# Entries a page may read past its limit when filters skip some (the page then ends early, with
-# the position of the last entry it read, so a consumer goes on from there).
-SCAN_FACTOR = 10
-MAX_SCAN = 5000
 _VECTOR = re.compile(r"^[0-9]{1,15}(\.[0-9]{1,15})*$")
 
 
@@ -91,7 +88,7 @@ class FeedReader:
         start = parse(after, partition)
         parts = [partition] if partition is not None else list(range(FEED_PARTITIONS))
         filtered = game is not None or bool(types)
-        scan = min(limit * SCAN_FACTOR, MAX_SCAN) if filtered else limit
+        scan = min(limit * FEED_SCAN_FACTOR, FEED_MAX_SCAN) if filtered else limit
         with self.client.pipeline(transaction=False) as pipe:
             for k, at in zip(parts, start, strict=True):
                 pipe.xrange(self.keys.feed(k), f"{at + 1}-0", "+", count=scan)

@@ -25,17 +25,15 @@ from typing import Any
 import redis
 
 from events.codec import as_text, dumps
+from events.defaults import TAIL_READ as TAIL
 from events.envelope import StoredEvent
 from events.keys import Keys
 from events.store import EventStore
 from games.contract import Game
 from games.registry import get_game
-from projections.positions.rewind import MatchReader
+from projections.positions.rewind import Positions
 from projections.positions.tape import Position
-from projections.queries.disclosure import disclosed
-
-# Events read per match and round trip; a longer tail is read on in further round trips.
-TAIL = 1000
+from projections.queries.disclosure import sight
 
 
 @cache
@@ -46,9 +44,9 @@ def _source() -> str:
 class FeedPublisher:
     """Publishes matches' public events to their feed partitions, idempotently."""
 
-    def __init__(self, reader: MatchReader, client: redis.Redis, keys: Keys) -> None:
-        self.reader = reader
-        self.store: EventStore = reader.store
+    def __init__(self, positions: Positions, client: redis.Redis, keys: Keys) -> None:
+        self.positions = positions
+        self.store: EventStore = positions.store
         self.client = client
         self.keys = keys
         self._script = client.register_script(_source())
@@ -106,8 +104,9 @@ class FeedPublisher:
         if game.public is not None:
             if now is None:
                 # Read after the events, so the state is at least as new as every one of them.
-                _, now = self.reader.head(match_id)
-            shown = [disclosed(game, now["game"], e) for e in shown]
+                _, now = self.positions.head(match_id)
+            public = sight(game, now)
+            shown = [public.event(e) for e in shown]
         args: list[Any] = [match_id, game.id, len(shown)]
         for event in shown:
             args += [event["seq"], event["type"], dumps(event)]

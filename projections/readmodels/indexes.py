@@ -17,7 +17,8 @@ import redis
 
 from events.codec import dumps
 from events.keys import Keys
-from projections.projecting.summary import STATUSES
+from games.players import name_key
+from projections.projecting.summary import STATUSES, readable
 
 Summary = dict[str, Any]
 
@@ -33,7 +34,7 @@ class ReadModels:
         """Each index key the match belongs in (True) or must be absent from (False)."""
         keys = self.keys
         found = [(keys.index("game", summary["game"]), True)]
-        found += [(keys.index("player", name), True) for name in summary["players"]]
+        found += [(keys.index("player", name_key(name)), True) for name in summary["players"]]
         found += [(keys.index("status", s), s == summary["status"]) for s in STATUSES]
         return found
 
@@ -55,22 +56,22 @@ class ReadModels:
                 pipe.zrem(key, match_id)
         for player in summary["players"]:
             if summary["finished"]:
-                pipe.hset(self.keys.stats(player), match_id, dumps(summary))
+                pipe.hset(self.keys.stats(name_key(player)), match_id, dumps(summary))
             else:
-                pipe.hdel(self.keys.stats(player), match_id)
+                pipe.hdel(self.keys.stats(name_key(player)), match_id)
 
     def erase(self, pipe: Any, match_id: str, game_id: str, players: Iterable[str]) -> None:
         """Queue on ``pipe`` the removal of everything derived from the match: projection included."""
         # One key per command: a cluster's pipeline sends each to the node that holds it.
         pipe.delete(self.keys.proj(match_id))
-        pipe.delete(self.keys.staged(match_id))
+        pipe.delete(self.keys.carried(match_id))
         pipe.delete(self.keys.snap(match_id))
         pipe.zrem(self.keys.index("game", game_id), match_id)
         for status in STATUSES:
             pipe.zrem(self.keys.index("status", status), match_id)
         for player in players:
-            pipe.zrem(self.keys.index("player", player), match_id)
-            pipe.hdel(self.keys.stats(player), match_id)
+            pipe.zrem(self.keys.index("player", name_key(player)), match_id)
+            pipe.hdel(self.keys.stats(name_key(player)), match_id)
 
     def differences(self, match_id: str, summary: Summary) -> list[tuple[str, str]]:
         """(what, why) of each index entry or statistic that disagrees with the summary."""
@@ -79,7 +80,7 @@ class ReadModels:
             for key, _present in entries:
                 pipe.zscore(key, match_id)
             for player in summary["players"]:
-                pipe.hget(self.keys.stats(player), match_id)
+                pipe.hget(self.keys.stats(name_key(player)), match_id)
             answers = pipe.execute()
         found = []
         for (key, present), score in zip(entries, answers, strict=False):
@@ -87,7 +88,7 @@ class ReadModels:
                 found.append((f"index {key}", "should list the match" if present else "should not list it"))
         want = _plain(summary) if summary["finished"] else None
         for player, raw in zip(summary["players"], answers[len(entries) :], strict=True):
-            if (json.loads(raw) if raw is not None else None) != want:
+            if (readable(raw) if raw is not None else None) != want:
                 found.append((f"stats of {player}", "differs from the match's summary"))
         return found
 

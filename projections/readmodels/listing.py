@@ -7,16 +7,17 @@ walking the smallest index a page at a time and asking the others which of its m
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import redis
 
 from events.codec import as_text
+from events.defaults import INDEX_PAGE
 from events.keys import Keys
 from events.store import EventStore
-
-PAGE = 1000
+from games.players import name_key
+from projections.positions.stored import project_again
+from projections.projecting.summary import readable
 
 
 class MatchList:
@@ -36,7 +37,9 @@ class MatchList:
         limit: int = 50,
     ) -> tuple[list[str], int]:
         """Match ids newest first, and how many match in all."""
-        indexes = [self.keys.index(kind, value) for kind, value in sorted(filters.items())]
+        # A player's index is named by the name's key: any spelling of one person finds their matches.
+        named = {k: name_key(v) if k == "player" else v for k, v in filters.items()}
+        indexes = [self.keys.index(kind, value) for kind, value in sorted(named.items())]
         lo = since_ms if since_ms is not None else "-inf"
         hi = until_ms if until_ms is not None else "+inf"
         if len(indexes) > 1:
@@ -55,13 +58,17 @@ class MatchList:
                 pipe.hget(self.keys.proj(match_id), "summary")
                 pipe.hgetall(self.keys.meta(match_id))
             answers = pipe.execute()
-        found = []
+        found, unreadable = [], []
         for i, match_id in enumerate(match_ids):
-            summary, header = answers[2 * i], answers[2 * i + 1]
+            raw, header = answers[2 * i], answers[2 * i + 1]
+            summary = readable(raw)
+            if raw is not None and summary is None:
+                unreadable.append(match_id)
             if summary is not None:
-                found.append(json.loads(summary))
+                found.append(summary)
             elif header:
                 found.append(self._unprojected(match_id, header))
+        project_again(self.client, self.keys, unreadable)
         return found
 
     @staticmethod
@@ -84,7 +91,7 @@ def in_every(
     """(match id, score) of every match listed in each of ``indexes`` with a score in lo..hi.
 
     One key per command, so it works when the indexes live on different nodes of a cluster; it
-    costs O(size of the smallest index), read ``PAGE`` members at a time.
+    costs O(size of the smallest index), read ``INDEX_PAGE`` members at a time.
     """
     with client.pipeline(transaction=False) as pipe:
         for key in indexes:
@@ -94,7 +101,7 @@ def in_every(
     found: list[tuple[str, float]] = []
     start = 0
     while True:
-        page: Any = client.zrangebyscore(smallest, lo, hi, start=start, num=PAGE, withscores=True)
+        page: Any = client.zrangebyscore(smallest, lo, hi, start=start, num=INDEX_PAGE, withscores=True)
         if not page:
             return found
         members = [member for member, _ in page]

@@ -8,7 +8,6 @@ summaries; ``aggregate`` and ``leaderboard`` are pure, so a test can recompute t
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -16,7 +15,9 @@ import redis
 
 from events.codec import as_text
 from events.keys import Keys
-from projections.projecting.summary import FINISHED, IN_PROGRESS
+from games.players import name_key
+from projections.positions.stored import project_again
+from projections.projecting.summary import FINISHED, IN_PROGRESS, once_per_origin, readable
 from projections.readmodels.listing import in_every
 
 Summary = dict[str, Any]
@@ -32,7 +33,7 @@ def aggregate(name: str, summaries: Iterable[Summary]) -> dict[str, Any]:
     under the spelling of their earliest match."""
     by_game: dict[str, list[Summary]] = {}
     mine = sorted(
-        (s for s in summaries if s.get("finished") and _seat(name, s) is not None),
+        (s for s in once_per_origin(summaries) if s.get("finished") and _seat(name, s) is not None),
         key=lambda s: s.get("created_ms", 0),
     )
     for summary in mine:
@@ -52,13 +53,13 @@ def aggregate(name: str, summaries: Iterable[Summary]) -> dict[str, Any]:
 def leaderboard(game_id: str, summaries: Iterable[Summary]) -> list[dict[str, Any]]:
     """Every player of the game's finished matches, most wins first, then win rate, then name."""
     found = sorted(
-        (s for s in summaries if s.get("finished") and s.get("game") == game_id),
+        (s for s in once_per_origin(summaries) if s.get("finished") and s.get("game") == game_id),
         key=lambda s: s.get("created_ms", 0),
     )
     names: dict[str, str] = {}  # one row per person, under the spelling first used
     for summary in found:
         for player in summary["players"]:
-            names.setdefault(player.casefold(), player)
+            names.setdefault(name_key(player), player)
     rows = [
         {"name": n} | _record(n, [s for s in found if _seat(n, s) is not None])
         for n in sorted(names.values())
@@ -84,14 +85,14 @@ class Statistics:
 
     def player(self, name: str) -> dict[str, Any] | None:
         """A player's statistics, or None when no match names them."""
-        raw = self.client.hgetall(self.keys.stats(name))
+        raw = self.client.hgetall(self.keys.stats(name_key(name)))
         counted = self._counted([as_text(m) for m in raw])
-        summaries = [json.loads(value) for m, value in raw.items() if as_text(m) in counted]
+        summaries = self._readable({as_text(m): value for m, value in raw.items() if as_text(m) in counted})
         playing = in_every(
-            self.client, [self.keys.index("player", name), self.keys.index("status", IN_PROGRESS)]
+            self.client, [self.keys.index("player", name_key(name)), self.keys.index("status", IN_PROGRESS)]
         )
         in_progress = self._counted([m for m, _ in playing])
-        if not summaries and not in_progress:
+        if not counted and not in_progress:
             return None
         return aggregate(name, summaries) | {"in_progress": len(in_progress)}
 
@@ -103,7 +104,15 @@ class Statistics:
             for match_id in ids:
                 pipe.hget(self.keys.proj(match_id), "summary")
             summaries = pipe.execute()
-        return leaderboard(game_id, [json.loads(raw) for raw in summaries if raw is not None])
+        stored = {m: raw for m, raw in zip(ids, summaries, strict=True) if raw is not None}
+        return leaderboard(game_id, self._readable(stored))
+
+    def _readable(self, stored: dict[str, Any]) -> list[Summary]:
+        """The summaries of ``stored`` (match id -> JSON) that read as summaries; the matches of
+        the others are projected again from their logs (and count once that is done)."""
+        found = {match_id: readable(raw) for match_id, raw in stored.items()}
+        project_again(self.client, self.keys, [m for m, summary in found.items() if summary is None])
+        return [summary for summary in found.values() if summary is not None]
 
     def _counted(self, match_ids: list[str]) -> set[str]:
         """The matches statistics count: all, or those a deployment credential created."""
@@ -120,9 +129,9 @@ class Statistics:
 
 
 def _seat(name: str, summary: Summary) -> str | None:
-    """How the match spells the player ``name`` means (names are told apart ignoring case)."""
-    folded = name.casefold()
-    return next((p for p in summary.get("players", []) if p.casefold() == folded), None)
+    """How the match spells the player ``name`` means (names are told apart by their key)."""
+    key = name_key(name)
+    return next((p for p in summary.get("players", []) if name_key(p) == key), None)
 
 
 def _record(name: str, summaries: list[Summary]) -> dict[str, Any]:

@@ -25,9 +25,9 @@ from urllib.parse import quote
 from zoneinfo import ZoneInfo
 
 from games.contract import Game
-from games.players import left_of
+from games.players import left_of, name_key
 from projections.positions import tape
-from projections.positions.rewind import MatchReader
+from projections.positions.rewind import Positions
 
 CREATE_PLAY = "https://app.bgstatsapp.com/createPlay.html?data="
 SOURCE = "tabletape"
@@ -69,15 +69,15 @@ class Play:
     bgg_id: int | None = None
 
 
-def finished_play(reader: MatchReader, match_id: str, bgg_ids: dict[str, int] | None = None) -> Play | None:
+def finished_play(positions: Positions, match_id: str, bgg_ids: dict[str, int] | None = None) -> Play | None:
     """The facts of a finished match that a play holds; None while it is unfinished. ``bgg_ids``:
     BoardGameGeek ids configured beside tabletape's own."""
-    game, pos = reader.head(match_id)
+    game, pos = positions.head(match_id)
     board = game.scores(copy.deepcopy(pos["game"]))
     if not board.get("finished"):
         return None
-    header = reader.store.header(match_id)
-    events = [e for e in reader.store.iter_events(match_id) if tape.is_effective(pos, e.seq)]
+    header = positions.store.header(match_id)
+    events = [e for e in positions.store.iter_events(match_id) if tape.is_effective(pos, e.seq)]
     zone = ZoneInfo(header.get("timezone") or "UTC")
     begun, ended = _moment(events[0].meta.get("ts"), zone), _moment(events[-1].meta.get("ts"), zone)
     players = list(pos["game"].get("players", []))
@@ -100,7 +100,7 @@ def finished_play(reader: MatchReader, match_id: str, bgg_ids: dict[str, int] | 
 def export_file(plays: list[Play]) -> dict[str, Any]:
     """BG Stats' export file holding these plays, their games, players and locations."""
     games = _numbered({p.game.id: p for p in plays}, lambda key, p: _game(p))
-    names = {s.name.casefold(): s.name for p in plays for s in p.seats}
+    names = {name_key(s.name): s.name for p in plays for s in p.seats}
     players = _numbered(names, lambda key, name: _player(key, name))
     places = _numbered({p.location: p.location for p in plays if p.location}, lambda k, n: _place(n))
     ids = {"game": _ids(games), "player": _ids(players), "place": _ids(places)}
@@ -176,8 +176,8 @@ def _rank(winner: bool, score: float, scores: dict[str, float], has_points: bool
 
 def _starter(players: list[str], events: list[Any]) -> str | None:
     # Tables may name players in any case ("HAL" for "hal"); the seat's spelling is the name.
-    seats = {name.casefold(): name for name in players}
-    actors = (seats.get(str(e.meta.get("actor", "")).strip().casefold()) for e in events)
+    seats = {name_key(name): name for name in players}
+    actors = (seats.get(name_key(str(e.meta.get("actor", "")))) for e in events)
     return next((name for name in actors if name is not None), None)
 
 
@@ -244,7 +244,7 @@ def _file_play(play: Play, ids: dict[str, dict[str, int]]) -> dict[str, Any]:
 
 def _file_seat(seat: Seat, players: dict[str, int]) -> dict[str, Any]:
     return {
-        "playerRefId": players[seat.name.casefold()],
+        "playerRefId": players[name_key(seat.name)],
         "score": seat.score,
         "winner": seat.winner,
         "rank": seat.rank,
@@ -271,7 +271,7 @@ def _link_game(play: Play) -> dict[str, Any]:
 def _link_seat(seat: Seat) -> dict[str, Any]:
     return {
         "name": seat.name,
-        "sourcePlayerId": seat.name.casefold(),
+        "sourcePlayerId": name_key(seat.name),
         "score": seat.score,
         "winner": seat.winner,
         "rank": seat.rank,

@@ -29,11 +29,15 @@ ORIGIN_FIELDS = (
 )
 
 
-def export_header(store: EventStore, match_id: str) -> dict[str, Any]:
-    """The first line of an export: who, what and when (never the token's hash)."""
+def export_header(
+    store: EventStore, match_id: str, disclose: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """The first line of an export: who, what and when (never the token's hash); its setup as
+    ``disclose`` shows the match's first event (a recorded hand held back)."""
     header = store.header(match_id)
     created = store.read(match_id, 1, 1)
-    first = created[0].data if created else {}
+    first = created[0].as_dict() if created else {"data": {}}
+    first = (disclose(first) if disclose and created else first)["data"]
     line: dict[str, Any] = {"format": FORMAT, "id": match_id, "game": header["game"]}
     line |= {k: header[k] for k in ORIGIN_FIELDS if k in header}
     line["version"] = store.version(match_id)
@@ -51,7 +55,7 @@ def export_lines(
     ``disclose`` holds back what open reads may not show yet (see projections.queries.disclosure); an
     export that holds something back says so in its header (``partial``, ``hidden_steps``).
     """
-    header = export_header(store, match_id)
+    header = export_header(store, match_id, disclose)
     if disclose is None:
         events = (_line(event.as_dict()) for event in store.iter_events(match_id))
         return itertools.chain([_line(header)], events)

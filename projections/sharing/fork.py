@@ -10,8 +10,8 @@ from typing import Any
 
 from events.envelope import StoredEvent
 from projections.positions import tape
-from projections.positions.rewind import MatchReader
-from projections.queries.disclosure import disclosed
+from projections.positions.rewind import Positions
+from projections.queries.disclosure import sight
 from projections.sharing.export import export_header
 
 # Events with the line numbers an export of them would have.
@@ -27,24 +27,24 @@ class HiddenFact(Exception):
 
 
 def fork_log(
-    reader: MatchReader, match_id: str, at: int, everything: bool = False
+    positions: Positions, match_id: str, at: int, everything: bool = False
 ) -> tuple[dict[str, Any], list[tuple[int, StoredEvent]]]:
     """The header and the numbered events of the match's effective history up to step ``at``.
 
     Without ``everything`` (the caller holds no write token) only the public history is copied,
     and a fork that would need a fact open reads hide is refused with HiddenFact.
     """
-    store = reader.store
+    store = positions.store
     version = store.version(match_id)
     if not 1 <= at <= version:
         raise MidAction(f"step {at} is not a step of this match (1 to {version})")
-    _, pos = reader.at(match_id, at)
+    _, pos = positions.at(match_id, at)
     events = store.read(match_id, 1, min(at + 1, version))
     if at < version and events[at].meta.get("action_id") == events[at - 1].meta.get("action_id"):
         raise MidAction(f"step {at} is in the middle of one action's events; fork at the action's last step")
     kept = [e for e in events[:at] if e.type not in tape.CORRECTIONS and tape.is_effective(pos, e.seq)]
     if not everything:
-        _refuse_hidden(reader, match_id, kept)
+        _refuse_hidden(positions, match_id, kept)
     header = export_header(store, match_id) | {"forked_from": match_id, "forked_at": at}
     header.pop("created_at", None)
     header.pop("created_ms", None)
@@ -53,14 +53,16 @@ def fork_log(
     return header, renumbered
 
 
-def _refuse_hidden(reader: MatchReader, match_id: str, kept: list[StoredEvent]) -> None:
+def _refuse_hidden(positions: Positions, match_id: str, kept: list[StoredEvent]) -> None:
     """Refuse a public fork whose history holds an event open reads show only in part."""
-    game, now = reader.head(match_id)
+    game, now = positions.head(match_id)
+    seen = sight(game, now)
     for event in kept:
-        if disclosed(game, now["game"], event.as_dict()) != event.as_dict():
+        if seen.hides(event.as_dict()):
+            earlier = f"fork at an earlier step than {event.seq}, or " if event.seq > 1 else ""
             raise HiddenFact(
                 f"step {event.seq} ({event.type}) holds a fact the table cannot see yet, such as a "
-                "secret bid, so a fork without the match's write token cannot copy it: fork at an "
-                f"earlier step than {event.seq}, or send the write token (Authorization: Bearer "
-                "<token>) to fork everything"
+                "secret bid or a recorded hand, so a fork without the match's write token cannot "
+                f"copy it: {earlier}send the write token (Authorization: Bearer <token>) to fork "
+                "everything"
             )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import hashlib
 import json
 import re
 import zoneinfo
@@ -19,8 +20,10 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from events.codec import UnsafeNumber, loads
+from events.defaults import CLOCK_SLACK_MS
 from events.envelope import NewEvent, StoredEvent
 from games.contract import Game, RuleViolation
+from games.decider import refuse_finished
 from games.registry import all_games
 from games.validation import validate_action, validate_match
 from projections.positions import tape
@@ -33,7 +36,6 @@ CREATED = "MatchCreated"
 # ahead is forgiven: such a date is taken as now).
 MATCH_ID = re.compile(r"[0-9a-f]{16}")
 ACTION_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
-CLOCK_SLACK_MS = 5 * 60 * 1000
 
 
 class ImportRefused(Exception):
@@ -100,6 +102,22 @@ def check_log(header: dict[str, Any], events: list[tuple[int, StoredEvent]], now
     pos = playing.position
     origin = _origin(header, now_ms)
     return Checked(game, origin, written, bool(game.scores(copy.deepcopy(pos["game"])).get("finished")))
+
+
+def log_digest(events: Iterable[StoredEvent]) -> str:
+    """The digest of a log as an import tells two logs apart: each event's type, data and action
+    id, in order (not its time or actor, which an import writes anew)."""
+    digest = hashlib.sha256()
+    for event in events:
+        line = [event.seq, event.type, event.data, event.meta.get("action_id")]
+        digest.update(json.dumps(line, sort_keys=True, separators=(",", ":")).encode() + b"\n")
+    return digest.hexdigest()
+
+
+def origin_of(header: dict[str, Any]) -> str:
+    """The id of the match a file's log was first recorded as: the match it was imported from
+    when it is itself a copy, else its own id ("" for a file that names none)."""
+    return str(header.get("imported_from") or header.get("id") or "")
 
 
 # --- private helpers ----------------------------------------------------------------------------
@@ -254,8 +272,7 @@ def _check_batch(game: Game, batch: list[tuple[int, StoredEvent]], playing: Tape
         return {"type": "undo" if first.type == tape.UNDONE else "redo"}
     action = first.meta.get("action")
     try:
-        if pos["game"].get("finished"):
-            raise RuleViolation("match_finished", "the match is over; undo to change its end")
+        refuse_finished(pos["game"])
         checked = validate_action(game, action)
         derived = game.decide(pos["game"], checked)
     except RuleViolation as refusal:

@@ -15,7 +15,7 @@ from events.codec import loads
 from service.api.schemas.answers import NDJSON
 from service.bootstrap import Services
 from service.http.body_limits import media_type
-from service.http.errors import BadRequest
+from service.http.errors import RequestRefused
 
 
 class Parser(FlaskParser):
@@ -84,7 +84,7 @@ def step_header(name: str, code: str, environ: Environ | None = None) -> int | N
         what = (
             "a version number or the ETag of a read of this match" if name == "If-Match" else "a step number"
         )
-        raise BadRequest(400, code, f"{name} must be {what} (at most 15 digits), not {raw!r}")
+        raise RequestRefused(400, code, f"{name} must be {what} (at most 15 digits), not {raw!r}")
     return int(value)
 
 
@@ -109,7 +109,7 @@ def idempotency_key(environ: Environ | None = None) -> str | None:
         return None
     key = raw.strip().strip('"')
     if not key or len(key) > IDEMPOTENCY_KEY_MAX:
-        raise BadRequest(
+        raise RequestRefused(
             400, "bad_idempotency_key", f"Idempotency-Key must be 1 to {IDEMPOTENCY_KEY_MAX} characters"
         )
     return key
@@ -156,4 +156,13 @@ WRITE_HEADERS: list[dict[str, Any]] = [
         "schema": {"type": "string", "minLength": 1, "maxLength": IDEMPOTENCY_KEY_MAX, "pattern": r'[^\s"]'},
         "description": "A retry with the same key returns the first answer and appends nothing.",
     },
+]
+
+# The creating writes (create, fork, import) take the key too (service.recording.idempotency).
+CREATE_HEADERS: list[dict[str, Any]] = [
+    WRITE_HEADERS[1]
+    | {
+        "description": "A retry with the same key (and the same request) returns the first answer, "
+        "the same match and its token, and makes no second match; use a random key (a UUID)."
+    }
 ]

@@ -9,18 +9,16 @@ from typing import Any
 from flask import Response, request, url_for
 
 from events.codec import dumps
+from events.defaults import FEED_KEEPALIVE_SECONDS, FEED_POLL_SECONDS
 from projections.queries.feed import BadPosition, FeedPage, FeedReader
 from service.api import Blueprint, services
 from service.api.schemas.answers import EVENT_STREAM, NDJSON
 from service.api.schemas.feed import FeedPageOut, FeedQuery
-from service.http.errors import BadRequest
+from service.http.errors import RequestRefused
 
 blp = Blueprint(
     "feed", __name__, url_prefix="/v1/feed", description="Every match's public events, resumable."
 )
-# How often a live stream with nothing new looks again, and how often it says it is alive.
-POLL_SECONDS = 0.25
-KEEPALIVE_SECONDS = 10.0
 
 
 @blp.route("", methods=["GET"])
@@ -89,7 +87,7 @@ def _page(reader: FeedReader, query: dict[str, Any], after: str | None) -> FeedP
             query.get("partition"),
         )
     except BadPosition as bad:
-        raise BadRequest(400, "bad_position", str(bad)) from bad
+        raise RequestRefused(400, "bad_position", str(bad)) from bad
 
 
 def _stream(reader: FeedReader, query: dict[str, Any], first: FeedPage, sse: bool) -> Iterator[str]:
@@ -110,8 +108,8 @@ def _stream(reader: FeedReader, query: dict[str, Any], first: FeedPage, sse: boo
         if time.monotonic() >= deadline:
             return
         if not page.events:
-            if sse and time.monotonic() - spoke >= KEEPALIVE_SECONDS:
+            if sse and time.monotonic() - spoke >= FEED_KEEPALIVE_SECONDS:
                 yield ": keepalive\n\n"
                 spoke = time.monotonic()
-            time.sleep(POLL_SECONDS)
+            time.sleep(FEED_POLL_SECONDS)
         page = _page(reader, query, page.position)

@@ -15,11 +15,11 @@ blp = Blueprint("games", __name__, url_prefix="/v1/games", description="The game
 @blp.response(200, GameList)
 def list_games() -> dict[str, Any]:
     """Every game, with the JSON Schemas of its actions, setup and options."""
-    return {"games": services().reads.games()}
+    return {"games": services().queries.games()}
 
 
 @blp.route("/<game_id>", methods=["GET"])
 @blp.response(200, GameDetail)
 def show_game(game_id: str) -> dict[str, Any]:
     """One game, with a short example match that records cleanly."""
-    return services().reads.game(game_id) | {"example": short_example(game_id)}
+    return services().queries.game(game_id) | {"example": short_example(game_id)}

@@ -9,7 +9,7 @@ from flask import Response
 from projections.hooks.registry import Hooks, public
 from service.api import Blueprint, api_key, services
 from service.api.schemas.hooks import DeliveryLog, HookIn, HookList, HookOut
-from service.http.errors import BadRequest
+from service.http.errors import RequestRefused
 
 blp = Blueprint(
     "hooks",
@@ -32,15 +32,15 @@ def _operator() -> str:
     """The id of the deployment key the request carries; 401/403 otherwise."""
     credentials = services().recorder.credentials
     if not credentials.required:
-        raise BadRequest(
+        raise RequestRefused(
             403, "hooks_need_api_keys", "webhooks need deployment API keys: set TABLETAPE_API_KEYS"
         )
     presented = api_key()
     if presented is None:
-        raise BadRequest(401, "missing_api_key", "webhooks are the operator's: send X-API-Key: <key>")
+        raise RequestRefused(401, "missing_api_key", "webhooks are the operator's: send X-API-Key: <key>")
     ident = credentials.known(presented)
     if ident is None:
-        raise BadRequest(403, "wrong_api_key", "this key is not one of the deployment's API keys")
+        raise RequestRefused(403, "wrong_api_key", "this key is not one of the deployment's API keys")
     return ident
 
 

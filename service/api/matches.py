@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -9,6 +10,7 @@ from flask import Response, request, url_for
 
 from events.codec import dumps_sorted
 from service.api import (
+    CREATE_HEADERS,
     WRITE_HEADERS,
     Blueprint,
     api_key,
@@ -18,8 +20,7 @@ from service.api import (
     page_links,
     services,
 )
-from service.api.schemas.answers import Created, MatchOut, MatchPage
-from service.api.schemas.answers import Recorded as RecordedOut
+from service.api.schemas.answers import CreatedSchema, MatchOut, MatchPage, RecordedSchema
 from service.api.schemas.requests import Action, CreateMatch, MatchesQuery
 from service.http.rate_limits import rate_counters
 from service.recording.recorder import Recorded
@@ -48,7 +49,7 @@ def recorded(answer: Recorded) -> dict[str, Any]:
 def appended(answer: Recorded) -> Response:
     """A write's answer: 201 with the steps it appended at Location.
 
-    The body is already the documented shape (``Recorded``; the API's schema tests check every
+    The body is already the documented shape (``RecordedSchema``; the API's schema tests check every
     answer against it), so it is written as it is instead of dumped through the schema again:
     the state as the write wrote it out, between the other fields, in the order of their names.
     """
@@ -93,14 +94,15 @@ def _links_from_created() -> dict[str, Any]:
 
 
 @blp.route("", methods=["POST"])
-@blp.doc(responses={201: {"links": _links_from_created()}})
+@blp.doc(responses={201: {"links": _links_from_created()}}, parameters=CREATE_HEADERS)
 @blp.arguments(CreateMatch())
-@blp.response(201, Created)
+@blp.response(201, CreatedSchema)
 def create_match(body: dict[str, Any]) -> dict[str, Any]:
-    """Create a match; the answer carries its write token, shown only this once."""
+    """Create a match; the answer carries its write token, shown only this once (and again to a
+    retry under the same Idempotency-Key)."""
     where = {"timezone": body["timezone"], "location": body.get("location", "")}
     made = services().recorder.create(
-        body["game"], body["players"], body["setup"], body["options"], where, api_key()
+        body["game"], body["players"], body["setup"], body["options"], where, api_key(), idempotency_key()
     )
     return recorded(made.recorded) | {
         "token": made.token,
@@ -118,7 +120,7 @@ def create_match(body: dict[str, Any]) -> dict[str, Any]:
 def list_matches(query: dict[str, Any]) -> dict[str, Any]:
     """Matches newest first, filtered by game, player, status and creation date."""
     filters = {k: query[k] for k in ("game", "player", "status") if query.get(k)}
-    found, total = services().reads.match_page(
+    found, total = services().queries.match_page(
         filters, _ms(query.get("since")), _ms(query.get("until")), query["offset"], query["limit"]
     )
     return {
@@ -133,45 +135,49 @@ def list_matches(query: dict[str, Any]) -> dict[str, Any]:
 @blp.route("/<match_id>", methods=["GET"])
 @blp.response(200, MatchOut)
 def show_match(match_id: str) -> dict[str, Any]:
-    """A match's players, setup, options, version and status."""
-    shown = services().reader.describe(match_id)
+    """A match's players, setup, options, version and status.
+
+    Hands recorded in the setup are held back until the match is over, except from the holder of
+    the match's write token (Authorization: Bearer <token>)."""
+    shown = services().queries.describe(match_id, bearer_token())
     origin = shown.pop("forked_from")
     return shown | {"links": links(match_id) | _origin(origin)}
 
 
 @blp.route("/<match_id>/actions", methods=["POST"])
 @blp.arguments(Action())
-@blp.response(201, RecordedOut)
+@blp.response(201, RecordedSchema)
 @blp.doc(parameters=WRITE_HEADERS)
 def post_action(action: dict[str, Any], match_id: str) -> Response:
     """Record one action; the rules check it and derive its events."""
-    recorder, env = services().recorder, request.environ
+    recorder, environ = services().recorder, request.environ
     answer = recorder.act(
-        match_id, bearer_token(env), action, if_match(env), idempotency_key(env), rate_counters()
+        match_id, bearer_token(environ), action, if_match(environ), idempotency_key(environ), rate_counters()
     )
     return appended(answer)
 
 
 @blp.route("/<match_id>/undo", methods=["POST"])
-@blp.response(201, RecordedOut)
+@blp.response(201, RecordedSchema)
 @blp.doc(parameters=WRITE_HEADERS)
 def undo(match_id: str) -> Response:
     """Take back the last effective action (and the events it derived) by appending a correction."""
-    recorder, env = services().recorder, request.environ
-    return appended(
-        recorder.undo(match_id, bearer_token(env), if_match(env), idempotency_key(env), rate_counters())
-    )
+    return _corrected(services().recorder.undo, match_id)
 
 
 @blp.route("/<match_id>/redo", methods=["POST"])
-@blp.response(201, RecordedOut)
+@blp.response(201, RecordedSchema)
 @blp.doc(parameters=WRITE_HEADERS)
 def redo(match_id: str) -> Response:
     """Re-apply the action the last undo took back, until a new action is recorded."""
-    recorder, env = services().recorder, request.environ
-    return appended(
-        recorder.redo(match_id, bearer_token(env), if_match(env), idempotency_key(env), rate_counters())
-    )
+    return _corrected(services().recorder.redo, match_id)
+
+
+def _corrected(correct: Callable[..., Recorded], match_id: str) -> Response:
+    """The answer to an undo or a redo (``correct``) of the match, with the request's conditions."""
+    environ = request.environ
+    token, key = bearer_token(environ), idempotency_key(environ)
+    return appended(correct(match_id, token, if_match(environ), key, rate_counters()))
 
 
 def _origin(origin: str | None) -> dict[str, str]:
@@ -181,7 +187,7 @@ def _origin(origin: str | None) -> dict[str, str]:
 
 def _page_links(query: dict[str, Any], total: int) -> dict[str, str | None]:
     """Links to the pages beside this one, with the same filters."""
-    kept = {
+    kept: dict[str, Any] = {
         k: v.isoformat() if isinstance(v, datetime) else v
         for k, v in query.items()
         if k not in ("offset", "limit") and v is not None

@@ -67,7 +67,11 @@ ERRORS: dict[int, tuple[str, str]] = {
     412: ("PreconditionFailed", "If-Match named a version the match has moved on from."),
     413: ("PayloadTooLarge", "The body is over the size limit."),
     415: ("UnsupportedMediaType", "The body is not of a media type this operation takes."),
-    429: ("TooManyRequests", "Over the caller's rate limit: retry after Retry-After seconds."),
+    429: (
+        "TooManyRequests",
+        "Over the caller's rate limit: retry after Retry-After seconds; the problem's `setting` "
+        "names the deployment setting that raises the limit.",
+    ),
     422: ("RefusedByTheRules", "The rules (or the history) refuse the request; the problem says which rule."),
     503: ("StoreUnavailable", "The event store is not answering; retry (with the same Idempotency-Key)."),
 }

@@ -16,7 +16,7 @@ blp = Blueprint("players", __name__, url_prefix="/v1", description="Player stati
 @blp.response(200, PlayerOut)
 def show_player(name: str) -> dict[str, Any]:
     """A player's finished matches, wins and win rate, overall and by game with the game's figures."""
-    found = services().reads.player(name)
+    found = services().queries.player(name)
     return found | {"links": {"matches": url_for("matches.list_matches", player=found["name"])}}
 
 
@@ -24,4 +24,4 @@ def show_player(name: str) -> dict[str, Any]:
 @blp.response(200, LeaderboardOut)
 def leaderboard(game_id: str) -> dict[str, Any]:
     """The game's players over its finished matches: most wins first, then win rate."""
-    return {"game": game_id, "players": services().reads.leaderboard(game_id)}
+    return {"game": game_id, "players": services().queries.leaderboard(game_id)}

@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import Response, jsonify, request, stream_with_context, url_for
 
-from service.api import Blueprint, ndjson_alternative, page_links, services
+from service.api import Blueprint, bearer_token, ndjson_alternative, page_links, services
 from service.api.schemas.answers import NDJSON, EventPage, ReplayPage, ScoresOut, StateOut
 from service.api.schemas.requests import RangeQuery, ReplayQuery, StateQuery
 from service.http.compression import FINISHED_CACHE, cache_finished
@@ -21,9 +21,11 @@ blp = Blueprint("reads", __name__, url_prefix="/v1/matches", description="Read, 
 def events(query: dict[str, Any], match_id: str) -> Any:
     """The raw log, steps from..to, paginated; NDJSON with Accept: application/x-ndjson.
 
-    Facts the table cannot see yet (a secret bid before the round is scored) are held back.
+    Facts the table cannot see yet (a secret bid before the round is scored, a recorded hand before
+    the match is over) are held back, except from the holder of the match's write token
+    (Authorization: Bearer <token>).
     """
-    page = services().reads.log(match_id, query["from_"], query.get("to"), query["limit"])
+    page = services().queries.log(match_id, query["from_"], query.get("to"), query["limit"], bearer_token())
     if request.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON:
         return Response(stream_with_context(page.lines()), mimetype=NDJSON)
     to, size = query.get("to"), query["limit"]
@@ -41,8 +43,10 @@ def events(query: dict[str, Any], match_id: str) -> Any:
 @blp.arguments(StateQuery(), location="query")
 @blp.response(200, StateOut)
 def state(query: dict[str, Any], match_id: str) -> dict[str, Any]:
-    """The game's view now, or right after step ``at`` (a rewind), with links to the steps beside it."""
-    shown = services().reads.state(match_id, query.get("at"))
+    """The game's view now, or right after step ``at`` (a rewind), with links to the steps beside it.
+
+    Hidden facts are held back as on the log, except from the holder of the write token."""
+    shown = services().queries.state(match_id, query.get("at"), bearer_token())
 
     def step_link(n: int) -> str | None:
         return url_for("reads.state", match_id=match_id, at=n) if 1 <= n <= shown.version else None
@@ -63,9 +67,11 @@ def state(query: dict[str, Any], match_id: str) -> dict[str, Any]:
 @blp.arguments(ReplayQuery(), location="query")
 @blp.response(200, ReplayPage)
 def replay(query: dict[str, Any], match_id: str) -> Any:
-    """Frames from..to: each step's event and the state after it, computed in one pass."""
+    """Frames from..to: each step's event and the state after it, computed in one pass.
+
+    Hidden facts are held back as on the log, except from the holder of the write token."""
     first, size, raw = query["from_"], query["limit"], query["raw"]
-    page = services().reads.replay(match_id, first, query.get("to"), size, raw)
+    page = services().queries.replay(match_id, first, query.get("to"), size, raw, bearer_token())
     version = page.version
 
     def link(start: int) -> str:
@@ -84,7 +90,7 @@ def replay(query: dict[str, Any], match_id: str) -> Any:
 @blp.response(200, ScoresOut)
 def scores(match_id: str) -> Response:
     """The scoreboard of the projected position, with the step it has reached (``version``)."""
-    board = services().reads.scoreboard(match_id)
+    board = services().queries.scoreboard(match_id)
     # A finished match's scoreboard is final once the workers have reached its last step.
     return cache_finished(
         jsonify(board), bool(board.get("finished")) and board["version"] == board["log_version"]

@@ -29,7 +29,7 @@ def next_actions(match_id: str) -> Any:
     it, only public facts.
     """
     # The answer depends on the token: a cache keeps the table's apart from the public one.
-    return services().reads.choices(match_id, bearer_token()), 200, {"Vary": "Authorization"}
+    return services().queries.choices(match_id, bearer_token()), 200, {"Vary": "Authorization"}
 
 
 @blp.route("/<match_id>/actions/batch", methods=["POST"])

@@ -8,22 +8,26 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import click
 
+from events.defaults import EXPORT_PAGE
 from events.errors import UnknownMatch
 from projections.sharing import bgstats
 from projections.sharing.export import FORMAT, export_lines
-from projections.sharing.importing import ImportRefused
+from projections.sharing.importing import MATCH_ID, ImportRefused
 from service.bootstrap import Services
 from service.cli.support import PROBLEMS, USAGE, Failed, progress
 from service.recording.recorder import Copied, Recorder
 
 PAGE = 500
+# A target named with one of these is one stream of every match, never a folder.
+STREAM_SUFFIXES = (".ndjson", ".jsonl", ".json", ".txt")
 
 
 @dataclass(frozen=True)
@@ -63,39 +67,74 @@ def chosen(parts: Services, selection: Selection) -> list[str]:
     until = None if selection.until is None else int(selection.until.timestamp() * 1000)
     found: list[str] = []
     while True:
-        page, total = parts.matches.ids(selection.filters(), since, until, len(found), PAGE)
+        page, total = parts.matches.ids(selection.filters(), since, until, len(found), EXPORT_PAGE)
         found += page
         if not page or len(found) >= total:
             return found[::-1]
 
 
-def export_ndjson(parts: Services, ids: list[str], target: str) -> int:
-    """Write each match's log: one file per match in a folder, or one stream; the events written."""
-    events = 0
-    folder = _folder(target)
-    if folder is not None:
-        for match_id in progress(ids, len(ids), "exporting"):
-            with (folder / f"{match_id}.ndjson").open("w", encoding="utf-8") as out:
-                events += _write_log(parts, match_id, out)
-        return events
-    with click.open_file(target, "w", encoding="utf-8") as out:
-        for match_id in progress(ids, len(ids), "exporting"):
-            events += _write_log(parts, match_id, out)
-    return events
+@dataclass
+class Exported:
+    """What an export wrote, and the matches it stepped over (id, why)."""
+
+    matches: int = 0
+    events: int = 0
+    skipped: list[tuple[str, str]] = field(default_factory=list)
 
 
-def _write_log(parts: Services, match_id: str, out: IO[str]) -> int:
-    written = 0
-    for line in export_lines(parts.store, match_id):
-        out.write(line)
-        written += 1
-    return written - 1  # the header is not an event
+def export_ndjson(parts: Services, ids: list[str], target: str) -> Exported:
+    """Write each readable match's log: one file per match in a folder (``is_folder``), or one
+    stream. A match that cannot be read (a registry entry with no match behind it, an id that is
+    not one) is stepped over and reported; nothing is written outside the folder."""
+    done = Exported()
+    folder = _folder(target, several=len(ids) > 1)
+    stream: AbstractContextManager[Any] = (
+        nullcontext(None) if folder is not None else click.open_file(target, "w", encoding="utf-8")
+    )
+    with stream as out:
+        for match_id in progress(ids, len(ids), "exporting"):
+            lines = _readable_log(parts, match_id, done)
+            if lines is None:
+                continue
+            if folder is not None:
+                _write_file(folder, match_id, lines)
+            else:
+                out.writelines(lines)
+            done.matches += 1
+            done.events += len(lines) - 1  # the header is not an event
+    return done
+
+
+def _readable_log(parts: Services, match_id: str, done: Exported) -> list[str] | None:
+    """The match's export lines, read whole before any is written; None (noted in ``done``) when
+    the match cannot be read."""
+    if not MATCH_ID.fullmatch(match_id):
+        done.skipped.append((match_id, "not a match id (a registry entry tabletape did not write)"))
+        return None
+    try:
+        return list(export_lines(parts.store, match_id))
+    except UnknownMatch:
+        done.skipped.append(
+            (match_id, "listed, but there is no such match (tabletape rebuild drops the entry)")
+        )
+    except Exception as exc:  # noqa: BLE001 - one unreadable match must not stop a backup
+        done.skipped.append((match_id, f"unreadable: {type(exc).__name__}: {exc}"))
+    return None
+
+
+def _write_file(folder: Path, match_id: str, lines: list[str]) -> None:
+    """Write one match's file in ``folder``, whole or not at all (a file beside it, then renamed)."""
+    final = folder / f"{match_id}.ndjson"
+    partial = folder / f".{match_id}.ndjson.partial"
+    with partial.open("w", encoding="utf-8") as out:
+        out.writelines(lines)
+    partial.replace(final)
 
 
 def export_bgstats(parts: Services, ids: list[str], target: str, link: bool) -> int:
     """Write finished matches as a BG Stats file (or createPlay links); the plays written."""
     bgg_ids = dict(parts.settings.bgg_ids)
-    read = (bgstats.finished_play(parts.reader, i, bgg_ids) for i in progress(ids, len(ids), "reading"))
+    read = (bgstats.finished_play(parts.positions, i, bgg_ids) for i in progress(ids, len(ids), "reading"))
     plays = [play for play in read if play is not None]
     if not plays:
         raise Failed(PROBLEMS, "none of these matches is finished; only a finished match is a BG Stats play")
@@ -149,28 +188,40 @@ def read_chunks(names: tuple[str, ...]) -> list[Chunk]:
     return found
 
 
-def import_chunk(recorder: Recorder, chunk: Chunk) -> Copied:
-    """Create the match of one chunk; ImportRefused (with the file's own line number) if refused."""
+def import_chunk(recorder: Recorder, chunk: Chunk, copy: bool = False) -> Copied:
+    """Create the match of one chunk (or name the one the store holds, unless ``copy``);
+    ImportRefused (with the file's own line number) if refused."""
     try:
         _check_length(chunk)
-        return recorder.import_lines(chunk.lines, operator=True)
+        return recorder.import_lines(chunk.lines, operator=True, copy=copy)
     except ImportRefused as refused:
         raise ImportRefused(chunk.first_line + refused.line - 1, refused.reason) from refused
 
 
-def import_reported(recorder: Recorder, chunk: Chunk) -> int:
-    """Import one chunk and say how it went (the new match and its token, or why not); 1 if made."""
+# What became of a chunk.
+MADE, HELD, REFUSED = "made", "held", "refused"
+
+
+def import_reported(recorder: Recorder, chunk: Chunk, copy: bool = False) -> str:
+    """Import one chunk and say how it went (the new match and its token, the match the store
+    already held, or why not): MADE, HELD or REFUSED."""
     try:
-        copied = import_chunk(recorder, chunk)
+        copied = import_chunk(recorder, chunk, copy)
     except ImportRefused as why:
         click.echo(f"tabletape: {chunk.source}: refused, nothing was created for it: {why}", err=True)
-        return 0
+        return REFUSED
     state = "finished" if copied.finished else "in progress"
+    if copied.existing:
+        click.echo(
+            f"already held: {copied.game} match {copied.match_id} ({copied.version} steps, {state}) "
+            f"has the log of {chunk.source}; not imported again (--copy makes a copy)"
+        )
+        return HELD
     click.echo(
         f"imported {copied.game} match {copied.match_id} ({copied.version} steps, {state}) "
         f"from {chunk.source}; write token (shown once): {copied.token}"
     )
-    return 1
+    return MADE
 
 
 def _check_length(chunk: Chunk) -> None:
@@ -198,9 +249,16 @@ def _is_header(line: str) -> bool:
     return isinstance(value, dict) and value.get("format") == FORMAT
 
 
-def _folder(target: str) -> Path | None:
+def _folder(target: str, several: bool = False) -> Path | None:
+    """The folder ``target`` names, made if need be, or None for a file (or - for stdout).
+
+    A folder: an existing one, a name ending in /, or, when several matches go out, any name but
+    an existing file or one ending in a file's suffix (.ndjson, .jsonl, .json, .txt)."""
     path = Path(target)
-    if target != "-" and (path.is_dir() or target.endswith("/")):
+    if target == "-":
+        return None
+    named = path.is_dir() or target.endswith("/")
+    if named or (several and not path.is_file() and path.suffix.lower() not in STREAM_SUFFIXES):
         path.mkdir(parents=True, exist_ok=True)
         return path
     return None

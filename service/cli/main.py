@@ -136,7 +136,8 @@ def rebuild_command(data_dir: str, match_ids: tuple[str, ...], everything: bool)
     "-o",
     default="-",
     type=click.Path(allow_dash=True),
-    help="A file (one stream of every match), a folder (a file per match; end it with /), or -.",
+    help="A folder (a file per match: a name ending in /, or any name but a file's when several "
+    "matches go out), a file (one stream: e.g. all.ndjson), or -.",
 )
 @click.option(
     "--format",
@@ -168,8 +169,16 @@ def export_command(
     try:
         ids = bulk.chosen(parts, selection)
         if form == "ndjson":
-            events = bulk.export_ndjson(parts, ids, output)
-            click.echo(f"exported {len(ids)} matches ({events} events) to {output}", err=True)
+            done = bulk.export_ndjson(parts, ids, output)
+            for match_id, why in done.skipped:
+                click.echo(f"tabletape: stepped over {match_id}: {why}", err=True)
+            click.echo(
+                f"exported {done.matches} of {len(ids)} matches ({done.events} events) to {output}"
+                + (f"; stepped over {len(done.skipped)}" if done.skipped else ""),
+                err=True,
+            )
+            if done.skipped:
+                sys.exit(PROBLEMS)
         else:
             plays = bulk.export_bgstats(parts, ids, output, link=form == "bgstats-link")
             click.echo(f"exported {plays} finished matches as BG Stats plays to {output}", err=True)
@@ -180,7 +189,13 @@ def export_command(
 @main.command(name="import")
 @DATA_DIR
 @click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
-def import_command(data_dir: str, files: tuple[str, ...]) -> None:
+@click.option(
+    "--copy",
+    is_flag=True,
+    help="Make a copy of a match even when the store already holds its log (by default such a "
+    "match is named and not imported again).",
+)
+def import_command(data_dir: str, files: tuple[str, ...], copy: bool) -> None:
     """Create matches from NDJSON exports (files, folders, or - for stdin), every action checked."""
     from service.bootstrap import build
     from service.cli import bulk
@@ -188,15 +203,20 @@ def import_command(data_dir: str, files: tuple[str, ...]) -> None:
     chunks = bulk.read_chunks(files)
     parts = build(settings_for(data_dir))
     try:
-        made = sum(
-            bulk.import_reported(parts.recorder, chunk)
+        outcomes = [
+            bulk.import_reported(parts.recorder, chunk, copy)
             for chunk in progress(chunks, len(chunks), "importing")
-        )
+        ]
     finally:
         parts.close()
     sources = len({chunk.source for chunk in chunks})
-    click.echo(f"imported {made} of {len(chunks)} matches from {sources} file(s)", err=True)
-    sys.exit(PROBLEMS if made < len(chunks) else 0)
+    made, held = outcomes.count(bulk.MADE), outcomes.count(bulk.HELD)
+    click.echo(
+        f"imported {made} of {len(chunks)} matches from {sources} file(s)"
+        + (f"; {held} already held" if held else ""),
+        err=True,
+    )
+    sys.exit(PROBLEMS if made + held < len(chunks) else 0)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 import click
 import redis
 
+from events.defaults import MAINTENANCE_REDIS_TIMEOUT
 from events.errors import UnknownMatch
 from projections.projecting.rebuild import rebuild_match
 from projections.projecting.verify import Difference
@@ -22,8 +23,6 @@ from service.bootstrap import Services, build
 from service.cli.support import progress
 from service.config import Settings
 
-# Checking a long log is one long read; a command may wait longer for Redis than a request.
-REDIS_TIMEOUT = 30.0
 UNLISTED = "the match exists but the match list does not show it"
 GHOST = "listed, but there is no such match (no header, no log)"
 
@@ -94,7 +93,8 @@ def rebuild(settings: Settings, match_ids: tuple[str, ...], only_different: bool
 
 def _parts(settings: Settings) -> Services:
     # Nothing here records a write, so no projection job is ever asked for.
-    return build(dataclasses.replace(settings, redis_timeout=REDIS_TIMEOUT), notify=lambda match_id: None)
+    patient = dataclasses.replace(settings, redis_timeout=MAINTENANCE_REDIS_TIMEOUT)
+    return build(patient, notify=lambda match_id: None)
 
 
 def _chosen(parts: Services, match_ids: tuple[str, ...]) -> tuple[Iterator[tuple[str, bool]], int]:

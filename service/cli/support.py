@@ -7,7 +7,7 @@ Exit codes (docs/operations.md lists them too):
     2  the command line is wrong (click's own usage errors)
     3  not found: no such match, no such file
     4  the store is not there: no serve runs with this data dir, or Redis does not answer
-    5  serve cannot start: its data dir is in use, or its port is taken
+    5  serve cannot start: its data dir is in use, its port is taken, or a setting is wrong
     70 a bug in tabletape (the message says how to see the traceback)
 """
 
@@ -21,7 +21,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import click
 
-from events.errors import UnknownMatch, unavailable
+from events.errors import NOT_NOW, UnknownMatch, not_now, unavailable
 from projections.sharing.importing import ImportRefused
 from service.config import Settings
 from service.run.datadir import DataDirInUse, NoServeRunning, embedded_store
@@ -80,6 +80,12 @@ def explain(error: Exception) -> tuple[int, str]:
         return CANNOT_SERVE, str(error)
     if isinstance(error, NoServeRunning):
         return NO_STORE, str(error)
+    code = not_now(error)
+    if code is not None:
+        return (
+            NO_STORE,
+            f"{NOT_NOW[code]} ({code}); the command stopped there: run it again once that is resolved",
+        )
     if unavailable(error):
         return NO_STORE, f"the store is not answering ({error}); is it running?"
     if isinstance(error, (FileNotFoundError, IsADirectoryError, PermissionError)):

@@ -10,12 +10,10 @@ from typing import Any
 
 from flask import Request, request
 
-from service.http.errors import BadRequest
+from events.defaults import BODY_SECONDS
+from service.http.errors import RequestRefused
 
 JSON_TYPES = ("application/json", "application/x-ndjson")
-# A body must have arrived this long after its headers: a client trickling it in holds a
-# connection (a greenlet under service.run.gunicorn_worker), never longer than this.
-BODY_SECONDS = 15.0
 
 
 def check_request(req: Request, max_body: int, max_depth: int) -> None:
@@ -26,7 +24,7 @@ def check_request(req: Request, max_body: int, max_depth: int) -> None:
         return
     length = content_length(environ)
     if length is not None and length > max_body:
-        raise BadRequest(413, "body_too_large", f"the body is {length} bytes; the limit is {max_body}")
+        raise RequestRefused(413, "body_too_large", f"the body is {length} bytes; the limit is {max_body}")
     if _interruptible():
         with _deadline(BODY_SECONDS):
             data = req.get_data(cache=True)
@@ -35,19 +33,19 @@ def check_request(req: Request, max_body: int, max_depth: int) -> None:
     if length is None and not data and chunked(environ):
         # Servers that do not terminate a chunked body hand the app none: refuse it, never read it
         # as empty.
-        raise BadRequest(
+        raise RequestRefused(
             411,
             "length_required",
             "send the body with a Content-Length header; chunked bodies are not accepted",
         )
     # A body without Content-Length is cut at the limit as it is read, so reaching it means over.
     if len(data) > max_body or (length is None and len(data) >= max_body):
-        raise BadRequest(413, "body_too_large", f"the body is over the limit of {max_body} bytes")
+        raise RequestRefused(413, "body_too_large", f"the body is over the limit of {max_body} bytes")
     if not data or data.isspace():
         return
     mimetype = media_type(environ)
     if mimetype not in JSON_TYPES and not mimetype.endswith("+json"):
-        raise BadRequest(
+        raise RequestRefused(
             415,
             "unsupported_media_type",
             f"send the body as application/json, not {mimetype or 'no content type'}",
@@ -55,7 +53,7 @@ def check_request(req: Request, max_body: int, max_depth: int) -> None:
     # A body with no more brackets than the limit cannot nest deeper (counted in C, not walked).
     brackets = data.count(b"[") + data.count(b"{")
     if brackets > max_depth and nesting_depth(data) > max_depth:
-        raise BadRequest(400, "json_too_deep", f"the JSON body nests deeper than {max_depth} levels")
+        raise RequestRefused(400, "json_too_deep", f"the JSON body nests deeper than {max_depth} levels")
 
 
 def content_length(environ: dict[str, Any]) -> int | None:
@@ -122,7 +120,7 @@ def _deadline(seconds: float) -> Iterator[None]:
         if expired is not timer:
             raise
         _stop_reading()
-        raise BadRequest(
+        raise RequestRefused(
             408, "request_timeout", f"the body did not arrive within {seconds:g} s of the headers"
         ) from None
     finally:

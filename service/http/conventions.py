@@ -11,7 +11,7 @@ from typing import Any
 from flask import Request, Response, current_app, url_for
 from flask_smorest.utils import get_appcontext
 
-from service.http.errors import BadRequest
+from service.http.errors import RequestRefused
 
 # A created match is read at its own URL. (Views by function name: the blueprint part of an
 # endpoint is the route group's, and may change.)
@@ -30,7 +30,7 @@ def refuse_unknown_query(req: Request, ctx: Any) -> None:
     unknown = sorted(set(req.args) - known)
     if unknown:
         takes = ", ".join(sorted(known)) or "no query parameters"
-        raise BadRequest(
+        raise RequestRefused(
             400,
             "unknown_parameter",
             f"this operation does not take the query parameter(s) {', '.join(unknown)} (it takes {takes})",
@@ -57,9 +57,13 @@ def version_etag(req: Request, ctx: Any, response: Response) -> Response:
     """An ETag for every 200 read: ``"<version>.<digest>"`` when the answer has a match version.
 
     The version lets a client send the ETag back as If-Match on a write (RFC 9110), and the digest
-    keeps it a strong validator of the whole body for If-None-Match.
+    keeps it a strong validator of the whole body for If-None-Match. A read shows the holder of
+    the match's write token what it hides from others, so its answer varies with Authorization.
     """
-    if req.method != "GET" or response.status_code != 200 or response.is_streamed:
+    if req.method != "GET" or response.status_code != 200:
+        return response
+    response.vary.add("Authorization")
+    if response.is_streamed:
         return response
     digest = hashlib.sha256(response.get_data()).hexdigest()[:20]
     body: Any = response.get_json(silent=True) if response.is_json else None

@@ -5,7 +5,7 @@ asked for with options (pretty-printed)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import orjson
 from flask import Response
@@ -31,8 +31,10 @@ class OrjsonProvider(DefaultJSONProvider):
             except orjson.JSONEncodeError:
                 pass
             else:
-                return self._app.response_class(body, mimetype=self.mimetype)
-        return super().response(obj)
+                # The provider knows its app as a sans-IO one; a Flask app's answers are Flask's.
+                respond = cast("type[Response]", self._app.response_class)
+                return respond(body, mimetype=self.mimetype)
+        return cast(Response, super().response(obj))
 
     def dumps(self, obj: Any, **kwargs: Any) -> str:
         """Compact JSON with sorted keys; Flask's provider for anything orjson leaves."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 import redis
@@ -23,6 +24,7 @@ from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.registry import Collector
 
+from projections.projecting.lag import LagWatch
 from service.bootstrap import Services
 
 # The views (by function name) whose 201 appends to a log.
@@ -33,7 +35,7 @@ LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 class Metrics:
     """The app's counters and histograms, and the collector that reads Redis at each scrape."""
 
-    def __init__(self, parts: Services) -> None:
+    def __init__(self, parts: Services, watch: LagWatch) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
         self.requests = Counter(
             "tabletape_http_requests",
@@ -60,7 +62,7 @@ class Metrics:
             ["route", "status"],
             registry=self.registry,
         )
-        self.store = StoreCollector(parts)
+        self.store = StoreCollector(parts, watch)
         self._series: dict[tuple[str, str, int], tuple[Any, Any, Any]] = {}
 
     def observe(self, route: str, method: str, status: int, seconds: float) -> None:
@@ -96,16 +98,18 @@ class Metrics:
 
 
 class StoreCollector(Collector):
-    """Gauges read from Redis when scraped: matches whose projection lags, jobs waiting."""
+    """Gauges read from Redis when scraped: matches whose projection lags, by how long, jobs waiting."""
 
-    def __init__(self, parts: Services) -> None:
+    def __init__(self, parts: Services, watch: LagWatch) -> None:
         self.parts = parts
+        self.watch = watch
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
         """The lag and the queue depth now (left out while Redis does not answer)."""
         try:
             lagging = int(self.parts.client.scard(self.parts.keys.dirty()))
             waiting = int(self.parts.queue.count)
+            lag = self.watch.lag(self.parts.client, self.parts.keys, datetime.now(UTC))
         except redis.RedisError:
             return
         yield GaugeMetricFamily(
@@ -115,6 +119,16 @@ class StoreCollector(Collector):
         )
         yield GaugeMetricFamily(
             "tabletape_projection_queue_depth", "Projection jobs waiting for a worker.", value=waiting
+        )
+        yield GaugeMetricFamily(
+            "tabletape_projection_lag_seconds",
+            "Age of the oldest write no projection has folded yet (0 when none lags).",
+            value=lag,
+        )
+        yield GaugeMetricFamily(
+            "tabletape_projection_lag_limit_seconds",
+            "The lag past which /healthz answers 503 (TABLETAPE_PROJECTION_LAG_LIMIT).",
+            value=self.parts.settings.projection_lag_limit,
         )
 
 
@@ -129,10 +143,10 @@ class _Forward(Collector):
         yield from self.registry.collect()
 
 
-def init_app(app: Flask, parts: Services) -> Callable[[Request, Any, Response], Response]:
+def init_app(app: Flask, parts: Services, watch: LagWatch) -> Callable[[Request, Any, Response], Response]:
     """Keep the app's metrics for GET /metrics; the step that counts each answer
     (``service.http.pipeline`` runs it)."""
-    metrics = Metrics(parts)
+    metrics = Metrics(parts, watch)
     app.extensions["tabletape.metrics"] = metrics
 
     def count(req: Request, ctx: Any, response: Response) -> Response:

@@ -21,34 +21,32 @@ import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from functools import partial, partialmethod
-from typing import Any
+from functools import partialmethod
+from typing import Any, NamedTuple
 
 import redis
+from cachetools import LRUCache
 
 from events.codec import dumps_sorted, read_stored
-from events.envelope import AppendResult, NewEvent, StoredEvent
-from events.errors import VersionConflict
-from events.store import EventStore, RateCounters
+from events.defaults import CARRY_PAUSE, TOKENS_KEPT, WRITE_ATTEMPTS
+from events.envelope import AppendResult, CarriedProjection, NewEvent, StoredEvent
+from events.errors import IdempotencyMismatch, MatchExists, VersionConflict
+from events.store import AppendExtras, EventStore, RateCounters
 from games.contract import Game, RuleViolation
+from games.decider import refuse_finished
 from games.registry import get_game
 from games.validation import validate_action, validate_match
 from projections.positions import tape
-from projections.positions.rewind import MatchReader
+from projections.positions.rewind import Positions
 from projections.positions.tape import Position
 from projections.projecting.projector import Projector
 from projections.queries.access import holds_token, token_hash
 from projections.sharing.fork import fork_log
-from projections.sharing.importing import Checked, check_log, parse_lines
+from projections.sharing.importing import MATCH_ID, Checked, check_log, log_digest, origin_of, parse_lines
+from service.recording import idempotency
 from service.recording.credentials import OPERATOR, Credentials
 from service.recording.ids import unique_hex
 
-ATTEMPTS = 8
-# How many matches' write tokens a process remembers as checked.
-HOLDERS = 4096
-# Seconds a process carries no projection for a match whose projection its last write found
-# behind (the workers bring it up meanwhile; a write that carries one in vain costs more).
-CARRY_PAUSE = 0.05
 # The clock the pause is kept by.
 monotonic = time.monotonic
 log = logging.getLogger("tabletape.recorder")
@@ -89,12 +87,14 @@ class Recorded:
 
     @property
     def state(self) -> Any:
-        """The state after the write (the view anyone may see), as a fresh value."""
+        """The state after the write (the game's whole view: the writer holds the token), as a
+        fresh value."""
         return read_stored(self.state_json)
 
 
 def view_json(game: Game, state: Any) -> bytes:
-    """What anyone may see of ``state``, written as the API writes it."""
+    """The game's view of ``state`` for the table that writes (it holds the token, so nothing is
+    held back), written as the API writes it."""
     return dumps_sorted(game.view(state))
 
 
@@ -118,6 +118,19 @@ class Copied:
     version: int
     finished: bool
     origin: dict[str, str]
+    # True for an import the store already held: no copy was made, and no token is known.
+    existing: bool = False
+
+
+class Opened(NamedTuple):
+    """A match ``_open`` wrote, or found already written (``again``: by the same keyed request;
+    ``existing``: at the import's own id, by another request)."""
+
+    match_id: str
+    token: str
+    first: int
+    again: bool = False
+    existing: bool = False
 
 
 @dataclass(frozen=True)
@@ -133,6 +146,82 @@ class Created:
     recorded: Recorded
 
 
+@dataclass(frozen=True)
+class Keyed:
+    """A creating write sent with an Idempotency-Key: the match it makes has an id derived from it
+    (``service.recording.idempotency``)."""
+
+    kind: str
+    key: str
+    fingerprint: str
+    credential: str | None
+
+    @classmethod
+    def of(cls, kind: str, key: str | None, body: Any, made_by: dict[str, str]) -> Keyed | None:
+        """The keyed write of ``kind`` with ``body``, or None without a key."""
+        return cls(kind, key, fingerprint(body), made_by.get("credential")) if key else None
+
+
+@dataclass(frozen=True)
+class _Write:
+    """One write being recorded: the match, how to decide it, and the request's conditions."""
+
+    game: Game
+    header: dict[str, str]
+    match_id: str
+    decide: Callable[[Position], list[NewEvent]]
+    if_match: int | None
+    idempotency_key: str | None
+    # The request's fingerprint, to tell a retry under its key from another request ("": unkeyed).
+    digest: str
+    rates: RateCounters | None
+
+    @classmethod
+    def of(
+        cls,
+        game: Game,
+        header: dict[str, str],
+        match_id: str,
+        decide: Callable[[Position], list[NewEvent]],
+        if_match: int | None,
+        idempotency_key: str | None,
+        body: Any,
+        rates: RateCounters | None,
+    ) -> _Write:
+        """A write of ``body``: only a keyed write is told apart from a retry under its key."""
+        digest = fingerprint(body) if idempotency_key else ""
+        return cls(game, header, match_id, decide, if_match, idempotency_key, digest, rates)
+
+
+@dataclass(frozen=True)
+class _Sent:
+    """An append the store answered: the batch, its fold (if folded before it was sent), the
+    store's answer, the answer's view written meanwhile, and whether it carried its projection."""
+
+    new: list[NewEvent]
+    folded: Folded | None
+    result: AppendResult
+    view: bytes | None
+    carried: bool
+
+
+class _ViewWriter:
+    """Writes the answer's view of a folded batch while Redis appends it (``AppendExtras.meanwhile``).
+
+    The next write here decides on the position itself (``Positions`` hands it over uncopied),
+    so the answer keeps its view written out, which is smaller than the position."""
+
+    def __init__(self, game: Game, folded: Folded | None) -> None:
+        self.game = game
+        self.folded = folded
+        self.json: bytes | None = None
+
+    def __call__(self) -> None:
+        """Write the view out (nothing for a batch folded only once the reply is in)."""
+        if self.folded is not None:
+            self.json = view_json(self.game, self.folded.pos["game"])
+
+
 def fingerprint(body: Any) -> str:
     """A stable digest of a request, to tell a retry from a different request under one key."""
     return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
@@ -144,24 +233,24 @@ class Recorder:
     def __init__(
         self,
         store: EventStore,
-        reader: MatchReader,
+        positions: Positions,
         notify: Callable[[str], None],
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
         credentials: Credentials | None = None,
         projector: Projector | None = None,
     ) -> None:
         self.store = store
-        self.reader = reader
+        self.positions = positions
         self.notify = notify
         self.clock = clock
         self.credentials = credentials or Credentials(())
         # What a write carries of its projection (none without one: the workers project all).
         self.projector = projector
         # When each match whose projection a write here found behind may carry one again.
-        self._behind: dict[str, float] = {}
+        self._behind: LRUCache[str, float] = LRUCache(maxsize=TOKENS_KEPT)
         # The token each match was last written with, once its hash was found to match: the
         # next write with the same token is compared with it instead of hashing it again.
-        self._holders: dict[str, str] = {}
+        self._holders: LRUCache[str, str] = LRUCache(maxsize=TOKENS_KEPT)
 
     def create(
         self,
@@ -171,8 +260,12 @@ class Recorder:
         options: Any,
         where: dict[str, str] | None = None,
         api_key: str | None = None,
+        idempotency_key: str | None = None,
     ) -> Created:
-        """Create a match from its players, starting facts, rule options and where it is played."""
+        """Create a match from its players, starting facts, rule options and where it is played.
+
+        Under an ``idempotency_key`` already used for the same request, the match that request
+        made (its first answer); for another request, IdempotencyMismatch."""
         made_by = self._made_by(self.credentials.identify(api_key))
         game = get_game(game_id)
         names, setup, options = validate_match(game, players, setup, options)
@@ -180,42 +273,101 @@ class Recorder:
         body = {"game": game.id, "players": names, "setup": setup, "options": options}
         new = self._new_events(game, events, tape.CREATION, "table", body)
         placed = {k: v for k, v in (where or {}).items() if v}
-        match_id, token, first = self._open(game, new, placed | made_by)
-        recorded = self._answer(game, match_id, tape.empty(), first, new)
+        keyed = Keyed.of("create", idempotency_key, body | {"where": placed}, made_by)
+        match_id, token, first, again, _ = self._open(game, new, placed | made_by, keyed=keyed)
+        if again:
+            recorded = self._replayed(game, match_id, first, first + len(new) - 1)
+        else:
+            recorded = self._answer(game, match_id, tape.empty(), first, new)
         return Created(match_id, token, game, names, setup, options, recorded)
 
-    def fork(self, match_id: str, at: int, token: str | None = None, api_key: str | None = None) -> Copied:
+    def fork(
+        self,
+        match_id: str,
+        at: int,
+        token: str | None = None,
+        api_key: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> Copied:
         """A new match whose log is the effective history of ``match_id`` up to step ``at``:
-        everything with the match's write token, the public history without it."""
+        everything with the match's write token, the public history without it (under a used
+        ``idempotency_key``, the fork that key made, as ``create``)."""
         made_by = self._made_by(self.credentials.identify(api_key))
         everything = holds_token(self.store.header(match_id), token, "fork everything of")
-        logged = fork_log(self.reader, match_id, at, everything)
-        return self._copy(check_log(*logged, now_ms=self._now_ms()), made_by)
+        logged = fork_log(self.positions, match_id, at, everything)
+        request = {"fork": match_id, "at": at, "everything": everything}
+        keyed = Keyed.of("fork", idempotency_key, request, made_by)
+        return self._copy(check_log(*logged, now_ms=self._now_ms()), made_by, keyed)
 
     def import_lines(
-        self, lines: Iterable[str], api_key: str | None = None, operator: bool = False
+        self,
+        lines: Iterable[str],
+        api_key: str | None = None,
+        operator: bool = False,
+        idempotency_key: str | None = None,
+        copy: bool = False,
     ) -> Copied:
-        """A new match from an NDJSON export, every action checked by the rules.
+        """A new match from an NDJSON export, every action checked by the rules (under a used
+        ``idempotency_key``, the match that key made, as ``create``).
 
-        ``operator``: the import comes from an operator's command, which needs no API key.
+        A log the store already holds (the match it was exported from, or an earlier import of
+        it: the same origin and the same log digest) is answered with that match (``existing``)
+        unless ``copy`` asks for a copy. ``operator``: the import comes from an operator's
+        command, which needs no API key.
         """
         made_by = self._made_by(OPERATOR if operator else self.credentials.identify(api_key))
+        lines = [line for line in lines if line.strip()]
         header, events = parse_lines(lines)
         checked = check_log(header, events, now_ms=self._now_ms())
         if header.get("id"):
             checked.origin["imported_from"] = str(header["id"])
-        return self._copy(checked, made_by)
+        keyed = Keyed.of("import", idempotency_key, {"lines": lines, "copy": copy}, made_by)
+        origin, digest = origin_of(header), log_digest(event for _, event in events)
+        # Kept with the match: statistics count one origin once, and a later import finds it.
+        lineage = {"log_digest": digest} | ({"origin_id": origin} if origin else {})
+        if copy:
+            return self._copy(checked, made_by | lineage, keyed)
+        if self._holds(origin, digest):
+            return self._existing(origin, checked)
+        own = idempotency.match_id_for("import-of", None, f"{origin}:{digest}")
+        return self._copy(checked, made_by | lineage, keyed, own)
+
+    def _holds(self, match_id: str, digest: str) -> bool:
+        """Whether ``match_id`` is a match of this store whose log has ``digest``."""
+        if not MATCH_ID.fullmatch(match_id) or not self.store.exists(match_id):
+            return False
+        return log_digest(self.store.iter_events(match_id)) == digest
+
+    def _existing(self, match_id: str, checked: Checked) -> Copied:
+        """The answer naming a match the store already held (no token: it was shown once)."""
+        header = self.store.header(match_id)
+        # A match whose first write was cut off before it was listed is listed now (idempotent).
+        self.store.register(match_id, int(header.get("created_ms") or 0))
+        origin: dict[str, str] = {
+            k: header[k] for k in ("forked_from", "forked_at", "imported_from") if k in header
+        }
+        version = len(checked.events)
+        return Copied(match_id, "", checked.game.id, version, checked.finished, origin, existing=True)
 
     @staticmethod
     def _made_by(credential: str | None) -> dict[str, str]:
         """The header field that says which credential created a match (none: made anonymously)."""
         return {"credential": credential} if credential else {}
 
-    def _copy(self, checked: Checked, made_by: dict[str, str]) -> Copied:
+    def _copy(
+        self,
+        checked: Checked,
+        made_by: dict[str, str],
+        keyed: Keyed | None = None,
+        own: str | None = None,
+    ) -> Copied:
         # A copy keeps the date it was first recorded on when the file's date was valid.
         origin = dict(checked.origin)
         dated = "created_ms" in origin
-        match_id, token, first = self._open(checked.game, checked.events, origin | made_by, dated)
+        opened = self._open(checked.game, checked.events, origin | made_by, dated, keyed, own)
+        if opened.existing:
+            return self._existing(opened.match_id, checked)
+        match_id, token, first = opened.match_id, opened.token, opened.first
         # Where and when it is played are the match's own facts, not where the copy came from.
         kept = {
             k: v for k, v in origin.items() if k not in ("created_at", "created_ms", "timezone", "location")
@@ -224,20 +376,50 @@ class Recorder:
         return Copied(match_id, token, checked.game.id, version, checked.finished, kept)
 
     def _open(
-        self, game: Game, events: list[NewEvent], origin: dict[str, str], dated: bool = False
-    ) -> tuple[str, str, int]:
-        """Write a new match (new id, new token) with its first events; (id, token, first step)."""
-        match_id = uuid.uuid4().hex[:16]
+        self,
+        game: Game,
+        events: list[NewEvent],
+        origin: dict[str, str],
+        dated: bool = False,
+        keyed: Keyed | None = None,
+        own: str | None = None,
+    ) -> Opened:
+        """Write a new match (new token) with its first events, under ``own`` id if given, else
+        one derived from ``keyed``'s key, else a new one. Written already: by the same keyed
+        request, that match (``again``); under ``own``, by another, that match (``existing``)."""
         token = secrets.token_urlsafe(32)
         header = {"game": game.id, "token_hash": token_hash(token)} | origin
+        match_id = own or uuid.uuid4().hex[:16]
+        if keyed is not None:
+            match_id = own or idempotency.match_id_for(keyed.kind, keyed.credential, keyed.key)
+            header[idempotency.FIELD] = idempotency.record(keyed.fingerprint, token, keyed.key)
         if not dated:
             now = self.clock()
             header["created_at"] = now.isoformat(timespec="milliseconds")
             header["created_ms"] = str(int(now.timestamp() * 1000))
-        result = self.store.create(match_id, header, events, int(header["created_ms"]))
+        try:
+            result = self.store.create(match_id, header, events, int(header["created_ms"]))
+        except MatchExists:
+            if keyed is None and own is None:
+                raise
+            return self._made_before(match_id, keyed, own is not None)
         if result.woke:
             self._notify(match_id)
-        return match_id, token, result.first
+        return Opened(match_id, token, result.first)
+
+    def _made_before(self, match_id: str, keyed: Keyed | None, own: bool) -> Opened:
+        """The match a write found at its id: made by the same keyed request (its token), or,
+        at an import's ``own`` id, by another (``existing``); else IdempotencyMismatch."""
+        header = self.store.header(match_id)
+        kept = header.get(idempotency.FIELD)
+        token = None if keyed is None else idempotency.recall(kept, keyed.fingerprint, keyed.key)
+        if token is None:
+            if own:
+                return Opened(match_id, "", 1, existing=True)
+            raise IdempotencyMismatch(keyed.key if keyed else "")
+        # The first write may have been cut off before it listed its match (idempotent).
+        self.store.register(match_id, int(header.get("created_ms") or 0))
+        return Opened(match_id, token, 1, again=True)
 
     def _now_ms(self) -> int:
         return int(self.clock().timestamp() * 1000)
@@ -251,7 +433,8 @@ class Recorder:
         idempotency_key: str | None = None,
         rates: RateCounters | None = None,
     ) -> Recorded:
-        """Record one action: decided by the rules, appended atomically, projected later.
+        """Record one action: decided by the rules, appended atomically with the projection it leaves
+        (or, when that cannot move in, marked for the workers to project).
 
         ``rates``: counters the append counts this write against (``events.store.RateCounters``);
         over one, OverLimit and nothing recorded."""
@@ -259,13 +442,14 @@ class Recorder:
         action = validate_action(game, action)
 
         def decide(pos: Position) -> list[NewEvent]:
-            if pos["game"].get("finished"):
-                raise RuleViolation("match_finished", "the match is over; undo to change its end")
+            refuse_finished(pos["game"])
             events = game.decide(pos["game"], action)
             actor = str(action.get("player") or "table")
             return self._new_events(game, events, unique_hex(), actor, action)
 
-        return self._write(game, header, match_id, decide, if_match, idempotency_key, action, rates)
+        return self._write(
+            _Write.of(game, header, match_id, decide, if_match, idempotency_key, action, rates)
+        )
 
     def correct(
         self,
@@ -289,68 +473,69 @@ class Recorder:
             meta = self._meta("table", unique_hex(), 1, {"type": word}, self._now())
             return [NewEvent(kind, data, meta)]
 
-        return self._write(game, header, match_id, decide, if_match, idempotency_key, {"type": word}, rates)
+        body = {"type": word}
+        return self._write(_Write.of(game, header, match_id, decide, if_match, idempotency_key, body, rates))
 
     # ``recorder.undo(match_id, token, if_match, idempotency_key, rates)``, and redo alike.
     undo = partialmethod(correct, tape.UNDONE)
     redo = partialmethod(correct, tape.REDONE)
 
-    def _write(
-        self,
-        game: Game,
-        header: dict[str, str],
-        match_id: str,
-        decide: Callable[[Position], list[NewEvent]],
-        if_match: int | None,
-        idempotency_key: str | None,
-        body: Any,
-        rates: RateCounters | None = None,
-    ) -> Recorded:
-        # The common write is one round trip: it decides on the newest position this process
-        # knows and lets the conditional append (which checks the idempotency key first) tell
-        # whether the match moved on. Only a refusal or a conflict reads the log again.
-        # Only a keyed write is told apart from a retry under its key.
-        digest = fingerprint(body) if idempotency_key else ""
-        pos, fresh = self.reader.latest(game, match_id)
-        for _ in range(ATTEMPTS):
+    def _write(self, write: _Write) -> Recorded:
+        """Decide on the newest position this process knows and append conditionally on it; on a
+        conflict or a refusal read the log and decide again (docs/design.md, the way of one action)."""
+        # The common write is one round trip: only a refusal or a conflict reads the log again.
+        pos, fresh = self.positions.latest(write.game, write.match_id)
+        for _ in range(WRITE_ATTEMPTS):
             try:
-                if if_match is not None and if_match != pos["version"]:
-                    raise PreconditionFailed(if_match, pos["version"])
-                new = decide(pos)
-                start = pos["version"]
-                # The batch is folded before it is sent, so that the append carries the
-                # projection it leaves; the answer's view is written while Redis appends it. A
-                # correction that lands where this process remembers nothing is folded once the
-                # reply is in, and carries none (the workers project it).
-                done = self._fold(game, match_id, pos, new)
-                carried = self._carried(game, header, match_id, start, done)
-                answer: list[bytes] = []
-                view = partial(self._view, game, done, answer)
-                # The rates are counted by the first append that reaches Redis, never again.
-                result = self.store.append(
-                    match_id, new, start, idempotency_key, digest, view, rates, carried
-                )
+                sent = self._send(write, pos)
             except (RuleViolation, PreconditionFailed, VersionConflict) as refusal:
-                if not fresh or (isinstance(refusal, VersionConflict) and if_match is None):
-                    actual = refusal.actual if isinstance(refusal, VersionConflict) else None
-                    pos, fresh = self.reader.current(game, match_id, actual), True
-                    continue
-                # A concurrent send of the same key may have been recorded just before this one
-                # read the log: then its answer is this request's answer too.
-                earlier = self._earlier(match_id, idempotency_key, digest)
-                if earlier is not None:
-                    return self._replayed(game, match_id, earlier.first, earlier.last)
-                if isinstance(refusal, VersionConflict):
-                    raise PreconditionFailed(if_match or 0, refusal.actual) from refusal
-                raise
-            if result.duplicate:
-                return self._replayed(game, match_id, result.first, result.last)
-            if carried:
-                self._carried_in(match_id, result.projected)
-            if result.woke:
-                self._notify(match_id)
-            return self._answer(game, match_id, pos, result.first, new, done, answer)
-        raise Busy(f"the match changed {ATTEMPTS} times while this write was decided; send it again")
+                conflict = isinstance(refusal, VersionConflict)
+                if fresh and not (conflict and write.if_match is None):
+                    return self._refused(write, refusal)
+                actual = refusal.actual if isinstance(refusal, VersionConflict) else None
+                pos, fresh = self.positions.current(write.game, write.match_id, actual), True
+                continue
+            return self._recorded(write, pos, sent)
+        raise Busy(f"the match changed {WRITE_ATTEMPTS} times while this write was decided; send it again")
+
+    def _send(self, write: _Write, pos: Position) -> _Sent:
+        """Decide on ``pos``, fold the batch and append it conditionally on ``pos``'s version,
+        carrying the projection it leaves; the answer's view is written while Redis appends."""
+        if write.if_match is not None and write.if_match != pos["version"]:
+            raise PreconditionFailed(write.if_match, pos["version"])
+        new = write.decide(pos)
+        start = pos["version"]
+        # A correction that lands where this process remembers nothing is folded once the reply
+        # is in, and carries no projection (the workers project it).
+        folded = self._fold(write.game, write.match_id, pos, new)
+        carried = self._carried(write, start, folded)
+        view = _ViewWriter(write.game, folded)
+        # The rates are counted by the first append that reaches Redis, never again.
+        extras = AppendExtras(meanwhile=view, rates=write.rates, carried=carried)
+        key, digest = write.idempotency_key, write.digest
+        result = self.store.append(write.match_id, new, start, key, digest, extras)
+        return _Sent(new, folded, result, view.json, carried is not None)
+
+    def _refused(self, write: _Write, refusal: Exception) -> Recorded:
+        """The answer to a write refused on a position just read: the first answer of a concurrent
+        send of the same key recorded meanwhile, else the refusal (a conflict as a 412)."""
+        earlier = self._earlier(write.match_id, write.idempotency_key, write.digest)
+        if earlier is not None:
+            return self._replayed(write.game, write.match_id, earlier.first, earlier.last)
+        if isinstance(refusal, VersionConflict):
+            raise PreconditionFailed(write.if_match or 0, refusal.actual) from refusal
+        raise refusal
+
+    def _recorded(self, write: _Write, pos: Position, sent: _Sent) -> Recorded:
+        """The answer to an append the store took (or recognised as a retry)."""
+        result = sent.result
+        if result.duplicate:
+            return self._replayed(write.game, write.match_id, result.first, result.last)
+        if sent.carried:
+            self._note_moved_in(write.match_id, result.moved_in)
+        if result.woke:
+            self._notify(write.match_id)
+        return self._answer(write.game, write.match_id, pos, result.first, sent.new, sent.folded, sent.view)
 
     def _earlier(self, match_id: str, key: str | None, digest: str) -> AppendResult | None:
         return self.store.recall(match_id, key, digest) if key else None
@@ -358,41 +543,32 @@ class Recorder:
     def _fold(self, game: Game, match_id: str, pos: Position, new: list[NewEvent]) -> Folded | None:
         """Fold a batch onto ``pos`` (the writer's own, folded in place) as the steps right after
         it, which a conditional append writes it as; None, ``pos`` unchanged, when the fold needs
-        the log (``MatchReader.fold_own``)."""
+        the log (``Positions.fold_own``)."""
         first = pos["version"] + 1
         events = [StoredEvent(first + i, e.type, e.data, e.meta) for i, e in enumerate(new)]
-        done = self.reader.fold_own(game, match_id, pos, events)
+        done = self.positions.fold_own(game, match_id, pos, events)
         if done is None:
             return None
         return Folded(events, *done)
 
-    def _carried(
-        self, game: Game, header: dict[str, str], match_id: str, start: int, done: Folded | None
-    ) -> list[Any]:
+    def _carried(self, write: _Write, start: int, folded: Folded | None) -> CarriedProjection | None:
         """The projection the append of a folded batch carries (``EventStore.append``): none
         when the match's projection was found behind a moment ago (``CARRY_PAUSE``)."""
-        if done is None or self.projector is None or not self.store.projects:
-            return []
-        paused = self._behind.get(match_id)
+        if folded is None or self.projector is None or not self.store.projects:
+            return None
+        paused = self._behind.get(write.match_id)
         if paused is not None and monotonic() < paused:
-            return []
-        return self.projector.through(match_id, header, game, start, done.pos, done.dumped)
+            return None
+        return self.projector.carried(
+            write.match_id, write.header, write.game, start, folded.pos, folded.dumped
+        )
 
-    def _carried_in(self, match_id: str, projected: bool) -> None:
-        """Note whether the projection a write carried took its place (else it was behind)."""
-        if projected:
+    def _note_moved_in(self, match_id: str, moved_in: bool) -> None:
+        """Note whether the projection a write carried moved in (else the stored one was behind)."""
+        if moved_in:
             self._behind.pop(match_id, None)
-            return
-        if len(self._behind) >= HOLDERS:
-            self._behind.pop(next(iter(self._behind)), None)
-        self._behind[match_id] = monotonic() + CARRY_PAUSE
-
-    @staticmethod
-    def _view(game: Game, done: Folded | None, into: list[bytes]) -> None:
-        # The next write here decides on the position itself (the reader hands it over
-        # uncopied), so the answer keeps its view written out, which is smaller than the position.
-        if done is not None:
-            into.append(view_json(game, done.pos["game"]))
+        else:
+            self._behind[match_id] = monotonic() + CARRY_PAUSE
 
     def _answer(
         self,
@@ -402,19 +578,19 @@ class Recorder:
         first: int,
         new: list[NewEvent],
         done: Folded | None = None,
-        answer: list[bytes] | None = None,
+        view: bytes | None = None,
     ) -> Recorded:
         # Built from what was appended, not read back: once the append is done the answer needs
         # Redis only for a rewind, so a store that fails now does not turn a recorded write into
         # an error that invites a second one.
         if done is not None:
-            self.reader.keep(match_id, done.pos, done.dumped)
-            state = answer[0] if answer else view_json(game, done.pos["game"])
+            self.positions.keep(match_id, done.pos, done.dumped)
+            state = view if view is not None else view_json(game, done.pos["game"])
             return Recorded(match_id, done.pos["version"], done.events, state)
         events = [StoredEvent(first + i, e.type, e.data, e.meta) for i, e in enumerate(new)]
-        pos = self.reader.advance(game, match_id, pos, events)
+        pos = self.positions.advance(game, match_id, pos, events)
         state = view_json(game, pos["game"])
-        self.reader.hand_back(match_id, pos)
+        self.positions.hand_back(match_id, pos)
         return Recorded(match_id, first + len(events) - 1, events, state)
 
     def _notify(self, match_id: str) -> None:
@@ -426,7 +602,7 @@ class Recorder:
 
     def _replayed(self, game: Game, match_id: str, first: int, last: int) -> Recorded:
         events = self.store.read(match_id, first, last)
-        pos = self.reader.position(game, match_id, last)
+        pos = self.positions.position(game, match_id, last)
         return Recorded(match_id, last, events, view_json(game, pos["game"]), duplicate=True)
 
     def _authorised(self, match_id: str, token: str | None) -> tuple[Game, dict[str, str]]:
@@ -436,8 +612,6 @@ class Recorder:
         if not (token and known and hmac.compare_digest(known, token)):
             if not holds_token(header, token):
                 raise Unauthorized("this write needs the match's token: Authorization: Bearer <token>")
-            if len(self._holders) >= HOLDERS:
-                self._holders.pop(next(iter(self._holders)), None)
             self._holders[match_id] = str(token)
         return get_game(header["game"]), header
 

@@ -60,3 +60,8 @@ def embed(match_id: str) -> str:
 def oembed() -> Response:
     """oEmbed for a viewer URL (``?url=…&format=json``): an iframe of ``/embed/{id}``."""
     return oembed_answer.oembed()  # type: ignore[no-any-return]
+
+
+# The recorder's pages (/new, /matches/<id>/record, the service worker and the app manifest)
+# are routes of this blueprint too, kept in their own module.
+from service.web import recorder as _recorder  # noqa: E402,F401

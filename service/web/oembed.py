@@ -63,10 +63,10 @@ def oembed() -> Any:
     if match_id is None:
         return _problem(404, f"{url} is not a match's viewer on this server")
     try:
-        match = services().reader.describe(match_id)
+        match = services().positions.describe(match_id)
     except UnknownMatch:
         return _problem(404, f"there is no match {match_id}")
-    game = services().reads.game(match["game"])["title"]
+    game = services().queries.game(match["game"])["title"]
     title = f"{game}: {', '.join(match['players'])}"
     src = url_for("web.embed", match_id=match_id, _external=True)
     html = (

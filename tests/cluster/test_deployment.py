@@ -27,10 +27,11 @@ pytestmark = pytest.mark.e2e
 
 
 class Spectator:
-    """A live feed read on a thread of its own until the match ends."""
+    """A live feed read on a thread of its own until the match ends (with the write token: the
+    states a rewind of the finished match shows, recorded hands included)."""
 
-    def __init__(self, url: str, match_id: str) -> None:
-        self.stream = listen(url, match_id)
+    def __init__(self, url: str, match_id: str, token: str | None = None) -> None:
+        self.stream = listen(url, match_id, token=token)
         self.frames: dict[int, Any] = {}
         self.ended: dict[str, Any] | None = None
         self.thread = threading.Thread(target=self._read, daemon=True)
@@ -73,7 +74,7 @@ def record_followed(url: str, game_id: str, seed: int) -> tuple[driver.Match, Sp
     each action too."""
     script = all_games()[game_id].example(seed)
     match = driver.create(url, game_id, script)
-    spectator = Spectator(url, match.id)
+    spectator = Spectator(url, match.id, match.token)
     answers = driver.play(match, script["actions"])
     spectator.join()
     return match, spectator, [answer["version"] for answer in answers]

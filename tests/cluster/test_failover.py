@@ -159,7 +159,7 @@ def test_a_master_killed_during_writes_fails_over_with_503s_and_no_500(
         parts = running.parts()
         for writer in writers:
             version = parts.store.version(writer.match.id)
-            wait_for(lambda: parts.cache.checkpoint(writer.match.id) == version, "projection", 60)  # noqa: B023
+            wait_for(lambda: parts.stored.checkpoint(writer.match.id) == version, "projection", 60)  # noqa: B023
         differing = [d for w in writers for d in parts.verifier.check(w.match.id)]
         parts.close()
         figure(

@@ -61,10 +61,15 @@ class Table:
         return thread
 
 
-def listen(url: str, match_id: str, last_event_id: str | None = None) -> requests.Response:
+def listen(
+    url: str, match_id: str, last_event_id: str | None = None, token: str | None = None
+) -> requests.Response:
+    """Follow a match live; with its write token, nothing held back."""
     headers = {"Accept": "text/event-stream"}
     if last_event_id is not None:
         headers["Last-Event-ID"] = last_event_id
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
     answer = requests.get(f"{url}/v1/matches/{match_id}/live", headers=headers, stream=True, timeout=(5, 60))
     assert answer.status_code == 200 and answer.headers["Content-Type"].startswith("text/event-stream")
     return answer

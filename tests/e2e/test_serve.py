@@ -80,3 +80,8 @@ def test_serve_stops_cleanly_on_sigterm_and_keeps_what_was_recorded(served: Serv
     served.process.send_signal(signal.SIGTERM)
     assert served.process.wait(timeout=20) == 0
     assert "tabletape stopped" in served.log.read_text()
+
+
+def test_gunicorns_control_socket_lives_in_the_serves_own_data_dir(served: Served) -> None:
+    # Two serves on one machine, each with its data dir, do not share (and steal) one socket.
+    assert (served.data_dir / "gunicorn.ctl").is_socket()

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 import redis
 
-from events.envelope import AppendResult, NewEvent
+from events.envelope import AppendResult, CarriedProjection, NewEvent
 from events.errors import VersionConflict
 from events.keys import Keys
-from events.store import EventStore
+from events.store import AppendExtras, EventStore
 from service.bootstrap import connect_store
 from service.config import Settings
 from workers.jobs import forget
@@ -97,9 +97,11 @@ def test_of_writers_racing_with_projections_the_one_written_moves_its_own_in(
 
     def race(writer: int, own: EventStore, version: int, ready: threading.Barrier) -> None:
         ready.wait()
-        carried = ("b", f'{{"version":{version + 1},"by":{writer}}}', f'{{"by":{writer}}}')
+        frozen = f'{{"version":{version + 1},"by":{writer}}}'.encode()
+        carried = CarriedProjection("b", frozen, f'{{"by":{writer}}}')
+        extras = AppendExtras(meanwhile=lambda: None, carried=carried)
         try:
-            own.append("m", [made(writer=writer)], version, meanwhile=lambda: None, projection=carried)
+            own.append("m", [made(writer=writer)], version, extras=extras)
         except VersionConflict:
             return
         with lock:
@@ -119,14 +121,14 @@ def test_of_writers_racing_with_projections_the_one_written_moves_its_own_in(
             assert store.version("m") == version + 1
             winner = store.read("m", version + 1, version + 1)[0].data["writer"]
             assert won[version] == winner
-            env = store.client.hget(proj, "env")
+            frozen = store.client.hget(proj, "env")
             if store.projects:
-                assert env is not None and json.loads(env) == {"version": version + 1, "by": winner}
+                assert frozen is not None and json.loads(frozen) == {"version": version + 1, "by": winner}
                 assert store.client.hget(proj, "checkpoint") == str(version + 1).encode()
-                assert not store.client.exists(store.keys.staged("m"))
+                assert not store.client.exists(store.keys.carried("m"))
             else:
                 # A cluster carries no projection: the workers write it.
-                assert env is None
+                assert frozen is None
                 store.client.hset(proj, "checkpoint", version + 1)
     finally:
         for own in stores:
@@ -181,13 +183,17 @@ def test_an_append_after_the_server_dropped_the_stores_connections_is_written_on
     store.create("m", {"game": "wizard"}, [made(i=0)], created_ms=1)
     answered: list[int] = []
     for i in (1, 2):
-        store.append("m", [made(i=i)], expected_version=i, meanwhile=lambda: answered.append(1))
+        store.append(
+            "m", [made(i=i)], expected_version=i, extras=AppendExtras(meanwhile=lambda: answered.append(1))
+        )
     # The server drops every connection the store holds (a restart, an idle timeout).
     admin = redis.Redis.from_url(standalone_url)
     for connection in admin.client_list():
         if connection.get("name") == named_client.connection_pool.connection_kwargs["client_name"]:
             admin.client_kill_filter(_id=connection["id"])
-    result = store.append("m", [made(i=3)], expected_version=3, meanwhile=lambda: answered.append(1))
+    result = store.append(
+        "m", [made(i=3)], expected_version=3, extras=AppendExtras(meanwhile=lambda: answered.append(1))
+    )
     assert (result.first, result.last, result.duplicate) == (4, 4, False)
     assert [e.data["i"] for e in store.read("m", 1, 10)] == [0, 1, 2, 3]
     assert answered == [1, 1, 1]
@@ -199,12 +205,14 @@ def test_a_forked_process_appends_on_connections_of_its_own(named_client: redis.
     for match_id in ("parent", "child"):
         store.create(match_id, {"game": "wizard"}, [made(i=0)], created_ms=1)
     # The parent's append leaves a connection for the next; the child is forked holding it.
-    store.append("parent", [made(i=1)], expected_version=1, meanwhile=lambda: None)
+    store.append("parent", [made(i=1)], expected_version=1, extras=AppendExtras(meanwhile=lambda: None))
     rounds = 150
 
     def append_all(match_id: str, start: int) -> None:
         for i in range(start, start + rounds):
-            result = store.append(match_id, [made(i=i)], expected_version=i, meanwhile=lambda: None)
+            result = store.append(
+                match_id, [made(i=i)], expected_version=i, extras=AppendExtras(meanwhile=lambda: None)
+            )
             assert (result.first, result.last) == (i + 1, i + 1)
 
     pid = os.fork()

@@ -19,7 +19,7 @@ from events.errors import (
     VersionConflict,
 )
 from events.keys import Keys
-from events.store import EventStore, RateCounters
+from events.store import AppendExtras, EventStore, RateCounters
 
 
 def made(type_: str = "Noted", **data: Any) -> NewEvent:
@@ -36,6 +36,16 @@ def batch(*numbers: int) -> list[NewEvent]:
 def numbers(store: EventStore, match_id: str, **kwargs: Any) -> list[int]:
     """The ``n`` of each event read back."""
     return [e.data["n"] for e in store.read(match_id, **kwargs)]
+
+
+def assert_written_once_with_its_work(store: EventStore) -> None:
+    """Append step 2 to match "m" (at step 1) with work to do meanwhile: written once, work done once."""
+    ran: list[str] = []
+    assert store.append(
+        "m", batch(2), 1, extras=AppendExtras(meanwhile=lambda: ran.append("folded"))
+    ) == AppendResult(2, 2)
+    assert ran == ["folded"]
+    assert numbers(store, "m") == [1, 2]
 
 
 def cannot_fold() -> None:
@@ -129,24 +139,21 @@ class StoreContract:
 
     def test_work_given_to_an_append_runs_once_and_the_batch_is_written(self, store: EventStore) -> None:
         store.create("m", {"game": "wizard"}, batch(1), created_ms=1)
-        ran: list[str] = []
-        assert store.append("m", batch(2), 1, meanwhile=lambda: ran.append("folded")) == AppendResult(2, 2)
-        assert ran == ["folded"]
-        assert numbers(store, "m") == [1, 2]
+        assert_written_once_with_its_work(store)
 
     def test_an_append_whose_work_fails_is_written_then_raises_what_the_work_raised(
         self, store: EventStore
     ) -> None:
         store.create("m", {"game": "wizard"}, batch(1), created_ms=1)
         with pytest.raises(LookupError, match="could not fold"):
-            store.append("m", batch(2), 1, meanwhile=cannot_fold)
+            store.append("m", batch(2), 1, extras=AppendExtras(meanwhile=cannot_fold))
         assert numbers(store, "m") == [1, 2]
         assert store.version("m") == 2
 
     def test_a_refused_append_raises_its_refusal_whatever_its_work_raised(self, store: EventStore) -> None:
         store.create("m", {"game": "wizard"}, batch(1, 2), created_ms=1)
         with pytest.raises(VersionConflict):
-            store.append("m", batch(3), 1, meanwhile=cannot_fold)
+            store.append("m", batch(3), 1, extras=AppendExtras(meanwhile=cannot_fold))
         assert numbers(store, "m") == [1, 2]
 
     # -- rate counters ---------------------------------------------------------------------------
@@ -158,15 +165,15 @@ class StoreContract:
         key = f"{store.keys.rate_limits()}:test-caller"
         if not store.counts:  # a cluster keeps the counters in other slots than the match
             with pytest.raises(ValueError, match="cannot count"):
-                store.append("m", batch(2), rates=RateCounters([(key, 2, 60)]))
+                store.append("m", batch(2), extras=AppendExtras(rates=RateCounters([(key, 2, 60)])))
             return
         sent = RateCounters([(key, 2, 60)])
-        store.append("m", batch(2), rates=sent)
+        store.append("m", batch(2), extras=AppendExtras(rates=sent))
         assert sent.sent
-        store.append("m", batch(3), rates=sent)  # already counted: not again
-        store.append("m", batch(4), rates=RateCounters([(key, 2, 60)]))
+        store.append("m", batch(3), extras=AppendExtras(rates=sent))  # already counted: not again
+        store.append("m", batch(4), extras=AppendExtras(rates=RateCounters([(key, 2, 60)])))
         with pytest.raises(OverLimit) as over:
-            store.append("m", batch(5), rates=RateCounters([(key, 2, 60)]))
+            store.append("m", batch(5), extras=AppendExtras(rates=RateCounters([(key, 2, 60)])))
         assert over.value.which == 1
         assert numbers(store, "m") == [1, 2, 3, 4]
         assert int(store.client.get(key)) == 3 and 0 < store.client.ttl(key) <= 60
@@ -335,10 +342,7 @@ class TestFakeRedis(StoreContract):
     def test_an_append_to_a_server_that_lost_its_scripts_is_written_once(self, store: EventStore) -> None:
         store.create("m", {"game": "wizard"}, batch(1), created_ms=1)
         store.client.script_flush()
-        ran: list[str] = []
-        assert store.append("m", batch(2), 1, meanwhile=lambda: ran.append("folded")) == AppendResult(2, 2)
-        assert ran == ["folded"]
-        assert numbers(store, "m") == [1, 2]
+        assert_written_once_with_its_work(store)
 
     def test_an_append_whose_reply_is_lost_is_sent_again_and_never_written_twice(
         self, store: EventStore, monkeypatch: pytest.MonkeyPatch
@@ -360,7 +364,7 @@ class TestFakeRedis(StoreContract):
         monkeypatch.setattr(connection, "read_response", drops_once)
         ran: list[str] = []
         with pytest.raises(VersionConflict) as refused:
-            store.append("m", batch(2), 1, meanwhile=lambda: ran.append("folded"))
+            store.append("m", batch(2), 1, extras=AppendExtras(meanwhile=lambda: ran.append("folded")))
         assert refused.value.actual == 2
         assert ran == ["folded"]
         assert numbers(store, "m") == [1, 2]

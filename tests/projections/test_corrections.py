@@ -13,6 +13,7 @@ from games.registry import all_games
 from service.bootstrap import Services
 from service.recording.recorder import Recorded
 from tests.recording import applied, assert_agrees_with_its_log, initial_state, record_example
+from tests.support.folds import naive_at
 
 
 def record_with_corrections(parts: Services, game: Game, seed: int) -> tuple[str, dict[int, Any]]:
@@ -51,7 +52,7 @@ def record_with_corrections(parts: Services, game: Game, seed: int) -> tuple[str
         if rng.random() < 0.2:
             parts.projector.project(made.match_id)
         at_version[answer.version] = states[-1]
-        _, env = parts.reader.head(made.match_id)
+        _, env = parts.positions.head(made.match_id)
         assert env["game"] == states[-1]
     return made.match_id, at_version
 
@@ -62,7 +63,7 @@ def test_undo_and_redo_leave_exactly_the_effective_actions(parts: Services, game
     match_id, _ = record_with_corrections(parts, game, seed)
     parts.projector.project(match_id)
     assert_agrees_with_its_log(parts, match_id)
-    board = parts.reads.scoreboard(match_id)
+    board = parts.queries.scoreboard(match_id)
     assert board["projected"] and board["finished"] is True
 
 
@@ -73,12 +74,12 @@ def test_a_rewind_from_snapshots_equals_folding_from_step_one(parts: Services, g
     assert parts.client.zcard(parts.keys.snap(match_id)) > 0
     versions = sorted(at_version)
     for version in versions[:: max(1, len(versions) // 30)]:
-        assert parts.reader.position(game, match_id, version)["game"] == at_version[version]
+        assert parts.positions.position(game, match_id, version)["game"] == at_version[version]
     last = versions[-1]
     for step in range(1, last + 1, max(1, last // 15)):
-        assert parts.reader.position(game, match_id, step) == parts.reader.naive_at(game, match_id, step), (
-            step
-        )
+        assert parts.positions.position(game, match_id, step) == naive_at(
+            parts.store, game, match_id, step
+        ), step
 
 
 def test_projecting_twice_writes_the_same_projection(parts: Services) -> None:

@@ -9,7 +9,7 @@ import pytest
 
 import service.recording.recorder
 from games.registry import get_game
-from projections.positions.rewind import MatchReader
+from projections.positions.rewind import Positions
 from service.bootstrap import Services
 from service.recording.recorder import Created
 from tests.recording import assert_agrees_with_its_log
@@ -49,24 +49,24 @@ def dirty(parts: Services, match_id: str) -> bool:
     return bool(parts.client.sismember(parts.keys.dirty(), match_id))
 
 
-def staged_left(parts: Services, match_id: str) -> bool:
-    return bool(parts.client.exists(parts.keys.staged(match_id)))
+def carried_left(parts: Services, match_id: str) -> bool:
+    return bool(parts.client.exists(parts.keys.carried(match_id)))
 
 
 def test_a_write_on_a_caught_up_match_leaves_its_projection_current_without_a_worker(parts: Services) -> None:
     made, actions = started(parts)
     version = act_off_snapshot(parts, made, actions)
-    board = parts.reads.scoreboard(made.match_id)
+    board = parts.queries.scoreboard(made.match_id)
     if not parts.store.projects:
         # A cluster keeps the dirty set in another slot: its writes leave the projection to the workers.
         assert dirty(parts, made.match_id) and board["version"] < version
         parts.projector.project(made.match_id)
         assert_agrees_with_its_log(parts, made.match_id)
         return
-    assert parts.cache.checkpoint(made.match_id) == version
+    assert parts.stored.checkpoint(made.match_id) == version
     assert board["projected"] and board["version"] == board["log_version"] == version
     assert not dirty(parts, made.match_id)
-    assert not staged_left(parts, made.match_id)
+    assert not carried_left(parts, made.match_id)
     # What the write moved in is what a projection run of the log writes.
     assert_agrees_with_its_log(parts, made.match_id)
     assert parts.projector.project(made.match_id).folded == 0
@@ -75,9 +75,9 @@ def test_a_write_on_a_caught_up_match_leaves_its_projection_current_without_a_wo
 def test_a_write_whose_projection_is_behind_leaves_the_match_to_the_workers(parts: Services) -> None:
     made, actions = started(parts, projected=False)
     answer = parts.recorder.act(made.match_id, made.token, next(actions))
-    assert parts.cache.checkpoint(made.match_id) == 0
+    assert parts.stored.checkpoint(made.match_id) == 0
     assert dirty(parts, made.match_id)
-    assert not staged_left(parts, made.match_id)
+    assert not carried_left(parts, made.match_id)
     assert parts.projector.project(made.match_id).checkpoint == answer.version
     assert not dirty(parts, made.match_id)
     assert_agrees_with_its_log(parts, made.match_id)
@@ -92,33 +92,33 @@ def test_a_write_onto_a_snapshot_step_leaves_the_snapshot_to_the_workers(parts: 
         if answer.version // every > before // every:
             break
         parts.projector.project(made.match_id)
-    assert parts.cache.checkpoint(made.match_id) == before
+    assert parts.stored.checkpoint(made.match_id) == before
     assert dirty(parts, made.match_id)
     parts.projector.project(made.match_id)
     step = answer.version // every * every
-    assert parts.cache.nearest_snapshot(made.match_id, step)["version"] == step  # type: ignore[index]
+    assert parts.stored.nearest_snapshot(made.match_id, step)["version"] == step  # type: ignore[index]
     assert_agrees_with_its_log(parts, made.match_id)
 
 
-def test_a_refused_or_repeated_write_leaves_no_projection_staged(parts: Services) -> None:
+def test_a_refused_or_repeated_write_leaves_no_carried_projection_behind(parts: Services) -> None:
     made, actions = started(parts)
     act_off_snapshot(parts, made, actions)
     action = next(actions)
     first = parts.recorder.act(made.match_id, made.token, action, idempotency_key="k-1")
     again = parts.recorder.act(made.match_id, made.token, action, idempotency_key="k-1")
     assert again.duplicate and again.version == first.version
-    assert not staged_left(parts, made.match_id)
+    assert not carried_left(parts, made.match_id)
     # Another process decided on an older position: its append is refused (a version conflict),
     # then decided again on the newer one and written.
-    elsewhere = MatchReader(parts.store, parts.cache)
+    elsewhere = Positions(parts.store, parts.stored)
     other = service.recording.recorder.Recorder(
         parts.store, elsewhere, lambda m: None, projector=parts.projector
     )
-    other.reader.current(WIZARD, made.match_id)
+    other.positions.current(WIZARD, made.match_id)
     parts.recorder.act(made.match_id, made.token, next(actions))
     late = other.act(made.match_id, made.token, next(actions))
     assert late.version == parts.store.version(made.match_id)
-    assert not staged_left(parts, made.match_id)
+    assert not carried_left(parts, made.match_id)
     parts.projector.project(made.match_id)
     assert_agrees_with_its_log(parts, made.match_id)
 
@@ -129,7 +129,7 @@ def test_the_write_that_ends_a_match_leaves_its_statistics_to_the_workers(parts:
     parts.projector.project(made.match_id)
     for action in script["actions"]:
         answer = parts.recorder.act(made.match_id, made.token, action)
-        if not answer.state.get("finished") and parts.cache.checkpoint(made.match_id) != answer.version:
+        if not answer.state.get("finished") and parts.stored.checkpoint(made.match_id) != answer.version:
             parts.projector.project(made.match_id)  # a snapshot's step, as a worker projects it
     assert answer.state["finished"]
     # The last write changed what the read models say (the match is over): it moved nothing in.
@@ -142,7 +142,7 @@ def test_the_write_that_ends_a_match_leaves_its_statistics_to_the_workers(parts:
     assert_agrees_with_its_log(parts, made.match_id)
 
 
-def test_a_write_that_lands_during_a_projection_run_wins_and_the_run_settles_after(parts: Services) -> None:
+def test_a_write_that_lands_during_a_projection_run_wins_and_the_run_finishes_after(parts: Services) -> None:
     made, actions = started(parts)
     act_off_snapshot(parts, made, actions)
     parts.client.sadd(parts.keys.dirty(), made.match_id)  # as the full sweep marks a match
@@ -152,9 +152,9 @@ def test_a_write_that_lands_during_a_projection_run_wins_and_the_run_settles_aft
     for run in runs:
         projector._fold(run)
     projector._write(runs, None, "racing-run")
-    projector._settle(runs, None, "racing-run")
+    projector._finish(runs, None, "racing-run")
     projector.project_many([made.match_id])
-    assert parts.cache.checkpoint(made.match_id) == version
+    assert parts.stored.checkpoint(made.match_id) == version
     assert not dirty(parts, made.match_id)
     assert_agrees_with_its_log(parts, made.match_id)
 
@@ -170,10 +170,10 @@ def test_a_write_that_finds_the_projection_behind_carries_none_for_a_moment(
     parts.projector.project(made.match_id)
     # Within the pause a write carries nothing, though the workers have caught up meanwhile.
     paused = parts.recorder.act(made.match_id, made.token, next(actions))
-    assert parts.cache.checkpoint(made.match_id) < paused.version
+    assert parts.stored.checkpoint(made.match_id) < paused.version
     assert dirty(parts, made.match_id)
     parts.projector.project(made.match_id)
     now[0] += 0.06
     version = act_off_snapshot(parts, made, actions)
     # After it a write carries its projection again (on a cluster none ever does).
-    assert (parts.cache.checkpoint(made.match_id) == version) is parts.store.projects
+    assert (parts.stored.checkpoint(made.match_id) == version) is parts.store.projects

@@ -123,7 +123,8 @@ def exported(client: FlaskClient, match: Table) -> list[dict[str, Any]]:
 def send(client: FlaskClient, lines: list[Any]) -> Any:
     """POST an import made of JSON values (dicts) and raw lines (strings)."""
     text = "\n".join(line if isinstance(line, str) else json.dumps(line) for line in lines)
-    return client.post("/v1/matches/import", data=text, content_type=NDJSON)
+    # A copy: the store holds the match the export came from.
+    return client.post("/v1/matches/import?copy=true", data=text, content_type=NDJSON)
 
 
 def refusal(answer: Any) -> str:

@@ -276,4 +276,4 @@ def test_the_match_resource_shows_players_setup_status_and_links(
 
 
 def test_health_says_the_store_answers(client: FlaskClient) -> None:
-    assert client.get("/healthz").json == {"status": "ok", "redis": "ok"}
+    assert client.get("/healthz").json == {"status": "ok", "redis": "ok", "projection_lag_seconds": 0.0}

@@ -66,7 +66,7 @@ def test_with_keys_configured_creating_forking_and_importing_need_one(make_app: 
     export = web.get(f"/v1/matches/{match_id}/export").get_data(as_text=True)
     for path, kwargs in [
         (f"/v1/matches/{match_id}/fork", {"json": {"at": 2}}),
-        ("/v1/matches/import", {"data": export, "content_type": NDJSON}),
+        ("/v1/matches/import?copy=true", {"data": export, "content_type": NDJSON}),
     ]:
         missing = web.post(path, **kwargs)
         assert missing.status_code == 401 and missing.json["code"] == "missing_api_key"
@@ -115,13 +115,14 @@ def _finished(web: FlaskClient, headers: dict[str, str]) -> Table:
 def test_creating_faster_than_the_rate_limit_is_a_429_with_retry_after(
     make_app: Callable[..., Flask],
 ) -> None:
-    web = make_app(create_rate="3/minute", api_keys=(KEY,)).test_client()
+    web = make_app(create_rate="3/minute", create_burst=3, api_keys=(KEY,)).test_client()
     for _ in range(3):
         assert web.post("/v1/matches", json=wizard_body(), headers=keyed(KEY)).status_code == 201
     refused = web.post("/v1/matches", json=wizard_body(), headers=keyed(KEY))
     assert refused.status_code == 429 and refused.mimetype == "application/problem+json"
     assert int(refused.headers["Retry-After"]) > 0
-    assert "3 per 1 minute" in refused.json["detail"]
+    assert "a burst of 3 creations, then 3 per minute" in refused.json["detail"]
+    assert refused.json["setting"] == "TABLETAPE_RATE_LIMIT_CREATE_BURST"
     # Another caller (here: no key, so refused for that reason) is counted apart.
     assert web.post("/v1/matches", json=wizard_body()).status_code == 401
 

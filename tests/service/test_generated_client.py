@@ -115,7 +115,10 @@ def test_a_generated_client_records_a_wizard_round_and_reads_its_scores(
     assert board.finished is False
     assert board.to_dict()["totals"] == {"ann": 30, "bob": -10, "cy": 20}
     exported = open_client.get_httpx_client().get(f"/v1/matches/{made.id}/export").content
-    copy = part("api.history.import_match").sync(
-        client=open_client, body=part("types").File(payload=io.BytesIO(exported))
+    importing = part("api.history.import_match")
+    held = importing.sync(client=open_client, body=part("types").File(payload=io.BytesIO(exported)))
+    assert isinstance(held, models.CopiedOut) and held.existing is True and held.id == made.id
+    copy = importing.sync(
+        client=open_client, body=part("types").File(payload=io.BytesIO(exported)), copy=True
     )
     assert isinstance(copy, models.CopiedOut) and copy.version == 10 and copy.id != made.id

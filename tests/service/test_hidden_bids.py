@@ -109,7 +109,8 @@ def fork(client: FlaskClient, match: Table, at: int, **headers: str) -> Any:
 
 def import_of(client: FlaskClient, exported: list[dict[str, Any]]) -> Any:
     text = "".join(json.dumps(line) + "\n" for line in exported)
-    return client.post("/v1/matches/import", data=text, content_type=NDJSON)
+    # A copy: the store holds the match the export came from.
+    return client.post("/v1/matches/import?copy=true", data=text, content_type=NDJSON)
 
 
 def shown_bids(value: Any) -> list[Any]:
@@ -155,7 +156,7 @@ def test_no_read_without_the_token_shows_a_hidden_bid(
     views = [match.get("state", at=step).json["state"] for step in range(1, 5)]
     views += [match.get("state").json["state"]]
     views += [f["state"] for f in match.get("replay", raw="true").json["frames"]]
-    feed = Feed(app.extensions["tabletape"].reader, hubs()[0], match.id, last_event_id=0, keepalive=10)
+    feed = Feed(app.extensions["tabletape"].positions, hubs()[0], match.id, last_event_id=0, keepalive=10)
     live = [data for kind, data, _ in messages(feed, limit=4) if kind == "frame"]
     assert bids_in([frame["event"] for frame in live]) == [None, None]
     views += [frame["state"] for frame in live]

@@ -50,7 +50,7 @@ def at_once(processes: list[Services], send: Callable[[Services], Recorded]) -> 
 def warm(processes: list[Services], match_id: str) -> None:
     """Every process reads the match once, as API processes that served it before would have."""
     for one in processes:
-        one.reader.head(match_id)
+        one.positions.head(match_id)
 
 
 def assert_one_answer(answers: list[Any]) -> None:

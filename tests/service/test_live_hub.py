@@ -183,7 +183,8 @@ def test_a_feed_starts_with_the_state_streams_frames_and_ends_with_the_final_sta
     script = all_games()["hats"].example(0)
     match = recorded("hats", 0, upto=3)
     start = match.log_length()
-    feed = Feed(app.extensions["tabletape"].reader, hubs()[0], match.id, keepalive=10)
+    # The table's own stream (with its token): the hands it recorded are in every state.
+    feed = Feed(app.extensions["tabletape"].positions, hubs()[0], match.id, keepalive=10, everything=True)
     for action in script["actions"][3:]:
         match.ok(action)
     found = messages(feed)
@@ -199,7 +200,7 @@ def test_a_resumed_feed_sends_only_the_steps_after_the_last_event_id(
     app: Flask, recorded: Callable[..., Table], hubs: Any
 ) -> None:
     match = recorded("hats", 0)
-    feed = Feed(app.extensions["tabletape"].reader, hubs()[0], match.id, last_event_id=5, keepalive=10)
+    feed = Feed(app.extensions["tabletape"].positions, hubs()[0], match.id, last_event_id=5, keepalive=10)
     found = messages(feed)
     assert [m[0] for m in found][:1] == ["frame"] and found[0][2] == "6"
     assert [int(m[2] or 0) for m in found if m[0] == "frame"] == list(range(6, match.log_length() + 1))

@@ -43,7 +43,7 @@ def test_next_says_who_deals_and_offers_the_round_start_and_the_scores_only_path
     assert "7H" in values(body, "start_round", "trump_card")
     assert values(body, "record_round", "tricks.bob") == [0, 1]
     assert body["undo"] == {"possible": False, "sentence": None}
-    assert answer.headers["Vary"] == "Authorization"
+    assert "Authorization" in [v.strip() for v in answer.headers["Vary"].split(",")]
 
 
 def test_a_dealer_who_does_not_lead_alone_is_offered_every_bid(

@@ -16,6 +16,7 @@ from events.keys import Keys
 from games.registry import all_games, get_game
 from projections.projecting.rebuild import rebuild_all
 from tests.service.conftest import Table, record
+from tests.support.folds import naive_at
 
 # Example seeds with short matches, so that a dozen matches stay quick to record.
 SHORT = {
@@ -33,15 +34,15 @@ def from_scratch(app: Flask) -> dict[str, dict[str, Any]]:
     results = {}
     for match_id in parts.store.match_ids(0, 1000):
         game = get_game(parts.store.header(match_id)["game"])
-        env = parts.reader.naive_at(game, match_id, parts.store.version(match_id))
-        board = game.scores(copy.deepcopy(env["game"]))
+        pos = naive_at(parts.store, game, match_id, parts.store.version(match_id))
+        board = game.scores(copy.deepcopy(pos["game"]))
         finished = bool(board["finished"])
         results[match_id] = {
             "game": game.id,
-            "players": env["game"]["players"],
+            "players": pos["game"]["players"],
             "finished": finished,
             "winners": board["winners"],
-            "figures": game.figures(env["game"]) if finished and game.figures else {},
+            "figures": game.figures(pos["game"]) if finished and game.figures else {},
         }
     return results
 

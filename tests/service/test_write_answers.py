@@ -19,10 +19,11 @@ from service.bootstrap import Services, build
 from service.config import Settings
 from service.recording.recorder import Busy, Recorded
 from tests.recording import record_example
+from tests.support.folds import naive_at
 
 
 def state_at(parts: Services, game: Game, match_id: str, version: int) -> Any:
-    return game.view(parts.reader.naive_at(game, match_id, version)["game"])
+    return game.view(naive_at(parts.store, game, match_id, version)["game"])
 
 
 @pytest.mark.parametrize("game", list(all_games().values()), ids=lambda g: g.id)

@@ -46,7 +46,7 @@ def test_the_full_sweep_finds_a_match_whose_projection_lags_its_log(parts: Servi
     work_until_empty(parts)
     version = parts.store.version(made.match_id)
     assert version > 12
-    assert parts.cache.checkpoint(made.match_id) == version
+    assert parts.stored.checkpoint(made.match_id) == version
     assert sweep_all(parts.client, parts.keys, queue, snapshot_every=5) == 0
 
 
@@ -57,7 +57,7 @@ def test_a_dirty_match_is_projected_again_and_then_leaves_the_dirty_set(parts: S
     assert sweep_dirty(parts.client, parts.keys, queue, snapshot_every=5) == 1
     work_until_empty(parts)
     version = parts.store.version(made.match_id)
-    assert parts.cache.checkpoint(made.match_id) == version
+    assert parts.stored.checkpoint(made.match_id) == version
     assert not parts.client.sismember(parts.keys.dirty(), made.match_id)
     assert parts.client.zcard(parts.keys.snap(made.match_id)) == version // 5
 
@@ -68,7 +68,7 @@ def test_the_full_sweep_finds_and_registers_a_match_the_registry_lost(parts: Ser
     assert made.match_id in set(created_ids(parts.client, parts.keys))
     assert sweep_all(parts.client, parts.keys, parts.queue, snapshot_every=5) == 1
     work_until_empty(parts)
-    assert parts.cache.checkpoint(made.match_id) == parts.store.version(made.match_id)
+    assert parts.stored.checkpoint(made.match_id) == parts.store.version(made.match_id)
     assert made.match_id in parts.store.match_ids()
 
 
@@ -102,7 +102,7 @@ def test_a_running_worker_finds_a_log_whose_dirty_mark_was_lost_without_a_restar
         stop.set()
         sweeper.join()
     work_until_empty(parts)
-    assert parts.cache.checkpoint(made.match_id) == parts.store.version(made.match_id)
+    assert parts.stored.checkpoint(made.match_id) == parts.store.version(made.match_id)
 
 
 def test_a_run_killed_between_the_match_and_its_indexes_is_mended_by_the_next_pass(
@@ -118,7 +118,7 @@ def test_a_run_killed_between_the_match_and_its_indexes_is_mended_by_the_next_pa
         patched.setattr(parts.projector.models, "write", killed)
         with pytest.raises(SystemExit):
             parts.projector.project(made.match_id)
-    assert parts.cache.checkpoint(made.match_id) == parts.store.version(made.match_id)
+    assert parts.stored.checkpoint(made.match_id) == parts.store.version(made.match_id)
     assert parts.verifier.check(made.match_id) != []
     assert parts.client.sismember(parts.keys.dirty(), made.match_id)
     sweep_dirty(parts.client, parts.keys, parts.queue, snapshot_every=7)
@@ -141,7 +141,7 @@ def test_two_workers_passing_at_once_project_every_dirty_match_once_each(
         one.join()
     assert sum(counts) >= len(made)
     for match in made:
-        assert parts.cache.checkpoint(match.match_id) == parts.store.version(match.match_id)
+        assert parts.stored.checkpoint(match.match_id) == parts.store.version(match.match_id)
         assert parts.verifier.check(match.match_id) == []
     assert parts.client.scard(parts.keys.dirty()) == 0
     for projector in projectors:
@@ -166,7 +166,7 @@ def test_read_models_an_older_run_writes_after_a_newer_runs_are_written_again(pa
     slow.start()
     try:
         deadline = time.monotonic() + 10
-        while parts.cache.checkpoint(made.match_id) != parts.store.version(made.match_id):
+        while parts.stored.checkpoint(made.match_id) != parts.store.version(made.match_id):
             assert time.monotonic() < deadline, "the older run never wrote its projection"
             time.sleep(0.01)
         parts.recorder.undo(made.match_id, made.token, None, None)  # the match is in progress again
@@ -200,7 +200,7 @@ def test_a_pass_over_more_matches_than_a_call_holds_projects_all_but_one_another
     assert sorted(p.match_id for p in done) == sorted(set(ids) - {held})
     for match_id in ids:
         version = parts.store.version(match_id)
-        assert (parts.cache.checkpoint(match_id) == version) is (match_id != held)
+        assert (parts.stored.checkpoint(match_id) == version) is (match_id != held)
         assert bool(parts.client.sismember(parts.keys.dirty(), match_id)) is (match_id == held)
         if match_id != held:
             assert parts.verifier.check(match_id) == []

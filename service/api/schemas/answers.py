@@ -31,7 +31,7 @@ class StoredEventOut(Schema):
     meta = fields.Dict(required=True)
 
 
-class Recorded(Schema):
+class RecordedSchema(Schema):
     """The answer to a write."""
 
     id = fields.String(required=True)
@@ -40,7 +40,7 @@ class Recorded(Schema):
     state = fields.Raw(required=True, metadata={"description": "The game's view after the write."})
 
 
-class Created(Recorded):
+class CreatedSchema(RecordedSchema):
     """The answer to POST /v1/matches; the token is shown this once."""
 
     token = fields.String(
@@ -148,6 +148,12 @@ class CopiedOut(Schema):
     version = fields.Integer()
     finished = fields.Boolean()
     origin = fields.Dict(metadata={"description": "forked_from and forked_at, or imported_from."})
+    existing = fields.Boolean(
+        metadata={
+            "description": "true: the store already held this log and no copy was made (an "
+            "import answered 200); the match's token is not shown again."
+        }
+    )
     links = fields.Dict()
 
 
@@ -306,3 +312,6 @@ class Health(Schema):
 
     status = fields.String()
     redis = fields.String()
+    projection_lag_seconds = fields.Float(
+        metadata={"description": "Age of the oldest write no projection has folded yet (0: none lags)."}
+    )

@@ -144,6 +144,16 @@ class ForkIn(Schema):
     )
 
 
+class ImportQuery(Schema):
+    """POST /v1/matches/import."""
+
+    COPY = (
+        "true: make a copy even when the store already holds this log (the match it was exported "
+        "from, or an earlier import of it)."
+    )
+    copy = fields.Boolean(load_default=False, metadata={"description": COPY})
+
+
 class ExportQuery(Schema):
     """GET /v1/matches/{id}/export."""
 

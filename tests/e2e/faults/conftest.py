@@ -45,9 +45,9 @@ class Stack:
         """The environment of the deployment's processes."""
         return service_env(self.redis.url, self.prefix, **(self.extra_env | extra))
 
-    def start_worker(self, **extra: str) -> Worker:
-        """Start one more RQ worker process."""
-        worker = Worker(self.folder, self.env(**extra), len(self.workers) + 1)
+    def start_worker(self, slow: float = 0.0, **extra: str) -> Worker:
+        """Start one more RQ worker process (one that sleeps ``slow`` seconds before each job)."""
+        worker = Worker(self.folder, self.env(**extra), len(self.workers) + 1, slow)
         worker.start()
         self.workers.append(worker)
         return worker

@@ -230,8 +230,14 @@ class Api(Process):
 class Worker(Process):
     """One `python -m service.cli.main worker`, sweeping often so lost jobs are redone quickly."""
 
-    def __init__(self, folder: Path, env: dict[str, str], number: int) -> None:
-        argv = [sys.executable, "-m", "service.cli.main", "worker", "--sweep-every", "0.5"]
+    def __init__(self, folder: Path, env: dict[str, str], number: int, slow: float = 0.0) -> None:
+        # A slow worker sleeps before every projection job (slow_worker.py), to be killed mid-job.
+        command = (
+            [str(Path(__file__).with_name("slow_worker.py")), str(slow)]
+            if slow
+            else ["-m", "service.cli.main"]
+        )
+        argv = [sys.executable, *command, "worker", "--sweep-every", "0.5"]
         super().__init__(f"worker-{number}", argv, env, folder / f"worker-{number}.log")
 
     def start(self) -> None:

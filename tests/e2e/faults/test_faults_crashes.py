@@ -34,7 +34,7 @@ def short_script(game_id: str) -> dict[str, Any]:
 def test_projections_converge_within_seconds_after_a_worker_is_killed_in_the_middle_of_a_job(
     fresh_stack: Stack, figure: Callable[[str], None]
 ) -> None:
-    slow = fresh_stack.start_worker(TABLETAPE_SLOW_PROJECTION="60")
+    slow = fresh_stack.start_worker(slow=60)
     recorded = []
     for game_id in sorted(all_games()):
         script = short_script(game_id)

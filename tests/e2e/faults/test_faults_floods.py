@@ -88,6 +88,7 @@ def guarded(tmp_path: Path) -> Iterator[Stack]:
         workers=1,
         TABLETAPE_API_KEYS=KEY,
         TABLETAPE_RATE_LIMIT_CREATE="20/minute",
+        TABLETAPE_RATE_LIMIT_CREATE_BURST="20",
         TABLETAPE_RATE_LIMIT_WRITE="600/minute",
     )
     yield running

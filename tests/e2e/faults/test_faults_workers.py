@@ -66,7 +66,7 @@ def test_a_worker_outlives_a_redis_out_of_memory_and_projects_once_it_has_room(
         client.config_set("maxmemory", "0")
         answer = parts.recorder.act(made.match_id, made.token, script["actions"][0])
         parts.queue.enqueue("workers.jobs.project_dirty", args=(prefix, 100))
-        wait_for(lambda: parts.cache.checkpoint(made.match_id) == answer.version, "the projection", 30)
+        wait_for(lambda: parts.stored.checkpoint(made.match_id) == answer.version, "the projection", 30)
         assert terminate_once(worker) < 15
     finally:
         client.config_set("maxmemory", "0")

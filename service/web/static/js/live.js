@@ -63,7 +63,11 @@ export function follow() {
   const feed = new EventSource(liveUrl(V.id, lastLogged()));
   let queue = Promise.resolve(); // frames are taken in the order they came, corrections included
   feed.addEventListener("open", () => badge("● live", "on"));
-  feed.addEventListener("error", () => badge("reconnecting…", "off"));
+  feed.addEventListener("error", () => {
+    badge("reconnecting…", "off");
+    // A refused feed (503: the server follows as many as it may) is closed for good: open it again later.
+    if (feed.readyState === EventSource.CLOSED) setTimeout(follow, 10000);
+  });
   feed.addEventListener("frame", (m) => {
     queue = queue.then(() => arrived(JSON.parse(m.data)));
   });

@@ -47,7 +47,7 @@ function collections(state, cookie) {
       String(c.black_hats),
       String(points[p]),
       state.favourites?.[p] ? hat(state.favourites[p]) : "—",
-      hand ? `${hand.size}${hand.known.length ? ` (known: ${hand.known.join(", ")})` : ""}` : "—",
+      !hand ? "—" : hand.hidden ? `${hand.size} cards` : `${hand.size}${hand.known.length ? ` (known: ${hand.known.join(", ")})` : ""}`,
       String(state.plays?.[p] ?? 0),
     ];
   });

@@ -83,7 +83,9 @@ function hands(state) {
     h(
       "ul",
       { class: "hands" },
-      known.map(([p, cards]) => h("li", {}, h("span", { class: "who" }, p), h("span", { class: "cards" }, cards.map(card)))),
+      known.map(([p, cards]) =>
+        h("li", {}, h("span", { class: "who" }, p), h("span", { class: "cards" }, cards.includes(null) ? `${cards.length} cards` : cards.map(card))),
+      ),
     ),
   );
 }

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.contract import Action, Event, State, event, fail, require
-from games.decider import settle
+from games.decider import derive
 from games.hobbit.constants import (
     DISCARD,
     EFFECTS,
@@ -27,7 +27,7 @@ from games.hobbit.constants import (
 from games.hobbit.evolve import evolve
 from games.hobbit.powers import check_distribution
 from games.players import match_player as resolve_player
-from games.players import seats_from
+from games.players import name_key, seats_from
 
 # --- distribute ----------------------------------------------------------------------------------
 
@@ -49,7 +49,7 @@ def distribute(state: State, action: Action) -> list[Event]:
         player=trick["winner"],
         cards=cards,
     )
-    return settle(state, [distributed, *_effects(state, cards)], evolve, _derived)
+    return derive(state, [distributed, *_effects(state, cards)], evolve, _derived)
 
 
 def _read(state: State, given: dict[str, Any]) -> dict[str, str]:
@@ -77,7 +77,7 @@ def _read(state: State, given: dict[str, Any]) -> dict[str, str]:
 
 
 def _receiver(state: State, to: Any) -> str:
-    if isinstance(to, str) and to.strip().casefold() == DISCARD:
+    if isinstance(to, str) and name_key(to) == DISCARD:
         return DISCARD
     player = resolve_player(state["players"], to)
     if player is None:

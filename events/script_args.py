@@ -1,0 +1,77 @@
+"""The argument layout of events/append.lua, declared once for both sides.
+
+The script is loaded with a preamble written here (``preamble``): one Lua table per operation
+that names the place of each fixed argument, so the script reads ``ARGV[APPEND.counters]``, never
+a number of its own, and ``EventStore`` builds the arguments with ``create_args`` and
+``AppendArgs`` in the same order. After the fixed arguments come the variable ones: for a create
+its header pairs (field, value), then the events; for an append one pair (limit, window seconds)
+per rate counter, the carry flag ("1" when it carries its projection, else "0"), the carried
+projection's basis when it is "1", then the events (type, data, meta for each, in order).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from operator import attrgetter
+
+CREATE = ("op", "match", "wake_seconds", "pairs")
+APPEND = ("op", "match", "wake_seconds", "expected", "key", "fingerprint", "counters")
+
+
+def preamble() -> str:
+    """The Lua tables that name the fixed arguments' places (1-based, as Lua counts)."""
+    lines = []
+    for name, layout in (("CREATE", CREATE), ("APPEND", APPEND)):
+        fields = ", ".join(f"{arg} = {place}" for place, arg in enumerate(layout, start=1))
+        lines.append(f"local {name} = {{{fields}}}\n")
+    return "".join(lines)
+
+
+def create_args(
+    match_id: str, wake_seconds: str, header: Mapping[str, str], events: Sequence[str]
+) -> list[str]:
+    """A create's arguments: the fixed ones, its header pairs, then its events' fields."""
+    fixed = {"op": "create", "match": match_id, "wake_seconds": wake_seconds, "pairs": str(len(header))}
+    args = [fixed[arg] for arg in CREATE]
+    for name, value in header.items():
+        args += [name, str(value)]
+    return args + list(events)
+
+
+@dataclass(frozen=True)
+class AppendArgs:
+    """An append's arguments, by the names of its layout; ``argv`` lays them out as the script
+    reads them."""
+
+    match: str
+    wake_seconds: str
+    # The version the append is conditional on ("" for none).
+    expected: str
+    # The idempotency key ("" for none) and the request's fingerprint.
+    key: str
+    fingerprint: str
+    # (limit, window seconds) of each rate counter the append counts itself against.
+    limits: Sequence[tuple[int, int]]
+    # The carried projection's basis; None when the append carries none.
+    basis: str | None
+    # The events' fields: type, data, meta for each.
+    events: Sequence[str]
+
+    def argv(self) -> list[str]:
+        """The script's ARGV."""
+        args = ["append", *_named(self), str(len(self.limits))]
+        for limit, window in self.limits:
+            args += [str(limit), str(window)]
+        args += ["0"] if self.basis is None else ["1", self.basis]
+        return args + list(self.events)
+
+    def carrying_none(self) -> AppendArgs:
+        """The same append, carrying no projection."""
+        return replace(self, basis=None)
+
+
+# The fields between the operation and the number of counters, in APPEND's order (an append
+# writes one per write, so its arguments are gathered by one getter, not looked up one by one).
+assert APPEND[0] == "op" and APPEND[-1] == "counters"
+_named = attrgetter(*APPEND[1:-1])

@@ -1,0 +1,192 @@
+// The legal actions of GET …/next as controls. A single-field action is one tap per value; a
+// compound one (several fields, or fields that depend on one another) is built field by field
+// and sent with one more tap on its send button. Every value control says what it is for tests
+// and screen readers alike: data-action (the type), data-field (the dotted path), data-value (as
+// the API spells it) and an accessible name in words ("7 of hearts").
+
+import { h } from "../dom.js";
+
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+/** "bids.ann" -> "bids · ann"; "with_player" -> "with player". */
+export function fieldWords(name) {
+  return name.split(".").map((p) => p.replace(/_/g, " ")).join(" · ");
+}
+
+/** The action an entry and its chosen values make: {type, ...fixed, fields at their paths}.
+ * Only the first dot nests: `bids.j.r.` is the key "j.r." of `bids` (a name may hold dots). */
+export function build(entry, chosen) {
+  const action = { type: entry.type, ...entry.fixed };
+  for (const [name, value] of Object.entries(chosen)) {
+    const dot = name.indexOf(".");
+    if (dot < 0) action[name] = value;
+    else (action[name.slice(0, dot)] ??= {})[name.slice(dot + 1)] = value;
+  }
+  return action;
+}
+
+/** "bob: play a card", "Record a whole round". */
+export function entryTitle(entry, labels) {
+  const doing = labels.action?.(entry.type) || entry.type.replace(/_/g, " ");
+  return entry.fixed.player ? `${entry.fixed.player}: ${doing}` : doing.charAt(0).toUpperCase() + doing.slice(1);
+}
+
+function valueButton(entry, field, value, labels, onclick) {
+  const said = labels.value?.(field.name, value, entry) || {};
+  const plain = value && typeof value === "object" ? Object.entries(value).map(([k, v]) => `${k} ${v}`).join(", ") : String(value);
+  // A value the rules accept but flag (a revoke seen from public facts) says so before the tap.
+  const flag = field.flags?.[typeof value === "string" ? value : JSON.stringify(value)];
+  const text = `${said.text ?? plain}${flag ? " ⚠" : ""}`;
+  const spoken = flag ? `${said.spoken ?? plain}, flagged: ${flag}` : said.spoken;
+  return h(
+    "button",
+    {
+      type: "button",
+      "data-action": entry.type,
+      "data-field": field.name,
+      "data-value": typeof value === "string" ? value : JSON.stringify(value),
+      "data-player": entry.fixed.player,
+      "aria-label": spoken && spoken !== text ? spoken : null,
+      title: flag || null,
+      class: ["choice", flag ? "flagged" : "", said.tone || ""].filter(Boolean).join(" "),
+      onclick,
+    },
+    text,
+  );
+}
+
+/** Whether ``value`` of ``field`` still fits the entry's other picks (its choices, its sum). */
+function fits(entry, picks, field, value) {
+  const others = [...picks].filter(([name]) => name !== field.name);
+  if (entry.choices) {
+    const ok = entry.choices.some((c) => (!(field.name in c) || same(c[field.name], value)) && others.every(([n, v]) => !(n in c) || same(c[n], v)));
+    if (!ok) return false;
+  }
+  const sum = entry.sum;
+  if (sum && sum.fields.includes(field.name) && typeof value === "number") {
+    let low = value;
+    let high = value;
+    for (const name of sum.fields) {
+      if (name === field.name) continue;
+      if (picks.has(name)) {
+        low += picks.get(name);
+        high += picks.get(name);
+      } else {
+        const values = entry.fields.find((f) => f.name === name)?.values || [0];
+        low += Math.min(...values);
+        high += Math.max(...values);
+      }
+    }
+    if (sum.equals < low || sum.equals > high) return false;
+  }
+  return true;
+}
+
+function complete(entry, picks) {
+  for (const field of entry.fields) {
+    const picked = picks.get(field.name);
+    if (field.multiple) {
+      const count = picked?.length || 0;
+      if (!(field.optional && count === 0) && count < (field.min ?? 1)) return false;
+    } else if (picked === undefined && !field.optional) return false;
+  }
+  if (entry.sum && entry.sum.fields.reduce((t, n) => t + (picks.get(n) ?? 0), 0) !== entry.sum.equals) return false;
+  if (entry.choices && !entry.choices.some((c) => Object.entries(c).every(([n, v]) => same(picks.get(n), v)))) return false;
+  return true;
+}
+
+function schemaInput(entry, field, picks, refresh) {
+  const numeric = field.schema?.type === "integer" || field.schema?.type === "number";
+  const plain = numeric || field.schema?.type === "string";
+  return h("input", {
+    class: "entry-input",
+    type: numeric ? "number" : "text",
+    inputmode: numeric ? "numeric" : null,
+    "data-action": entry.type,
+    "data-field": field.name,
+    "data-player": entry.fixed.player,
+    "aria-label": fieldWords(field.name),
+    placeholder: plain ? null : "JSON",
+    oninput: (e) => {
+      const raw = e.target.value.trim();
+      try {
+        if (raw === "") picks.delete(field.name);
+        else picks.set(field.name, numeric ? Number(raw) : plain ? raw : JSON.parse(raw));
+        e.target.setCustomValidity("");
+      } catch {
+        picks.delete(field.name);
+        e.target.setCustomValidity("not JSON");
+      }
+      refresh();
+    },
+  });
+}
+
+function compound(entry, labels, onSend) {
+  const picks = new Map();
+  const buttons = [];
+  const send = h("button", { type: "button", class: "send primary wide", "data-submit": entry.type, "data-player": entry.fixed.player, disabled: true }, `Send: ${entryTitle(entry, labels)}`);
+  const refresh = () => {
+    for (const { button, field, value } of buttons) {
+      const picked = picks.get(field.name);
+      const on = field.multiple ? (picked || []).some((v) => same(v, value)) : picked !== undefined && same(picked, value);
+      const full = field.multiple && !on && (picked?.length || 0) >= (field.max ?? Infinity);
+      button.setAttribute("aria-pressed", String(on));
+      button.disabled = !on && (full || !fits(entry, picks, field, value));
+    }
+    send.disabled = !complete(entry, picks);
+  };
+  const groups = entry.fields.map((field) => {
+    const label = `${fieldWords(field.name)}${field.optional ? " (optional)" : ""}${field.multiple ? " (several)" : ""}`;
+    if (!field.values && field.optional) {
+      // A fact the table may add (recorded hands): out of the way until asked for.
+      return h("details", { class: "field-group" }, h("summary", {}, label), schemaInput(entry, field, picks, refresh));
+    }
+    if (!field.values) return h("div", { class: "field-group" }, h("span", { class: "field-name" }, label), schemaInput(entry, field, picks, refresh));
+    const controls = field.values.map((value) => {
+      const button = valueButton(entry, field, value, labels, () => {
+        const picked = picks.get(field.name);
+        if (field.multiple) {
+          const list = (picked || []).filter((v) => !same(v, value));
+          const next = list.length === (picked || []).length ? [...list, value] : list;
+          if (next.length) picks.set(field.name, next);
+          else picks.delete(field.name);
+        } else if (picked !== undefined && same(picked, value)) picks.delete(field.name);
+        else picks.set(field.name, value);
+        refresh();
+      });
+      buttons.push({ button, field, value });
+      return button;
+    });
+    return h("div", { class: "field-group", role: "group", "aria-label": label }, h("span", { class: "field-name", "aria-hidden": "true" }, label), h("div", { class: "values" }, controls));
+  });
+  send.addEventListener("click", () => onSend(entry, Object.fromEntries(picks)));
+  refresh();
+  return [groups, send];
+}
+
+function single(entry, labels, onSend) {
+  const field = entry.fields[0];
+  return h(
+    "div",
+    { class: "values", role: "group", "aria-label": `${entryTitle(entry, labels)}: ${fieldWords(field.name)}` },
+    field.values.map((value) => valueButton(entry, field, value, labels, () => onSend(entry, { [field.name]: value }))),
+  );
+}
+
+/** One legal action as a panel of controls; ``onSend(entry, chosen)`` records it. */
+export function entryPanel(entry, labels, onSend) {
+  const f = entry.fields;
+  const oneTap = f.length === 1 && f[0].values && !f[0].multiple && !f[0].optional && !entry.choices && !entry.sum;
+  let body;
+  if (!f.length) {
+    body = h("button", { type: "button", class: "send primary wide", "data-submit": entry.type, "data-player": entry.fixed.player, onclick: () => onSend(entry, {}) }, `Send: ${entryTitle(entry, labels)}`);
+  } else body = oneTap ? single(entry, labels, onSend) : compound(entry, labels, onSend);
+  return h(
+    "section",
+    { class: "entry", "data-entry": entry.type, "data-player": entry.fixed.player },
+    h("h3", {}, entryTitle(entry, labels)),
+    entry.note ? h("p", { class: "note muted" }, entry.note) : null,
+    body,
+  );
+}

@@ -1,0 +1,144 @@
+// The new-match page: a game, its players in seat order, and its setup and options, all built
+// from GET /v1/games/{id}. Creating the match keeps its write token on this device and opens
+// the recorder.
+
+import { getJSON } from "../api.js";
+import { h, put } from "../dom.js";
+import { problemWords } from "./problems.js";
+import { collect, field, playerOptions } from "./schema-form.js";
+import { keepToken } from "./token.js";
+import { registerWorker } from "./offline.js";
+
+const $ = (id) => document.getElementById(id);
+const form = $("new-match");
+let game = null;
+
+function seatInput(n, value = "") {
+  const id = `seat-${n}`;
+  const remove = h("button", { type: "button", class: "remove", "aria-label": `Remove seat ${n}`, onclick: () => removeSeat(id) }, "✕");
+  return h(
+    "li",
+    { class: "seat" },
+    h("label", { for: id }, `Seat ${n}`),
+    h("input", { id, name: "players", value, autocomplete: "off", autocapitalize: "words", spellcheck: "false", oninput: refreshPlayers }),
+    remove,
+  );
+}
+
+function players() {
+  return [...form.querySelectorAll('input[name="players"]')].map((i) => i.value.trim()).filter(Boolean);
+}
+
+function renumber() {
+  const seats = [...$("seats").children];
+  seats.forEach((li, i) => {
+    li.querySelector("label").textContent = `Seat ${i + 1}`;
+    li.querySelector(".remove").setAttribute("aria-label", `Remove seat ${i + 1}`);
+    li.querySelector(".remove").disabled = seats.length <= (game?.players.min ?? 1);
+  });
+  $("add-seat").disabled = seats.length >= (game?.players.max ?? 99);
+}
+
+function removeSeat(id) {
+  $(id)?.closest("li").remove();
+  renumber();
+  refreshPlayers();
+}
+
+function addSeat() {
+  const n = $("seats").children.length + 1;
+  const li = seatInput(`${Date.now().toString(36)}${n}`);
+  $("seats").append(li);
+  renumber();
+  li.querySelector("input").focus();
+}
+
+// The controls that name a player (and the maps keyed by player) follow the names entered.
+function refreshPlayers() {
+  const names = players();
+  for (const select of form.querySelectorAll("select[data-players]")) {
+    const chosen = select.value;
+    put(select, playerOptions(names, select.required));
+    select.value = names.includes(chosen) ? chosen : "";
+  }
+  if (form.querySelector("[data-keyed]")) drawSchemas();
+}
+
+function drawSchemas() {
+  for (const part of ["setup", "options"]) {
+    const schema = game[part];
+    const names = Object.keys(schema.properties || {});
+    const required = new Set(schema.required || []);
+    const box = $(part);
+    const kept = new Map([...box.querySelectorAll("[name]")].map((c) => [c.name + (c.id || ""), c.type === "checkbox" ? c.checked : c.value]));
+    put(box, h("legend", {}, part === "setup" ? "Setup" : "Options"), names.map((n) => field(part, n, schema.properties[n], required.has(n), players())));
+    for (const control of box.querySelectorAll("[name]")) {
+      const was = kept.get(control.name + (control.id || ""));
+      if (was === undefined) continue;
+      if (control.type === "checkbox") control.checked = was;
+      else control.value = was;
+    }
+    box.hidden = names.length === 0;
+  }
+}
+
+async function chooseGame(id) {
+  $("new-status").textContent = "Loading the game…";
+  game = await getJSON(`/v1/games/${encodeURIComponent(id)}`);
+  $("game-about").textContent = `${game.players.min === game.players.max ? game.players.min : `${game.players.min} to ${game.players.max}`} players.`;
+  const seats = $("seats");
+  while (seats.children.length < game.players.min) seats.append(seatInput(seats.children.length + 1));
+  while (seats.children.length > game.players.max) seats.lastElementChild.remove();
+  renumber();
+  drawSchemas();
+  history.replaceState(null, "", `?game=${encodeURIComponent(id)}`);
+  $("new-status").textContent = "";
+}
+
+function body() {
+  return {
+    game: $("game").value,
+    players: players(),
+    setup: collect(form, "setup", game.setup),
+    options: collect(form, "options", game.options),
+    timezone: Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC",
+  };
+}
+
+async function create(event) {
+  event.preventDefault();
+  $("problem").textContent = "";
+  let sent;
+  try {
+    sent = body();
+  } catch (error) {
+    $("problem").textContent = `A field holds something that is not JSON: ${error.message}`;
+    return;
+  }
+  $("create").disabled = true;
+  try {
+    const answer = await fetch("/v1/matches", { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" }, body: JSON.stringify(sent) });
+    const made = await answer.json().catch(() => null);
+    if (!answer.ok) throw new Error(problemWords(answer.status, made));
+    keepToken(made.id, made.token);
+    window.location.assign(`/matches/${encodeURIComponent(made.id)}/record`);
+  } catch (error) {
+    $("problem").textContent = error instanceof TypeError ? "The match could not be created: the network is not reachable." : error.message;
+    $("create").disabled = false;
+  }
+}
+
+async function start() {
+  const known = await getJSON("/v1/games");
+  const wanted = new URLSearchParams(window.location.search).get("game");
+  put($("game"), known.games.map((g) => h("option", { value: g.id, selected: g.id === wanted }, g.title)));
+  $("game").addEventListener("change", () => chooseGame($("game").value));
+  $("add-seat").addEventListener("click", addSeat);
+  form.addEventListener("submit", create);
+  await chooseGame($("game").value);
+  registerWorker();
+}
+
+start().catch((error) => {
+  $("new-status").textContent = `The games could not be read: ${error.message}`;
+});

@@ -1,0 +1,130 @@
+// Form controls built from a game's setup and options JSON Schemas, so that every game and every
+// option is offered without a form written for one game. Each control is named after the API's
+// field: `setup.first_dealer`, `options.canadian_rule`, `setup.characters.ann` (a map keyed by
+// player gets one control per player), `setup.table` (a short list: one input per item).
+
+import { h } from "../dom.js";
+
+// A string field that names a player (first dealer, start player, first player, leader).
+const PLAYER_FIELD = /(^|_)(player|dealer|leader)$/;
+const MAX_LISTED_ITEMS = 12;
+
+/** "first_dealer" -> "First dealer". */
+export function fieldWords(name) {
+  const text = name.replace(/[_-]+/g, " ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function keyedByPlayer(schema) {
+  return schema.type === "object" && schema.additionalProperties && /player/i.test(schema.description || "");
+}
+
+function select(name, values, chosen, required, id, describedBy) {
+  const options = required && chosen !== undefined ? [] : [h("option", { value: "" }, required ? "choose…" : "—")];
+  for (const value of values) {
+    options.push(h("option", { value: String(value), selected: String(value) === String(chosen) }, String(value)));
+  }
+  return h("select", { name, id, required, "aria-describedby": describedBy }, options);
+}
+
+function leaf(name, schema, required, id, describedBy, players) {
+  const field = name.split(".").pop();
+  if (schema.enum) return select(name, schema.enum, schema.default, required, id, describedBy);
+  if (schema.type === "boolean") {
+    return h("input", { type: "checkbox", name, id, checked: schema.default === true, "aria-describedby": describedBy });
+  }
+  if (schema.type === "integer" || schema.type === "number") {
+    const attrs = { type: "number", inputmode: "numeric", name, id, min: schema.minimum, max: schema.maximum };
+    return h("input", { ...attrs, value: schema.default, required, "aria-describedby": describedBy });
+  }
+  if (schema.type === "string" && PLAYER_FIELD.test(field)) {
+    return h("select", { name, id, required, "data-players": "", "aria-describedby": describedBy }, playerOptions(players, required));
+  }
+  if (schema.type === "string") {
+    return h("input", { name, id, required, autocomplete: "off", "aria-describedby": describedBy });
+  }
+  if (schema.type === "array" && schema.items?.type === "string") {
+    return h("input", { name, id, "data-list": "", autocomplete: "off", placeholder: "separated by spaces", "aria-describedby": describedBy });
+  }
+  return h("textarea", { name, id, "data-json": "", rows: 2, placeholder: "JSON", "aria-describedby": describedBy });
+}
+
+/** The options of a player select: the names entered so far, in seat order. */
+export function playerOptions(players, required) {
+  return [h("option", { value: "" }, required ? "choose a player…" : "—"), ...players.map((p) => h("option", { value: p }, p))];
+}
+
+function hint(id, text) {
+  return text ? h("p", { class: "hint muted", id }, text) : null;
+}
+
+/** One field of a schema: its label, its control(s) and its description. */
+export function field(prefix, name, schema, required, players) {
+  const path = `${prefix}.${name}`;
+  const id = path.replace(/\W/g, "-");
+  const hid = `${id}-hint`;
+  const label = `${fieldWords(name)}${required || schema.default !== undefined ? "" : " (optional)"}`;
+  if (keyedByPlayer(schema)) {
+    const rows = players.map((p, i) =>
+      h("div", { class: "pair" }, h("label", { for: `${id}-${i}` }, p), leaf(`${path}.${p}`, schema.additionalProperties, false, `${id}-${i}`, hid, players)),
+    );
+    return h("fieldset", { class: "field", "data-keyed": path }, h("legend", {}, label), hint(hid, schema.description), rows);
+  }
+  if (schema.type === "array" && schema.items?.type === "string" && (schema.maxItems || 99) <= MAX_LISTED_ITEMS) {
+    const inputs = Array.from({ length: schema.maxItems }, (_, i) =>
+      h("input", { name: path, id: `${id}-${i}`, autocomplete: "off", "aria-label": `${label}: ${i + 1}`, "aria-describedby": hid }),
+    );
+    return h("fieldset", { class: "field", "data-items": path }, h("legend", {}, label), hint(hid, schema.description), h("div", { class: "items" }, inputs));
+  }
+  const control = leaf(path, schema, required, id, hid, players);
+  const row = control.type === "checkbox" ? h("label", { class: "check" }, control, " ", label) : [h("label", { for: id }, label), control];
+  return h("div", { class: "field", "data-schema-type": schema.type || "" }, row, hint(hid, schema.description));
+}
+
+// Only the first dot nests: `characters.j.r.` is the key "j.r." of `characters`.
+function put(target, path, value) {
+  const dot = path.indexOf(".");
+  if (dot < 0) target[path] = value;
+  else (target[path.slice(0, dot)] ??= {})[path.slice(dot + 1)] = value;
+}
+
+function typed(control, schema) {
+  if (control.type === "checkbox") return control.checked;
+  const raw = control.value.trim();
+  if (raw === "") return undefined;
+  if (control.hasAttribute("data-json")) return JSON.parse(raw);
+  if (control.hasAttribute("data-list")) return raw.split(/[\s,]+/).filter(Boolean);
+  const kind = schema?.type || (schema?.enum && typeof schema.enum[0]);
+  if (kind === "integer" || kind === "number") return Number(raw);
+  return raw;
+}
+
+function schemaAt(root, path) {
+  let schema = root;
+  const [, field, inner] = path.match(/^[^.]+\.([^.]+)(?:\.(.*))?$/) || [];
+  for (const step of [field, inner].filter((k) => k !== undefined)) {
+    schema = schema?.properties?.[step] ?? schema?.additionalProperties ?? schema?.items;
+    if (schema?.type === "array" && schema.items && !schema.properties) schema = schema.items;
+  }
+  return schema;
+}
+
+/** The setup or options object the form's controls under ``prefix`` say (empty ones left out). */
+export function collect(form, prefix, root) {
+  const found = {};
+  for (const control of form.querySelectorAll(`[name^="${prefix}."]`)) {
+    const value = typed(control, schemaAt(root, control.name));
+    if (value === undefined) continue;
+    if (control.closest("[data-items]")) {
+      const list = (found[control.name] ??= []);
+      list.push(value);
+    } else put(found, control.name.slice(prefix.length + 1), value);
+  }
+  for (const [name, list] of Object.entries(found)) {
+    if (name.startsWith(`${prefix}.`)) {
+      delete found[name];
+      put(found, name.slice(prefix.length + 1), list);
+    }
+  }
+  return found;
+}

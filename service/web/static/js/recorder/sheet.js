@@ -1,0 +1,57 @@
+// The score sheet, one tap away: each game's own running figures from GET …/scores, drawn
+// without a sheet written per game: per-player figures as columns, rounds (Wizard's bids, tricks
+// and points) as rows, and the remaining facts as words.
+
+import { h, table, words } from "../dom.js";
+
+const SKIP = new Set(["version", "log_version", "projected", "finished"]);
+
+function perPlayer(value, players) {
+  return value && typeof value === "object" && !Array.isArray(value) && players.some((p) => p in value);
+}
+
+function cell(value) {
+  if (Array.isArray(value)) return value.join(", ") || "—";
+  if (value && typeof value === "object") return Object.entries(value).map(([k, v]) => `${k.replace(/_/g, " ")} ${v}`).join(" · ");
+  return value === null || value === undefined ? "—" : String(value);
+}
+
+function playerTable(scores, players) {
+  const columns = Object.keys(scores).filter((k) => !SKIP.has(k) && k !== "rounds" && perPlayer(scores[k], players));
+  const nested = columns.filter((k) => players.some((p) => scores[k][p] && typeof scores[k][p] === "object" && !Array.isArray(scores[k][p])));
+  const flat = columns.filter((k) => !nested.includes(k));
+  const tables = [];
+  if (flat.length) {
+    tables.push(table("Per player", ["Player", ...flat.map((k) => k.replace(/_/g, " "))], players.map((p) => [p, ...flat.map((k) => cell(scores[k][p]))])));
+  }
+  for (const key of nested) {
+    const inner = [...new Set(players.flatMap((p) => Object.keys(scores[key][p] || {})))];
+    tables.push(table(key.replace(/_/g, " "), ["Player", ...inner.map((k) => k.replace(/_/g, " "))], players.map((p) => [p, ...inner.map((k) => cell(scores[key][p]?.[k]))])));
+  }
+  return { tables, used: columns };
+}
+
+function roundTable(rounds, players) {
+  if (!rounds?.length) return null;
+  // Points (or a total) read last: "bids 1 · tricks 1 · points 30".
+  const last = (k) => (/points|total/.test(k) ? 1 : 0);
+  const keyed = Object.keys(rounds[0]).filter((k) => perPlayer(rounds[0][k], players)).sort((a, b) => last(a) - last(b));
+  const plain = Object.keys(rounds[0]).filter((k) => k !== "round" && !keyed.includes(k));
+  if (!keyed.length) return table("Rounds", ["Round", ...plain], rounds.map((r, i) => [String(r.round ?? i + 1), ...plain.map((k) => cell(r[k]))]));
+  const rows = rounds.map((r, i) => [String(r.round ?? i + 1), ...players.map((p) => keyed.map((k) => `${k.replace(/_/g, " ")} ${cell(r[k][p])}`).join(" · "))]);
+  return table("Rounds", ["Round", ...players], rows);
+}
+
+/** The sheet for a scoreboard: tables per player, per round, and its other facts. */
+export function sheet(scores, players) {
+  const { tables, used } = playerTable(scores, players);
+  const facts = Object.keys(scores).filter((k) => !SKIP.has(k) && k !== "rounds" && !used.includes(k) && scores[k] !== null && !(Array.isArray(scores[k]) && !scores[k].length));
+  return h(
+    "div",
+    { class: "sheet-body" },
+    h("p", {}, scores.finished ? `Finished. Won by ${words(scores.winners || []) || "nobody"}.` : "In progress."),
+    tables,
+    roundTable(scores.rounds, players),
+    facts.length ? h("dl", { class: "facts" }, facts.map((k) => h("div", {}, h("dt", {}, k.replace(/_/g, " ")), h("dd", {}, cell(scores[k]))))) : null,
+  );
+}

@@ -1,0 +1,198 @@
+"""Driving the recorder in Chromium at phone width: a page, the new-match form, and taps chosen
+from the controls the page offers (read from their data-* attributes, as a person would pick)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import requests
+
+from tests.web.conftest import Watched
+
+PHONE = {"width": 375, "height": 740}
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Watched]:
+    """A page on a 375 px wide touch screen whose JavaScript errors are collected."""
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    seen = Watched(page)
+    page.on("console", lambda m: seen.problems.append(f"console: {m.text}") if m.type == "error" else None)
+    page.on("pageerror", lambda e: seen.problems.append(f"pageerror: {e}"))
+    yield seen
+    context.close()
+
+
+def no_sideways_scrolling(page: Any) -> None:
+    """The page is no wider than the screen."""
+    wide = page.evaluate("document.documentElement.scrollWidth")
+    assert wide <= page.viewport_size["width"], f"the page is {wide} px wide"
+
+
+def settled(page: Any) -> None:
+    """Wait until the recorder has drawn its answer and sends nothing."""
+    page.wait_for_selector("#recorder[data-busy='0']")
+
+
+def moved_on(page: Any, before: str | None) -> None:
+    """Wait until the recorder shows the answer after a recorded action (a newer version)."""
+    page.wait_for_function(
+        "v => { const r = document.getElementById('recorder');"
+        " const refused = document.getElementById('alert').textContent !== '';"
+        " return r.dataset.busy === '0' && (r.dataset.version !== v || refused); }",
+        arg=before,
+    )
+    assert page.get_attribute("#status", "data-state") == "recorded", page.text_content("#alert")
+
+
+def record_path(match_id: str) -> str:
+    """The recorder's path for a match."""
+    return f"/matches/{match_id}/record"
+
+
+def create_with_form(
+    page: Any, site: str, game: str, players: list[str], setup: dict[str, Any], options: dict[str, Any]
+) -> str:
+    """Fill /new?game=… as a person would and create the match; the recorder's match id."""
+    page.goto(f"{site}/new?game={game}")
+    page.wait_for_selector("#seats input[name='players']")
+    while page.locator("input[name='players']").count() < len(players):
+        page.click("#add-seat")
+    for i, name in enumerate(players):
+        page.locator("input[name='players']").nth(i).fill(name)
+    for part, values in (("setup", setup), ("options", options)):
+        for key, value in values.items():
+            fill(page, f"{part}.{key}", value)
+    page.click("#create")
+    page.wait_for_url("**/record")
+    settled(page)
+    return str(page.url.split("/")[-2])
+
+
+def fill(page: Any, name: str, value: Any) -> None:
+    """Set the form's control(s) for one field: a map by player, a short list, or one value."""
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            fill(page, f"{name}.{key}", inner)
+        return
+    controls = page.locator(f"[name='{name}']")
+    if isinstance(value, list) and controls.count() > 1:
+        for i, item in enumerate(value):
+            controls.nth(i).fill(str(item))
+        return
+    control = controls.first
+    kind = control.evaluate("c => c.tagName + ':' + (c.type || '')")
+    if kind.startswith("SELECT"):
+        control.select_option(str(value))
+    elif kind.endswith("checkbox"):
+        control.set_checked(bool(value))
+    else:
+        control.fill(" ".join(value) if isinstance(value, list) else str(value))
+
+
+def tap_first(
+    page: Any, prefer: tuple[str, ...] = (), optional: tuple[str, ...] = (), rng: random.Random | None = None
+) -> str:
+    """Record the first action offered (of a preferred type when there is one), with the first
+    value each field allows (and of the optional fields named, the first not taken yet); its type.
+    With ``rng``: a random action offered, and a random value each field allows."""
+    if rng is not None:
+        return tap_random(page, rng, optional)
+    entry = page.locator("#choices .entry").first
+    for kind in prefer:
+        if page.locator(f"#choices .entry[data-entry='{kind}']").count():
+            entry = page.locator(f"#choices .entry[data-entry='{kind}']").first
+            break
+    kind = str(entry.get_attribute("data-entry"))
+    send = entry.locator("[data-submit]")
+    values = entry.locator("[data-value]")
+    if send.count() and not values.count():
+        send.click()
+        return kind
+    if not send.count():
+        values.first.click()
+        return kind
+    taken: set[str] = set()
+    for group in entry.locator(".field-group").all():
+        label = group.get_attribute("aria-label") or ""
+        if group.locator("[aria-pressed='true']").count() or not group.locator("[data-value]").count():
+            continue
+        if (
+            "(optional)" in label
+            and group.locator("[data-value]").first.get_attribute("data-field") not in optional
+        ):
+            continue
+        if "(optional)" not in label:
+            group.locator("[data-value]:enabled").first.click()
+            continue
+        # Optional values that exclude each other (Hat Trick's colour and grey props): one each.
+        free = [
+            b
+            for b in group.locator("[data-value]:enabled").all()
+            if b.get_attribute("data-value") not in taken
+        ]
+        if free:
+            taken.add(str(free[0].get_attribute("data-value")))
+            free[0].click()
+    send.click()
+    return kind
+
+
+def tap_random(page: Any, rng: random.Random, optional: tuple[str, ...] = ()) -> str:
+    """Record a random action offered with random values, as the page allows them, field by field
+    (of the optional fields named, a value not taken by another)."""
+    entry = rng.choice(page.locator("#choices .entry").all())
+    kind = str(entry.get_attribute("data-entry"))
+    send = entry.locator("[data-submit]")
+    if not send.count():
+        rng.choice(entry.locator("[data-value]").all()).click()
+        return kind
+    taken: set[str] = set()
+    for group in entry.locator(".field-group").all():
+        label = group.get_attribute("aria-label") or ""
+        enabled = group.locator("[data-value]:enabled").all()
+        if not enabled or group.locator("[aria-pressed='true']").count():
+            continue
+        if "(optional)" in label:
+            enabled = [b for b in enabled if b.get_attribute("data-value") not in taken]
+            if not enabled or enabled[0].get_attribute("data-field") not in optional:
+                continue
+        picked = rng.choice(enabled)
+        taken.add(str(picked.get_attribute("data-value")))
+        picked.click()
+    send.click()
+    return kind
+
+
+def tap_through(page: Any, limit: int, prefer: tuple[str, ...] = (), optional: tuple[str, ...] = ()) -> int:
+    """Tap the first legal choice until the match is over; the number of actions recorded."""
+    for done in range(limit):
+        settled(page)
+        if page.text_content("#turn") == "The match is over.":
+            return done
+        before = page.get_attribute("#recorder", "data-version")
+        tap_first(page, prefer, optional)
+        moved_on(page, before)
+    raise AssertionError(f"the match did not end within {limit} actions")
+
+
+def shown_totals(page: Any) -> str:
+    """The score sheet's text, opened with one tap."""
+    page.click("#sheet-open")
+    page.wait_for_selector("#sheet-body .sheet-body")
+    text = str(page.text_content("#sheet-body"))
+    page.click("#sheet form button")
+    return text
+
+
+def api_log(site: str, match_id: str) -> list[dict[str, Any]]:
+    """The match's raw log, every event in order."""
+    answer = requests.get(f"{site}/v1/matches/{match_id}/events", params={"limit": 1000}, timeout=10)
+    answer.raise_for_status()
+    body = answer.json()
+    return list(body["events"] if isinstance(body, dict) else body)

@@ -1,0 +1,181 @@
+"""A whole match of each game recorded on a phone by taps alone, through the new-match form and
+the recorder, always taking the first choice the page offers (short matches: small options);
+the score sheet then shows what GET /scores computes."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+import requests
+
+from tests.web.conftest import Watched, start
+from tests.web.recorder_support import (
+    create_with_form,
+    moved_on,
+    no_sideways_scrolling,
+    phone,
+    record_path,
+    settled,
+    shown_totals,
+    tap_random,
+    tap_through,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.e2e]
+__all__ = ["phone"]
+
+# game: players, setup, options, the action types to prefer (a short way through), most actions.
+MATCHES: dict[str, tuple[list[str], dict[str, Any], dict[str, Any], tuple[str, ...], int]] = {
+    # A name may hold dots (a field nests at its first dot only) and be in any script.
+    "wizard": (
+        ["ann", "j.r.", "cy", "dee", "eli", "fay"],
+        {"first_dealer": "j.r."},
+        {},
+        ("record_round",),
+        12,
+    ),
+    "hobbit": (
+        ["j.r.", "bob"],
+        {"characters": {"j.r.": "bilbo", "bob": "smaug"}},
+        {"rounds": 1},
+        (),
+        400,
+    ),
+    "hats": (
+        ["ann", "bob"],
+        {
+            "start_player": "ann",
+            "removed_types": ["pink", "purple"],
+            "table": ["red-1", "orange-2", "yellow-3", "green-4", "blue-5"],
+        },
+        {},
+        ("swap", "black_hat", "favourite"),
+        80,
+    ),
+    "other-hat-trick": (
+        ["ann", "bob", "cy"],
+        {"first_player": "cy", "first_trick": "hungry-rabbit"},
+        {},
+        (),
+        300,
+    ),
+    "hat-trick": (["ann", "bob"], {}, {"target": 1}, ("reveal", "judge", "declare"), 40),
+}
+# Taps of a random playout: enough to pass round starts, tricks, distributions and swaps.
+RANDOM_TAPS = 30
+# Optional fields the taps fill in (a challenge card shows some props); the others stay empty.
+OPTIONAL = {"hat-trick": ("colour", "grey")}
+
+
+def scores_on_the_sheet(site: str, page: Any, match_id: str) -> None:
+    """The sheet, one tap away, shows the winners and every total the API computes."""
+    scores = requests.get(f"{site}/v1/matches/{match_id}/scores", timeout=10).json()
+    sheet = shown_totals(page)
+    assert scores["finished"] is True
+    assert "Finished." in sheet
+    for winner in scores.get("winners") or []:
+        assert winner in sheet.split("Won by")[1]
+    rows = page.eval_on_selector_all(
+        "#sheet-body table:first-of-type tbody tr",
+        "rows => rows.map(r => [...r.cells].map(c => c.textContent))",
+    )
+    for player, total in (scores.get("totals") or {}).items():
+        assert any(row[0] == player and str(total) in row for row in rows), (player, total, rows)
+
+
+@pytest.mark.parametrize("game", sorted(MATCHES))
+def test_a_whole_match_is_recorded_by_taps_alone_and_the_sheet_shows_the_apis_scores(
+    site: str, phone: Watched, game: str
+) -> None:
+    players, setup, options, prefer, most = MATCHES[game]
+    page = phone.page
+    match_id = create_with_form(page, site, game, players, setup, options)
+    tap_through(page, most, prefer, OPTIONAL.get(game, ()))
+    no_sideways_scrolling(page)
+    scores_on_the_sheet(site, page, match_id)
+    assert page.locator("#choices [data-value], #choices [data-submit]").count() == 0
+    assert phone.problems == []
+
+
+def test_undo_says_what_it_takes_back_and_takes_it_back_with_one_tap(site: str, phone: Watched) -> None:
+    match = start(
+        site, "wizard", {"players": ["ann", "bob", "cy"], "setup": {"first_dealer": "ann"}, "options": {}}
+    )
+    page = phone.page
+    page.goto(f"{site}{record_path(match.id)}#token={match.token}")
+    settled(page)
+    assert page.is_disabled("[data-action='undo']")
+    before = page.get_attribute("#recorder", "data-version")
+    page.click("[data-action='start_round'][data-value='7H']")
+    page.wait_for_selector("[data-action='start_round'] ~ * , [data-submit='start_round']")
+    page.click("[data-submit='start_round']")
+    moved_on(page, before)
+    undo = page.locator("[data-action='undo']")
+    assert "7" in undo.text_content() and undo.is_enabled()
+    assert page.locator("[data-entry='bid']").count() == 1
+    before = page.get_attribute("#recorder", "data-version")
+    undo.click()
+    moved_on(page, before)
+    kinds = [
+        e["type"] for e in requests.get(f"{site}/v1/matches/{match.id}/events", timeout=10).json()["events"]
+    ]
+    assert kinds[-1] == "ActionUndone"
+    assert page.locator("[data-entry='start_round']").count() == 1
+    assert "Redo" in page.text_content("[data-action='redo']") and page.is_enabled("[data-action='redo']")
+    no_sideways_scrolling(page)
+    assert phone.problems == []
+
+
+def test_a_revoke_the_rules_flag_is_marked_before_the_tap_and_said_in_words_after_it(
+    site: str, phone: Watched
+) -> None:
+    match = start(
+        site, "wizard", {"players": ["ann", "bob", "cy"], "setup": {"first_dealer": "ann"}, "options": {}}
+    )
+    match.act(
+        site,
+        {
+            "type": "record_round",
+            "bids": {"ann": 0, "bob": 0, "cy": 1},
+            "tricks": {"ann": 0, "bob": 0, "cy": 1},
+        },
+    )
+    match.act(site, {"type": "start_round", "trump_card": "2C"})
+    for player in ("cy", "ann", "bob"):
+        match.act(site, {"type": "bid", "player": player, "tricks": 0})
+    for player, card in (("cy", "5H"), ("ann", "6H"), ("bob", "3S"), ("ann", "KD")):
+        match.act(site, {"type": "play", "player": player, "card": card})
+    page = phone.page
+    page.goto(f"{site}{record_path(match.id)}#token={match.token}")
+    settled(page)
+    revoke = page.locator("[data-action='play'][data-player='bob'][data-value='7H']")
+    assert "did not follow hearts" in (revoke.get_attribute("title") or "")
+    assert "flagged" in (revoke.get_attribute("aria-label") or "")
+    before = page.get_attribute("#recorder", "data-version")
+    revoke.click()
+    moved_on(page, before)
+    assert "Recorded, with a dispute" in page.text_content("[role='alert']")
+    assert "hearts" in page.text_content("[role='alert']")
+    assert phone.problems == []
+
+
+@pytest.mark.parametrize("game", sorted(MATCHES))
+def test_every_value_the_page_offers_in_a_random_playout_is_recorded_by_the_rules(
+    site: str, phone: Watched, game: str
+) -> None:
+    players, setup, options, _, _ = MATCHES[game]
+    rng = random.Random(f"{game}-7")
+    match = start(site, game, {"players": players, "setup": setup, "options": options})
+    page = phone.page
+    page.goto(f"{site}{record_path(match.id)}#token={match.token}")
+    for _ in range(RANDOM_TAPS):
+        settled(page)
+        if page.text_content("#turn") == "The match is over.":
+            break
+        before = page.get_attribute("#recorder", "data-version")
+        tap_random(page, rng, OPTIONAL.get(game, ()))
+        moved_on(page, before)
+    no_sideways_scrolling(page)
+    assert phone.problems == []

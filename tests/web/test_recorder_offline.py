@@ -1,0 +1,137 @@
+"""The recorder at a table with bad Wi-Fi: actions tapped offline wait in the browser, survive a
+reload, and go out in order once the network is back, each recorded once; a match that moved on
+meanwhile is explained and re-applied by the table, never dropped silently."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import Watched, start
+from tests.web.recorder_support import api_log, phone, record_path, settled, tap_first
+
+pytestmark = [pytest.mark.browser, pytest.mark.e2e]
+__all__ = ["phone"]
+
+
+def simultaneous_wizard(site: str) -> Any:
+    """A Wizard match whose bids come in any order: several are legal at once."""
+    script = {
+        "players": ["ann", "bob", "cy"],
+        "setup": {"first_dealer": "ann"},
+        "options": {"bidding": "simultaneous"},
+    }
+    return start(site, "wizard", script)
+
+
+def open_controlled(page: Any, site: str, match: Any) -> None:
+    """Open the recorder with its token and wait until the service worker keeps the page."""
+    page.goto(f"{site}{record_path(match.id)}#token={match.token}")
+    settled(page)
+    page.wait_for_function("navigator.serviceWorker.ready.then(() => !!navigator.serviceWorker.controller)")
+
+
+def bid(page: Any, player: str) -> None:
+    """Tap a player's first legal bid."""
+    page.locator(f"[data-action='bid'][data-player='{player}'][data-field='tricks']").first.click()
+
+
+def queued(page: Any) -> int:
+    """The count of waiting actions the page shows."""
+    return int(page.text_content("[data-queue]"))
+
+
+def test_bids_tapped_offline_survive_a_reload_and_are_recorded_once_in_order_online(
+    site: str, phone: Watched
+) -> None:
+    page, context = phone.page, phone.page.context
+    match = simultaneous_wizard(site)
+    open_controlled(page, site, match)
+    tap_first(page, ("start_round",))
+    page.wait_for_selector("#status[data-state='recorded']")
+    settled(page)
+    context.set_offline(True)
+    bid(page, "ann")
+    page.wait_for_function("document.querySelector('[data-queue]').textContent === '1'")
+    assert "Offline" in page.text_content("#offline")
+    assert page.locator("[data-action='bid'][data-player='ann']").count() == 0
+    bid(page, "bob")
+    page.wait_for_function("document.querySelector('[data-queue]').textContent === '2'")
+    page.reload()
+    settled(page)
+    assert queued(page) == 2
+    bid(page, "cy")
+    page.wait_for_function("document.querySelector('[data-queue]').textContent === '3'")
+    assert page.get_attribute("#status", "data-state") == "queued"
+    context.set_offline(False)
+    page.wait_for_function("document.querySelector('[data-queue]').textContent === '0'")
+    page.wait_for_selector("#status[data-state='recorded']")
+    assert "All 3 waiting actions are recorded" in page.text_content("#status")
+    bids = [e for e in api_log(site, match.id) if e["type"] == "BidPlaced"]
+    assert [e["data"]["player"] for e in bids] == ["ann", "bob", "cy"]
+    assert phone.problems == []
+
+
+def test_a_match_moved_on_by_another_device_is_explained_and_the_table_re_applies_its_queue(
+    site: str, phone: Watched
+) -> None:
+    page, context = phone.page, phone.page.context
+    match = simultaneous_wizard(site)
+    match.act(site, {"type": "start_round", "trump_card": "7H"})
+    open_controlled(page, site, match)
+    context.set_offline(True)
+    bid(page, "ann")
+    page.wait_for_function("document.querySelector('[data-queue]').textContent === '1'")
+    match.act(site, {"type": "bid", "player": "cy", "tricks": 1})
+    context.set_offline(False)
+    page.wait_for_selector("#conflict:not([hidden])")
+    assert "Another device recorded" in page.text_content("#conflict")
+    assert queued(page) == 1
+    page.click("[data-resolve='reapply']")
+    page.wait_for_function("document.querySelector('[data-queue]').textContent === '0'")
+    settled(page)
+    bids = [e["data"]["player"] for e in api_log(site, match.id) if e["type"] == "BidPlaced"]
+    assert bids == ["cy", "ann"]
+    assert phone.problems == []
+
+
+def test_an_action_tapped_offline_is_taken_back_by_undo_before_it_is_ever_sent(
+    site: str, phone: Watched
+) -> None:
+    page, context = phone.page, phone.page.context
+    match = simultaneous_wizard(site)
+    match.act(site, {"type": "start_round", "trump_card": "7H"})
+    open_controlled(page, site, match)
+    context.set_offline(True)
+    bid(page, "bob")
+    page.wait_for_function("document.querySelector('[data-queue]').textContent === '1'")
+    assert "not sent yet" in page.text_content("[data-action='undo']")
+    page.click("[data-action='undo']")
+    page.wait_for_function("document.querySelector('[data-queue]').textContent === '0'")
+    context.set_offline(False)
+    settled(page)
+    assert not [e for e in api_log(site, match.id) if e["type"] == "BidPlaced"]
+
+
+def test_a_server_without_the_batch_endpoint_gets_the_queue_one_write_at_a_time(
+    site: str, phone: Watched
+) -> None:
+    page, context = phone.page, phone.page.context
+    match = simultaneous_wizard(site)
+    match.act(site, {"type": "start_round", "trump_card": "7H"})
+    page.route(
+        "**/actions/batch",
+        lambda route: route.fulfill(status=404, json={"status": 404, "title": "Not Found"}),
+    )
+    open_controlled(page, site, match)
+    context.set_offline(True)
+    for player in ("cy", "ann"):
+        bid(page, player)
+    page.wait_for_function("document.querySelector('[data-queue]').textContent === '2'")
+    context.set_offline(False)
+    page.wait_for_function("document.querySelector('[data-queue]').textContent === '0'")
+    page.wait_for_selector("#status[data-state='recorded']")
+    bids = [e["data"]["player"] for e in api_log(site, match.id) if e["type"] == "BidPlaced"]
+    assert bids == ["cy", "ann"]
+    assert [p for p in phone.problems if "404" not in p] == []

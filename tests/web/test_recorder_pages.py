@@ -1,0 +1,144 @@
+"""The new-match page and the recorder's page as a person meets them on a phone (375 px):
+a form for every game built from its schemas, the write token kept on the device and handed on
+in a link's fragment, and the recorder's own files (service worker, manifest) served."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+import requests
+
+from games.registry import all_games
+from tests.web.conftest import Watched, start, wizard_rounds
+from tests.web.recorder_support import create_with_form, no_sideways_scrolling, phone, record_path, settled
+
+pytestmark = [pytest.mark.browser, pytest.mark.e2e]
+__all__ = ["phone"]
+
+
+@pytest.mark.parametrize("game", sorted(all_games()))
+def test_the_new_match_form_creates_each_games_example_match_and_opens_its_recorder(
+    site: str, phone: Watched, game: str
+) -> None:
+    example = requests.get(f"{site}/v1/games/{game}", timeout=10).json()["example"]
+    page = phone.page
+    match_id = create_with_form(page, site, game, example["players"], example["setup"], example["options"])
+    made = requests.get(f"{site}/v1/matches/{match_id}", timeout=10).json()
+    assert made["game"] == game
+    assert made["players"] == example["players"]
+    created = requests.get(f"{site}/v1/matches/{match_id}/events", timeout=10).json()["events"][0]["data"]
+    assert created["setup"] == example["setup"]
+    assert {k: created["options"][k] for k in example["options"]} == example["options"]
+    assert page.evaluate(f"localStorage.getItem('tabletape.token.{match_id}')")
+    no_sideways_scrolling(page)
+
+
+def test_players_in_any_script_take_their_seats_in_order_and_the_dealer_is_chosen_from_them(
+    site: str, phone: Watched
+) -> None:
+    page = phone.page
+    page.goto(f"{site}/new?game=wizard")
+    page.wait_for_selector("input[name='players']")
+    page.click("#add-seat")
+    names = ["小明", "たろう", "Zoë"]
+    for i, name in enumerate(names):
+        page.locator("input[name='players']").nth(i).fill(name)
+    offered = page.eval_on_selector_all(
+        "select[name='setup.first_dealer'] option", "os => os.map(o => o.value)"
+    )
+    assert offered == ["", *names]
+    page.select_option("select[name='setup.first_dealer']", "たろう")
+    page.check("input[name='options.canadian_rule']")
+    page.click("#create")
+    page.wait_for_url("**/record")
+    match_id = page.url.split("/")[-2]
+    created = requests.get(f"{site}/v1/matches/{match_id}/events", timeout=10).json()["events"][0]["data"]
+    assert created["players"] == names
+    assert created["setup"] == {"first_dealer": "たろう"}
+    assert created["options"]["canadian_rule"] is True
+    settled(page)
+    assert phone.problems == []
+
+
+def test_a_problem_from_the_api_is_shown_in_words_and_nothing_is_created(site: str, phone: Watched) -> None:
+    page = phone.page
+    page.goto(f"{site}/new?game=wizard")
+    page.wait_for_selector("input[name='players']")
+    page.locator("input[name='players']").nth(0).fill("ann")
+    page.click("#create")
+    alert = page.locator("[role='alert']#problem")
+    alert.wait_for()
+    page.wait_for_function("document.getElementById('problem').textContent.length > 0")
+    assert "2 to 6 players" in alert.text_content()
+    assert page.url.endswith("/new?game=wizard")
+
+
+def test_a_link_for_another_device_carries_the_token_in_its_fragment_and_leaves_the_address_bar(
+    site: str, phone: Watched, browser: Any
+) -> None:
+    match = start(site, "wizard", wizard_rounds(["ann", "bob", "cy"], 0))
+    page = phone.page
+    page.goto(f"{site}{record_path(match.id)}#token={match.token}")
+    settled(page)
+    assert page.url == f"{site}{record_path(match.id)}"
+    assert page.evaluate(f"localStorage.getItem('tabletape.token.{match.id}')") == match.token
+    page.click("#hand-over")
+    link = page.input_value("#hand-over-link")
+    assert link == f"{site}{record_path(match.id)}#token={match.token}"
+    other = browser.new_context(viewport={"width": 375, "height": 740})
+    try:
+        elsewhere = other.new_page()
+        sent: list[str] = []
+        elsewhere.on("request", lambda r: sent.append(r.url))
+        elsewhere.goto(link)
+        settled(elsewhere)
+        assert elsewhere.evaluate(f"localStorage.getItem('tabletape.token.{match.id}')") == match.token
+        assert "#" not in elsewhere.url
+        assert not any(match.token in url for url in sent)
+        assert elsewhere.is_hidden("#no-token")
+    finally:
+        other.close()
+
+
+def test_without_its_token_the_recorder_says_it_cannot_record_and_offers_nothing(
+    site: str, phone: Watched
+) -> None:
+    match = start(site, "wizard", wizard_rounds(["ann", "bob"], 0))
+    page = phone.page
+    page.goto(f"{site}{record_path(match.id)}")
+    settled(page)
+    assert page.is_visible("#no-token")
+    assert page.locator("[data-value], [data-submit]").count() == 0
+    assert page.is_disabled("[data-action='undo']")
+
+
+def test_the_viewer_never_shows_the_token_the_recorder_keeps(site: str, phone: Watched) -> None:
+    match = start(site, "wizard", wizard_rounds(["ann", "bob"], 0))
+    page = phone.page
+    page.goto(f"{site}{record_path(match.id)}#token={match.token}")
+    settled(page)
+    page.click("#viewer-link")
+    page.wait_for_url(f"**/matches/{match.id}")
+    page.wait_for_selector("#layout:not([hidden])")
+    assert match.token not in page.content()
+
+
+def test_the_service_worker_and_the_manifest_are_served_for_the_whole_site(site: str) -> None:
+    worker = requests.get(f"{site}/sw.js", timeout=5)
+    assert worker.status_code == 200
+    assert worker.headers["Content-Type"].startswith("text/javascript")
+    assert worker.headers["Service-Worker-Allowed"] == "/"
+    manifest = requests.get(f"{site}/manifest.webmanifest", timeout=5).json()
+    assert manifest["start_url"] == "/new"
+    for icon in manifest["icons"]:
+        assert requests.get(f"{site}{icon['src']}", timeout=5).status_code == 200
+    kept = re.findall(r'^\s+"(/[^"]*)",?$', worker.text, re.MULTILINE)
+    assert "/assets/js/recorder/record.js" in kept
+    for path in kept:
+        assert requests.get(f"{site}{path}", timeout=5).status_code == 200, path
+    for path in ("/new", "/matches/abc/record"):
+        page = requests.get(f"{site}{path}", timeout=5)
+        assert page.status_code == 200
+        assert 'rel="manifest"' in page.text
