@@ -17,15 +17,6 @@ blp = Blueprint(
     url_prefix="/v1/hooks",
     description="Webhooks (X-API-Key: a deployment key): signed deliveries of match events, retried.",
 )
-KEY_DOC = [
-    {
-        "in": "header",
-        "name": "X-API-Key",
-        "required": True,
-        "schema": {"type": "string"},
-        "description": "One of the deployment's API keys.",
-    }
-]
 
 
 def _operator() -> str:
@@ -51,7 +42,6 @@ def _hooks() -> Hooks:
 @blp.route("", methods=["POST"])
 @blp.arguments(HookIn())
 @blp.response(201, HookOut)
-@blp.doc(parameters=KEY_DOC)
 def register(body: dict[str, Any]) -> dict[str, Any]:
     """Register a URL for kinds of event; the answer holds the secret that signs its deliveries.
 
@@ -66,7 +56,6 @@ def register(body: dict[str, Any]) -> dict[str, Any]:
 
 @blp.route("", methods=["GET"])
 @blp.response(200, HookList)
-@blp.doc(parameters=KEY_DOC)
 def list_hooks() -> dict[str, Any]:
     """Every hook, with whether it is paused and why."""
     _operator()
@@ -75,7 +64,6 @@ def list_hooks() -> dict[str, Any]:
 
 @blp.route("/<hook_id>", methods=["DELETE"])
 @blp.response(204)
-@blp.doc(parameters=KEY_DOC)
 def delete(hook_id: str) -> Response:
     """Remove a hook and its delivery log."""
     _operator()
@@ -85,7 +73,6 @@ def delete(hook_id: str) -> Response:
 
 @blp.route("/<hook_id>/resume", methods=["POST"])
 @blp.response(200, HookOut)
-@blp.doc(parameters=KEY_DOC)
 def resume(hook_id: str) -> dict[str, Any]:
     """Deliver to a paused hook again."""
     _operator()
@@ -94,7 +81,6 @@ def resume(hook_id: str) -> dict[str, Any]:
 
 @blp.route("/<hook_id>/deliveries", methods=["GET"])
 @blp.response(200, DeliveryLog)
-@blp.doc(parameters=KEY_DOC)
 def deliveries(hook_id: str) -> dict[str, Any]:
     """The hook's delivery log, newest first: each attempt, its status or error."""
     _operator()

@@ -43,7 +43,15 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("get", "/v1/matches/{match_id}/export"): "exportMatch",
     ("get", "/v1/matches/{match_id}/next"): "getNextActions",
     ("post", "/v1/matches/{match_id}/actions/batch"): "recordActions",
+    ("get", "/v1/feed"): "getFeed",
+    ("post", "/v1/hooks"): "registerHook",
+    ("get", "/v1/hooks"): "listHooks",
+    ("delete", "/v1/hooks/{hook_id}"): "deleteHook",
+    ("post", "/v1/hooks/{hook_id}/resume"): "resumeHook",
+    ("get", "/v1/hooks/{hook_id}/deliveries"): "getHookDeliveries",
 }
+# The webhooks' operations: the operator's, with one of the deployment's API keys.
+HOOKS = {"registerHook", "listHooks", "deleteHook", "resumeHook", "getHookDeliveries"}
 # The writes a match's token guards; every other write (create, fork, import) needs none.
 TOKEN_WRITES = {"recordAction", "undoAction", "redoAction", "recordActions"}
 # A batch answers a conflict or a refusal per item (its results), never for the whole request.
@@ -114,6 +122,8 @@ def _complete(path: str, method: str, operation: dict[str, Any]) -> None:
         operation["security"] = [{}, {API_KEY: []}]
     elif op_id in TOKEN_OPTIONAL:
         operation["security"] = [{}, {BEARER: []}]
+    elif op_id in HOOKS:
+        operation["security"] = [{API_KEY: []}]
     elif method == "post":
         operation["security"] = [{BEARER: []}] if op_id in TOKEN_WRITES else []
     responses = operation.setdefault("responses", {})
@@ -137,6 +147,8 @@ def _errors(path: str, method: str, op_id: str, has_body: bool) -> list[int]:
         found += [401, 403, 429]
     if op_id == "exportMatch":
         found.append(409)
+    if op_id in HOOKS:
+        found += [401, 403]
     if op_id in TOKEN_OPTIONAL:
         found.append(403)
     if op_id not in ("getHealth", "listGames", "getGame", "getMetrics"):
