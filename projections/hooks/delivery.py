@@ -1,11 +1,12 @@
 """Webhook deliveries: feed events turned into signed POSTs, sent by RQ jobs, retried, logged.
 
-``dispatch`` (after a projection pass) reads the feed after each hook's position and enqueues a
-delivery job per event a hook wants; ``deliver`` (that job) POSTs it. Every delivery carries an id
-that stays the same through retries and a repeated dispatch, so a receiver drops duplicates by
-it: delivery is at least once. A failure (not a 2xx, a time-out, a refused connection) is retried
-after BACKOFF[attempt] seconds (the worker's sweep enqueues what is due, ``promote_due``), up to
-len(BACKOFF) retries; PAUSE_AFTER failed attempts in a row pause the hook, which says so.
+``dispatch`` (after a projection pass, and on every tick of the workers' sweep) reads the feed
+after each hook's position and enqueues a delivery job per event a hook wants; ``deliver`` (that
+job) POSTs it. Every delivery carries an id that stays the same through retries and a repeated
+dispatch, so a receiver drops duplicates by it: delivery is at least once. A failure (not a 2xx,
+a time-out, a refused connection) is retried after BACKOFF[attempt] seconds (the worker's sweep
+enqueues what is due, ``promote_due``), up to len(BACKOFF) retries; PAUSE_AFTER failed attempts
+in a row pause the hook, which says so.
 
 The signature: ``X-Tabletape-Signature: sha256=<hex>``, the HMAC-SHA256 with the hook's secret of
 ``<X-Tabletape-Timestamp>.<body>`` (docs/integrations.md shows a receiver's check).
@@ -56,12 +57,16 @@ def dispatch(hooks: Hooks, feed: FeedReader, queue: Queue, prefix: str) -> int:
             if hook["paused"]:
                 continue
             after = as_text(client.get(keys.hook_position(hook["id"])) or b"0")
-            page = feed.page(after, HOOK_DISPATCH_PAGE)
-            for event in page.events:
-                if kind_of(event) & set(hook["events"]):
-                    _enqueue(queue, prefix, hook["id"], event, 0)
-                    enqueued += 1
-            client.set(keys.hook_position(hook["id"]), page.position)
+            while True:
+                page = feed.page(after, HOOK_DISPATCH_PAGE)
+                for event in page.events:
+                    if kind_of(event) & set(hook["events"]):
+                        _enqueue(queue, prefix, hook["id"], event, 0)
+                        enqueued += 1
+                client.set(keys.hook_position(hook["id"]), page.position)
+                if page.position == after:
+                    break
+                after = page.position
     finally:
         client.delete(keys.hooks_dispatching())
     return enqueued
