@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from redis.crc import key_slot
 
-from events.keys import FEED_PARTITIONS
+from events.keys import FEED_PARTITIONS, Keys
 from games.registry import all_games
 from tests.service.conftest import SHORT, Table, record
 from tests.service.test_hidden_bids import secret_round
@@ -152,3 +153,9 @@ def test_the_live_streams_resume_after_the_last_event_id(
 def test_a_client_that_accepts_anything_gets_a_json_page(client: FlaskClient) -> None:
     answer = client.get("/v1/feed", headers={"Accept": "*/*"})
     assert answer.status_code == 200 and answer.json["position"] == ".".join(["0"] * FEED_PARTITIONS)
+
+
+def test_each_partition_has_a_slot_of_its_own_and_its_seen_hash_shares_it(keys: Keys) -> None:
+    slots = [key_slot(keys.feed(k).encode()) for k in range(FEED_PARTITIONS)]
+    assert len(set(slots)) == FEED_PARTITIONS
+    assert slots == [key_slot(keys.feed_seen(k).encode()) for k in range(FEED_PARTITIONS)]
