@@ -63,6 +63,24 @@ LIVE_KEEPALIVE_SECONDS = 15.0
 # Seconds a hub's wake stream outlives its last wake (an API process that died leaves none).
 LIVE_WAKE_TTL_SECONDS = 3600
 
+# -- the global feed and webhooks (projections/readmodels/feed.py, projections/hooks/) -----------
+
+# Entries a filtered feed page may read per event asked for, and at most: a page whose filter
+# skips many ends early, at the position of the last entry read.
+FEED_SCAN_FACTOR = 10
+FEED_MAX_SCAN = 5000
+# How often a live feed stream with nothing new looks again, and says it is alive (SSE).
+FEED_POLL_SECONDS = 0.25
+FEED_KEEPALIVE_SECONDS = 10.0
+# A webhook delivery's retries wait these many seconds (one retry each); then it is given up.
+HOOK_BACKOFF = (1, 2, 4, 8, 16, 32)
+# Failed attempts in a row that pause a hook; how long a receiver has to answer.
+HOOK_PAUSE_AFTER = 10
+HOOK_TIMEOUT_SECONDS = 5.0
+# Feed events a dispatch reads per hook and pass; delivery log entries kept per hook.
+HOOK_DISPATCH_PAGE = 500
+HOOK_LOG_KEPT = 200
+
 # -- the workers (workers/) ----------------------------------------------------------------------
 
 # Dirty matches a pass takes at once.

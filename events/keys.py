@@ -7,7 +7,13 @@ server without seeing each other.
 
 from __future__ import annotations
 
+import zlib
 from dataclasses import dataclass
+
+# The global feed's partitions: a match's public events go to one of them, by a hash of its id,
+# so that on a Redis Cluster no one key takes every write. Fixed for a deployment's life: a
+# match's partition, and so every consumer's position, depends on it.
+FEED_PARTITIONS = 8
 
 
 @dataclass(frozen=True)
@@ -100,6 +106,44 @@ class Keys:
         Redis Cluster: the same slot).
         """
         return f"{self.prefix}:{{{match_id}}}:live:{hub_id}"
+
+    def feed_partition(self, match_id: str) -> int:
+        """The feed partition a match's events go to (the same for the match's whole life)."""
+        return zlib.crc32(match_id.encode()) % FEED_PARTITIONS
+
+    def feed(self, partition: int) -> str:
+        """Stream of one feed partition's public events; entry id ``<position>-0``, positions
+        1, 2, 3 … assigned once. Tagged per partition, so partitions spread over a cluster."""
+        return f"{self.prefix}:{{feed-{partition}}}:events"
+
+    def feed_seen(self, partition: int) -> str:
+        """Hash beside a feed partition: match id -> the last step published, and ``""`` -> the
+        partition's last position (the publishing script's compare-and-set, in the same slot)."""
+        return f"{self.prefix}:{{feed-{partition}}}:seen"
+
+    def hooks(self) -> str:
+        """Hash: webhook id -> the hook as JSON (its URL, kinds, secret, whether it is paused)."""
+        return f"{self.prefix}:hooks"
+
+    def hook_position(self, hook_id: str) -> str:
+        """String: the feed position up to which a hook's deliveries have been enqueued."""
+        return f"{self.prefix}:hook:{hook_id}:position"
+
+    def hook_log(self, hook_id: str) -> str:
+        """List: a hook's delivery log, newest first, bounded."""
+        return f"{self.prefix}:hook:{hook_id}:log"
+
+    def hook_failures(self, hook_id: str) -> str:
+        """String: a hook's failed attempts in a row (a success resets it)."""
+        return f"{self.prefix}:hook:{hook_id}:failures"
+
+    def hooks_due(self) -> str:
+        """Sorted set of delivery retries waiting for their time, scored by it (unix seconds)."""
+        return f"{self.prefix}:hooks:due"
+
+    def hooks_dispatching(self) -> str:
+        """String held while one worker turns new feed events into deliveries."""
+        return f"{self.prefix}:hooks:dispatching"
 
     def rate_limits(self) -> str:
         """The prefix of the rate limiter's counters (the ``limits`` library adds the rest of each key)."""

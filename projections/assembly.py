@@ -17,6 +17,8 @@ from projections.positions.stored import StoredProjections
 from projections.projecting.projector import Projector
 from projections.projecting.verify import Verifier
 from projections.queries.answers import Queries
+from projections.queries.feed import FeedReader
+from projections.readmodels.feed import FeedPublisher
 from projections.readmodels.indexes import ReadModels
 from projections.readmodels.listing import MatchList
 from projections.readmodels.stats import Statistics
@@ -36,6 +38,7 @@ class Projections:
     matches: MatchList
     statistics: Statistics
     queries: Queries
+    feed: FeedReader
 
 
 def assemble(
@@ -64,9 +67,10 @@ def assemble(
         stored=stored,
         positions=positions,
         models=models,
-        projector=Projector(positions, models, snapshot_every),
+        projector=Projector(positions, models, snapshot_every, FeedPublisher(positions, client, keys)),
         verifier=Verifier(store, stored, models, snapshot_every),
         matches=matches,
         statistics=statistics,
         queries=Queries(positions, matches, statistics, bgg_ids or {}),
+        feed=FeedReader(client, keys),
     )

@@ -11,7 +11,8 @@ from werkzeug.datastructures import Headers
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from projections.projecting.lag import LagWatch
-from service.api import games, health, history, matches, openapi_shape, players, queries, seats, table
+from service.api import feed, games, health, history, matches, openapi_shape, players, queries, seats, table
+from service.api import hooks as webhooks
 from service.api.schemas.answers import Problem
 from service.bootstrap import build
 from service.config import Settings
@@ -132,6 +133,8 @@ def create_app(settings: Settings | None = None) -> Flask:
         table.blp,
         seats.blp,
         history.blp,
+        feed.blp,
+        webhooks.blp,
         players.blp,
     ):
         api.register_blueprint(blueprint)

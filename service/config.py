@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from dataclasses import dataclass, field
 from typing import Any
@@ -86,6 +87,9 @@ class Settings:
     # address; below its connection limit (2,000), so that writes always find a connection.
     live_streams: int = 1500
     live_streams_per_client: int = 500
+    # Networks a webhook may point into beside the public internet (TABLETAPE_HOOKS_ALLOW, CIDRs
+    # comma-separated, e.g. "127.0.0.0/8"); none: loopback, link-local and private are refused.
+    hooks_allow: tuple[str, ...] = field(default_factory=tuple)
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, **overrides: Any) -> Settings:
@@ -121,6 +125,7 @@ class Settings:
             "live_streams_per_client": int(
                 env.get("TABLETAPE_LIVE_STREAMS_PER_CLIENT", cls.live_streams_per_client)
             ),
+            "hooks_allow": _list(env.get("TABLETAPE_HOOKS_ALLOW", "")),
         }
         values.update(overrides)
         return cls(**values)
@@ -139,3 +144,10 @@ class Settings:
             raise ValueError("TABLETAPE_APPENDFSYNC must be always, everysec or no")
         if self.live_streams < 1 or self.live_streams_per_client < 1:
             raise ValueError("TABLETAPE_LIVE_STREAMS and TABLETAPE_LIVE_STREAMS_PER_CLIENT must be 1 or more")
+        for network in self.hooks_allow:
+            try:
+                ipaddress.ip_network(network, strict=False)
+            except ValueError:
+                raise ValueError(
+                    f"TABLETAPE_HOOKS_ALLOW: {network!r} is not a network (e.g. 127.0.0.0/8)"
+                ) from None

@@ -15,6 +15,9 @@ from rq import Queue, Worker, get_current_job
 
 from events.keys import Keys
 from projections.assembly import Projections, assemble
+from projections.hooks import delivery
+from projections.hooks.registry import Hooks
+from projections.projecting.queueing import projection_queue
 from workers.drain import drain
 
 # A worker process runs jobs one after another without forking, so it keeps its projection
@@ -37,7 +40,27 @@ def use_store(client: redis.Redis | None) -> None:
 def project_dirty(prefix: str, snapshot_every: int) -> dict[str, Any]:
     """Project every dirty match this worker can lease, for a few seconds at most."""
     parts = _parts(prefix, snapshot_every)
-    return {"projected": drain(parts.projector, Keys(prefix))}
+    projected = drain(parts.projector, Keys(prefix))
+    # Webhooks follow the feed the pass has just published; their deliveries are jobs of their own.
+    queue = projection_queue(_queue_connection(), Keys(prefix))
+    hooks = Hooks(parts.stored.client, Keys(prefix))
+    return {"projected": projected, "deliveries": delivery.dispatch(hooks, parts.feed, queue, prefix)}
+
+
+def deliver_hook(prefix: str, hook_id: str, body: str, attempt: int) -> dict[str, Any]:
+    """Send one webhook delivery (projections.hooks.delivery); a failure plans its own retry."""
+    return delivery.deliver(Hooks(_store(), Keys(prefix)), hook_id, body, attempt)
+
+
+def _queue_connection() -> redis.Redis:
+    job = get_current_job()
+    assert job is not None, "jobs run inside an RQ job"
+    return job.connection
+
+
+def _store() -> redis.Redis:
+    with _LOCK:
+        return _STORE.get("client", _queue_connection())
 
 
 def project_match(match_id: str, prefix: str, snapshot_every: int) -> dict[str, Any]:

@@ -18,7 +18,10 @@ from rq.serializers import JSONSerializer
 
 from events.defaults import FULL_SWEEP_EVERY, MAX_RECONNECT_WAIT, SWEEP_EVERY
 from events.keys import Keys
+from projections.hooks.delivery import dispatch, promote_due
+from projections.hooks.registry import Hooks
 from projections.projecting.queueing import projection_queue
+from projections.queries.feed import FeedReader
 from workers.jobs import use_store
 from workers.sweep import sweep_all, sweep_dirty
 
@@ -54,6 +57,9 @@ def sweep_forever(
                 full_at = time.monotonic() + full_every
             else:
                 sweep_dirty(client, keys, queue, snapshot_every)
+            # Webhooks: retries whose time has come, and feed events a pass left undelivered.
+            promote_due(client, keys, queue)
+            dispatch(Hooks(client, keys), FeedReader(client, keys), queue, keys.prefix)
         except (redis.RedisError, RedisClusterException) as exc:
             log.warning("sweep: Redis unavailable or refusing (%s); trying again", exc)
             # A write whose dirty mark was lost with Redis is found by comparing every match.

@@ -42,6 +42,7 @@ from projections.positions.rewind import Positions
 from projections.positions.stored import StoredProjections, snapshot_member
 from projections.positions.tape import Position
 from projections.projecting.summary import summary_of
+from projections.readmodels.feed import FeedPublisher
 from projections.readmodels.indexes import ReadModels
 
 _SCRIPTS = ("take", "project", "finish")
@@ -126,8 +127,12 @@ class Projector:
         positions: Positions,
         models: ReadModels,
         snapshot_every: int = SNAPSHOT_EVERY,
+        publisher: FeedPublisher | None = None,
     ) -> None:
         self.positions = positions
+        # The global feed, published before a run's write: a match leaves the dirty set only
+        # after its events are in the feed (projections.readmodels.feed).
+        self.publisher = publisher
         self.models = models
         self.store: EventStore = positions.store
         self.stored: StoredProjections = positions.stored
@@ -166,6 +171,8 @@ class Projector:
         try:
             for run in runs:
                 self._fold(run)
+            if self.publisher is not None and runs:
+                self.publisher.publish([r.match_id for r in runs], {r.match_id: r.pos for r in runs})
             self._write(runs, lease, token)
             self._finish(runs, lease, token)
         except BaseException:

@@ -46,9 +46,17 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("post", "/v1/matches/{match_id}/seats/{player}"): "issueSeat",
     ("delete", "/v1/matches/{match_id}/seats/{player}"): "revokeSeat",
     ("post", "/v1/matches/{match_id}/token"): "recoverToken",
+    ("get", "/v1/feed"): "getFeed",
+    ("post", "/v1/hooks"): "registerHook",
+    ("get", "/v1/hooks"): "listHooks",
+    ("delete", "/v1/hooks/{hook_id}"): "deleteHook",
+    ("post", "/v1/hooks/{hook_id}/resume"): "resumeHook",
+    ("get", "/v1/hooks/{hook_id}/deliveries"): "getHookDeliveries",
 }
 # The writes only the table's token may make (a seat's token is refused with 403).
 TABLE_ONLY = {"issueSeat", "revokeSeat"}
+# The webhooks' operations: the operator's, with one of the deployment's API keys.
+HOOKS = {"registerHook", "listHooks", "deleteHook", "resumeHook", "getHookDeliveries"}
 # The writes a match's token guards; every other write (create, fork, import) needs none.
 TOKEN_WRITES = {"recordAction", "undoAction", "redoAction", "recordActions"}
 # A batch answers a conflict or a refusal per item (its results), never for the whole request.
@@ -122,6 +130,8 @@ def _complete(path: str, method: str, operation: dict[str, Any]) -> None:
         operation["security"] = [{}, {BEARER: []}]
     elif op_id in TABLE_ONLY:
         operation["security"] = [{BEARER: []}]
+    elif op_id in HOOKS:
+        operation["security"] = [{API_KEY: []}]
     elif method == "post":
         operation["security"] = [{BEARER: []}] if op_id in TOKEN_WRITES else []
     responses = operation.setdefault("responses", {})
@@ -147,6 +157,8 @@ def _errors(path: str, method: str, op_id: str, has_body: bool) -> list[int]:
         found += [401, 403] if op_id in TABLE_ONLY else [403]
     if op_id == "exportMatch":
         found.append(409)
+    if op_id in HOOKS:
+        found += [401, 403]
     if op_id in TOKEN_OPTIONAL:
         found.append(403)
     if op_id not in ("getHealth", "listGames", "getGame", "getMetrics"):

@@ -32,6 +32,7 @@ from events.errors import (
     unavailable,
 )
 from games.contract import RuleViolation
+from projections.hooks.registry import HookRefused, NoSuchHook
 from projections.projecting.lag import ProjectionsLagging
 from projections.queries.access import Forbidden, NotYourSeat
 from projections.queries.answers import NoSuchStep, NotFinished, UnknownGame, UnknownPlayer
@@ -139,6 +140,8 @@ def register(app: Flask) -> None:
         (CredentialRequired, 401, "missing_api_key"),
         (CredentialRefused, 403, "wrong_api_key"),
         (HiddenFact, 403, "hidden_fact"),
+        (HookRefused, 422, "hook_refused"),
+        (NoSuchHook, 404, "unknown_hook"),
     ]
     for cls, status, code in simple:
         app.register_error_handler(cls, _handler(status, code))

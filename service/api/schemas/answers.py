@@ -25,53 +25,56 @@ class Problem(Schema):
 class StoredEventOut(Schema):
     """One logged event."""
 
-    seq = fields.Integer()
-    type = fields.String()
-    data = fields.Dict()
-    meta = fields.Dict()
+    seq = fields.Integer(required=True)
+    type = fields.String(required=True)
+    data = fields.Dict(required=True)
+    meta = fields.Dict(required=True)
 
 
 class RecordedSchema(Schema):
     """The answer to a write."""
 
-    id = fields.String()
-    version = fields.Integer()
-    events = fields.List(fields.Nested(StoredEventOut))
-    state = fields.Raw(metadata={"description": "The game's view after the write."})
+    id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    events = fields.List(fields.Nested(StoredEventOut), required=True)
+    state = fields.Raw(required=True, metadata={"description": "The game's view after the write."})
 
 
 class CreatedSchema(RecordedSchema):
     """The answer to POST /v1/matches; the token is shown this once."""
 
-    token = fields.String(metadata={"description": "Write token: send as Authorization: Bearer."})
-    recovery_code = fields.String(
-        metadata={"description": "Shown once: POST …/token exchanges it for a new write token."}
+    token = fields.String(
+        required=True, metadata={"description": "Write token: send as Authorization: Bearer."}
     )
-    game = fields.String()
-    players = fields.List(fields.String())
-    setup = fields.Dict()
-    options = fields.Dict()
-    links = fields.Dict()
+    recovery_code = fields.String(
+        required=True,
+        metadata={"description": "Shown once: POST …/token exchanges it for a new write token."},
+    )
+    game = fields.String(required=True)
+    players = fields.List(fields.String(), required=True)
+    setup = fields.Dict(required=True)
+    options = fields.Dict(required=True)
+    links = fields.Dict(required=True)
 
 
 class MatchOut(Schema):
     """A match's header and summary."""
 
-    id = fields.String()
-    game = fields.String()
-    players = fields.List(fields.String())
-    setup = fields.Dict()
-    options = fields.Dict()
-    version = fields.Integer()
-    projected_version = fields.Integer()
-    created_at = fields.String()
-    timezone = fields.String()
-    location = fields.String(allow_none=True)
-    status = fields.String()
-    finished = fields.Boolean()
-    winners = fields.List(fields.String())
-    disputes = fields.List(fields.Dict())
-    links = fields.Dict()
+    id = fields.String(required=True)
+    game = fields.String(required=True)
+    players = fields.List(fields.String(), required=True)
+    setup = fields.Dict(required=True)
+    options = fields.Dict(required=True)
+    version = fields.Integer(required=True)
+    projected_version = fields.Integer(required=True)
+    created_at = fields.String(required=True)
+    timezone = fields.String(required=True)
+    location = fields.String(required=True, allow_none=True)
+    status = fields.String(required=True)
+    finished = fields.Boolean(required=True)
+    winners = fields.List(fields.String(), required=True)
+    disputes = fields.List(fields.Dict(), required=True)
+    links = fields.Dict(required=True)
 
 
 class MatchPage(Schema):
@@ -87,28 +90,41 @@ class MatchPage(Schema):
 class EventPage(Schema):
     """A page of the raw log."""
 
-    events = fields.List(fields.Nested(StoredEventOut))
-    version = fields.Integer()
-    links = fields.Dict()
+    events = fields.List(fields.Nested(StoredEventOut), required=True)
+    version = fields.Integer(required=True)
+    links = fields.Dict(required=True)
 
 
 class StateOut(Schema):
     """The game's view after one step."""
 
-    id = fields.String()
-    version = fields.Integer()
-    state = fields.Raw()
-    links = fields.Dict()
+    id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    state = fields.Raw(required=True)
+    links = fields.Dict(required=True)
+
+
+class FrameOut(Schema):
+    """One step of a replay: its event and the game's view after it."""
+
+    step = fields.Integer(required=True)
+    event = fields.Nested(StoredEventOut, required=True)
+    actor = fields.String(required=True, allow_none=True, metadata={"description": "Who sent the action."})
+    ts = fields.String(required=True, metadata={"description": "When the server recorded it."})
+    effective = fields.Boolean(
+        required=True, metadata={"description": "False for an undone step or a correction."}
+    )
+    state = fields.Raw(required=True, metadata={"description": "The game's view after the step."})
 
 
 class ReplayPage(Schema):
     """Frames: each step's event with the state after it."""
 
-    id = fields.String()
-    version = fields.Integer()
-    raw = fields.Boolean()
-    frames = fields.List(fields.Dict())
-    links = fields.Dict()
+    id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    raw = fields.Boolean(required=True)
+    frames = fields.List(fields.Nested(FrameOut), required=True)
+    links = fields.Dict(required=True)
 
 
 class ScoresOut(Schema):
@@ -117,12 +133,14 @@ class ScoresOut(Schema):
     class Meta:
         unknown = INCLUDE
 
-    finished = fields.Boolean()
-    winners = fields.List(fields.String())
+    finished = fields.Boolean(required=True)
+    winners = fields.List(fields.String(), required=True)
     totals = fields.Dict()
-    version = fields.Integer(metadata={"description": "The step the projection has reached."})
-    log_version = fields.Integer(metadata={"description": "The match's newest step."})
-    projected = fields.Boolean(metadata={"description": "False until a worker has projected the match once."})
+    version = fields.Integer(required=True, metadata={"description": "The step the projection has reached."})
+    log_version = fields.Integer(required=True, metadata={"description": "The match's newest step."})
+    projected = fields.Boolean(
+        required=True, metadata={"description": "False until a worker has projected the match once."}
+    )
 
 
 class CopiedOut(Schema):

@@ -1,0 +1,161 @@
+"""The global feed: every match's public events, each once, in its match's order, resumable."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from redis.crc import key_slot
+
+from events.keys import FEED_PARTITIONS, Keys
+from games.registry import all_games
+from tests.service.conftest import SHORT, Table, record
+from tests.service.test_hidden_bids import secret_round
+
+
+def follow(
+    client: FlaskClient, after: str = "0", limit: int = 7, **query: Any
+) -> tuple[list[dict[str, Any]], str]:
+    """Every event after ``after``, page by page, and the position after the last page."""
+    events: list[dict[str, Any]] = []
+    while True:
+        page = client.get("/v1/feed", query_string={"after": after, "limit": limit, **query})
+        assert page.status_code == 200, page.json
+        events += page.json["events"]
+        if not page.json["events"] and page.json["position"] == after:
+            return events, after
+        after = page.json["position"]
+
+
+def by_match(events: list[dict[str, Any]]) -> dict[str, list[int]]:
+    steps: dict[str, list[int]] = defaultdict(list)
+    for event in events:
+        steps[event["match_id"]].append(event["seq"])
+    return steps
+
+
+def test_the_feed_holds_every_step_of_every_game_once_in_each_matchs_order(
+    client: FlaskClient, table: Callable[..., Table], work: Callable[[], int]
+) -> None:
+    matches = [record(table, game_id, SHORT[game_id]) for game_id in sorted(all_games())]
+    work()
+    events, _ = follow(client)
+    assert by_match(events) == {m.id: list(range(1, m.log_length() + 1)) for m in matches}
+    places = [(e["partition"], e["position"]) for e in events]
+    assert len(set(places)) == len(places)
+    logged = {m.id: m.get("events", limit=1000).json["events"] for m in matches}
+    for event in events:
+        assert {k: event[k] for k in ("seq", "type", "data", "meta")} == logged[event["match_id"]][
+            event["seq"] - 1
+        ]
+
+
+def test_a_consumer_resumes_after_its_position_without_missing_or_repeating(
+    client: FlaskClient, table: Callable[..., Table], work: Callable[[], int]
+) -> None:
+    first = record(table, "hats", SHORT["hats"], upto=6)
+    work()
+    seen, position = follow(client, limit=4)
+    # The consumer stops here; more is recorded while it is away.
+    second = record(table, "hat-trick", SHORT["hat-trick"])
+    for action in all_games()["hats"].example(SHORT["hats"])["actions"][6:]:
+        first.ok(action)
+    work()
+    rest, _ = follow(client, after=position, limit=4)
+    assert by_match(seen + rest) == {m.id: list(range(1, m.log_length() + 1)) for m in (first, second)}
+
+
+def test_a_projection_pass_run_again_publishes_nothing_twice(
+    app: Flask, client: FlaskClient, table: Callable[..., Table], work: Callable[[], int]
+) -> None:
+    match = record(table, "wizard", SHORT["wizard"], upto=12)
+    work()
+    assert app.extensions["tabletape"].projector.publisher.publish([match.id]) == 0
+    events, _ = follow(client)
+    assert by_match(events)[match.id] == list(range(1, match.log_length() + 1))
+
+
+def test_each_partition_read_alone_gives_the_merged_view_between_them(
+    client: FlaskClient, table: Callable[..., Table], work: Callable[[], int]
+) -> None:
+    for game_id in sorted(all_games()):
+        record(table, game_id, SHORT[game_id], upto=5)
+    work()
+    merged, _ = follow(client)
+    alone = [e for k in range(FEED_PARTITIONS) for e in follow(client, partition=k)[0]]
+    assert sorted(map(json.dumps, merged)) == sorted(map(json.dumps, alone))
+    assert all(e["partition"] == k for k in range(FEED_PARTITIONS) for e in follow(client, partition=k)[0])
+
+
+def test_the_feed_filters_by_game_and_event_type(
+    client: FlaskClient, table: Callable[..., Table], work: Callable[[], int]
+) -> None:
+    wizard = record(table, "wizard", SHORT["wizard"])
+    record(table, "hats", SHORT["hats"])
+    work()
+    only, _ = follow(client, game="wizard", limit=3)
+    assert {e["match_id"] for e in only} == {wizard.id}
+    finishes, _ = follow(client, type=["MatchFinished", "MatchCreated"])
+    assert {e["type"] for e in finishes} <= {"MatchFinished", "MatchCreated"}
+    assert [e["match_id"] for e in finishes if e["type"] == "MatchFinished"].count(wizard.id) == 1
+
+
+def test_a_secret_bid_is_in_the_feed_only_held_back_and_its_number_comes_with_the_scoring(
+    client: FlaskClient, table: Callable[..., Table], work: Callable[[], int]
+) -> None:
+    match = secret_round(table, "secret")
+    work()
+    events, position = follow(client)
+    bids = [e["data"] for e in events if e["type"] == "BidPlaced"]
+    assert bids == [{**bids[0], "tricks": None, "hidden": True}]
+    assert [e["meta"]["action"]["tricks"] for e in events if e["type"] == "BidPlaced"] == [None]
+    for action in (
+        {"type": "bid", "player": "bob", "tricks": 0},
+        {"type": "bid", "player": "ann", "tricks": 0},
+        {"type": "play", "player": "bob", "card": "AS"},
+        {"type": "play", "player": "cy", "card": "KS"},
+        {"type": "play", "player": "ann", "card": "3H"},
+    ):
+        match.ok(action)
+    work()
+    later, _ = follow(client, after=position)
+    scored = [e for e in later if e["type"] == "RoundScored"]
+    assert len(scored) == 1 and "cy" in json.dumps(scored[0]["data"])
+
+
+@pytest.mark.parametrize("after", ["x", "1.2", "-1", "1..2"])
+def test_a_position_the_feed_never_gave_is_a_400_with_a_sentence(client: FlaskClient, after: str) -> None:
+    answer = client.get("/v1/feed", query_string={"after": after})
+    assert answer.status_code == 400
+    assert "position" in json.dumps(answer.json)
+
+
+def test_the_live_streams_resume_after_the_last_event_id(
+    client: FlaskClient, table: Callable[..., Table], work: Callable[[], int]
+) -> None:
+    match = record(table, "hats", SHORT["hats"], upto=4)
+    work()
+    ndjson = client.get("/v1/feed?seconds=1", headers={"Accept": "application/x-ndjson"}).data.decode()
+    lines = [json.loads(line) for line in ndjson.splitlines()]
+    assert [e["seq"] for e in lines] == list(range(1, match.log_length() + 1))
+    sse = client.get(
+        "/v1/feed?seconds=1", headers={"Accept": "text/event-stream", "Last-Event-ID": lines[1]["after"]}
+    ).data.decode()
+    data = [json.loads(line[6:]) for line in sse.splitlines() if line.startswith("data: ")]
+    assert [e["seq"] for e in data] == list(range(3, match.log_length() + 1))
+
+
+def test_a_client_that_accepts_anything_gets_a_json_page(client: FlaskClient) -> None:
+    answer = client.get("/v1/feed", headers={"Accept": "*/*"})
+    assert answer.status_code == 200 and answer.json["position"] == ".".join(["0"] * FEED_PARTITIONS)
+
+
+def test_each_partition_has_a_slot_of_its_own_and_its_seen_hash_shares_it(keys: Keys) -> None:
+    slots = [key_slot(keys.feed(k).encode()) for k in range(FEED_PARTITIONS)]
+    assert len(set(slots)) == FEED_PARTITIONS
+    assert slots == [key_slot(keys.feed_seen(k).encode()) for k in range(FEED_PARTITIONS)]
