@@ -9,6 +9,8 @@ BIN := $(VENV)/bin
 BIND ?= 127.0.0.1
 PORT ?= 8000
 # The tests that run twice: on one Redis, then on a Redis Cluster the run starts on local ports.
+# Test files run side by side in this many processes (pytest-xdist), each file's tests in one of them.
+JOBS ?= auto
 CLUSTER_TESTS ?= tests/events tests/projections tests/service tests/workers tests/e2e/test_serve.py tests/e2e/test_live.py
 
 .PHONY: serve test test-quick test-cluster lint bench openapi
@@ -40,15 +42,15 @@ lint: $(VENV)/.installed-test
 	$(BIN)/mypy games events projections workers service
 
 test: lint
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile $(PYTEST_ARGS)
 	$(MAKE) test-cluster
 
 # A quick run while working: no random playouts, no whole-process or browser tests, no cluster.
 test-quick: $(VENV)/.installed-test
-	$(BIN)/python -m pytest -m "not slow and not e2e and not browser" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(JOBS) -m "not slow and not e2e and not browser" $(PYTEST_ARGS)
 
 test-cluster: $(VENV)/.installed-test
-	$(BIN)/python -m pytest --redis-cluster $(CLUSTER_TESTS) $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile --redis-cluster $(CLUSTER_TESTS) $(PYTEST_ARGS)
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python -m bench
