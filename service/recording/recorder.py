@@ -581,8 +581,8 @@ class Recorder:
 
     def _as_seen(self, game: Game, seat: Reader, done: Recorded) -> Recorded:
         """A seat's answer: its events and the state after them as the seat may see them (its
-        own hand, not the others')."""
-        _, now = self.positions.head(done.match_id)
+        own hand, not the others'), at the step the write ended on (known: no read of it)."""
+        now = self.positions.current(game, done.match_id, done.version)
         seen = sight(game, now, seat)
         events = [StoredEvent(e.seq, e.type, **_parts(seen.event(e.as_dict()))) for e in done.events]
         state = dumps_sorted(seen.view(read_stored(done.state_json)))

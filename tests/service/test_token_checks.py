@@ -113,3 +113,7 @@ def test_a_write_with_a_remembered_token_sends_one_command_batch(
     sent.clear()
     bid(parts, made.match_id, made.token, "ann")
     assert len(sent) == 1
+    # A remembered seat's write too: its answer is shown as the seat sees it, without a read.
+    start = {"type": "play", "player": "bob", "card": "KS"}
+    parts.recorder.act(made.match_id, bob, start)
+    assert len(sent) == 2
