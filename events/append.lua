@@ -1,31 +1,40 @@
 -- Writes to one match's log atomically: creates a match, or appends a batch of events to it.
 --
 -- KEYS: 1 meta (hash: header fields and "version"), 2 log (stream), 3 idem (hash: idempotency
---       key -> "<first> <last> <fingerprint>"); on one Redis also 4 dirty (set of the match ids
---       whose projection is behind) and 5 wake (the workers' wake flag), which a write then marks
---       in the same run, then 6... the rate counters an append counts itself against (see below)
+--       key -> "<first> <last> <fingerprint>"), 4 creds (hash: the digests of the match's other
+--       credentials); on one Redis also 5 dirty (set of the match ids whose projection is behind)
+--       and 6 wake (the workers' wake flag), which a write then marks in the same run, then
+--       7... the rate counters an append counts itself against (see below)
 --       and, for an append that carries its projection, the match's carried and proj (hashes).
 --       On a Redis Cluster the dirty set, the wake flag and the counters live in other slots: the
 --       client marks and counts them, and an append carries no projection there.
 -- ARGV: laid out as events/script_args.py declares it, which also writes the preamble this
 --       script is loaded with: the tables CREATE and APPEND name the places of the fixed
---       arguments (op "create" or "append", match: the member KEYS[4] takes, wake_seconds: the
---       wake flag's lifetime; a create's number of header pairs; an append's expected version
---       or "", idempotency key or "", fingerprint, and number of rate counters n).
---   create: then field, value, ... for each header pair, then the events
---   append: then n pairs <limit>, <window seconds> for KEYS[6..5+n], then <1 when the append
+--       arguments (op "create" or "append", match: the member KEYS[5] takes, wake_seconds: the
+--       wake flag's lifetime; a create's numbers of header pairs and of credentials' pairs; an
+--       append's expected version or "", idempotency key or "", fingerprint, the credential it
+--       relies on (see below), and number of rate counters n).
+--   create: then field, value, ... for each header pair, then field, digest, ... for each of
+--           the credentials it starts with (KEYS[4]), then the events
+--   append: then n pairs <limit>, <window seconds> for KEYS[7..6+n], then <1 when the append
 --           carries its projection, else 0>, then for 1 the read models' basis of its summary,
 --           then the events
 -- The events: type, data, meta for each, in order. Entry ids are "<seq>-0".
+--
+-- The credential an append relies on: unless ARGV[APPEND.credential] is "", the field of that
+-- name in creds (KEYS[4]), or while creds has none the header's field ARGV[APPEND.fallback]
+-- (when not ""), must equal ARGV[APPEND.digest], the digest of the writer's token; else the
+-- token was reset or revoked since the writer checked it, and the append is refused before
+-- anything else (nothing counted, nothing written).
 --
 -- A rate counter is a fixed window, as the `limits` library keeps one: each append adds one to
 -- every counter it names (a new counter expires after its window) before anything else, and an
 -- append that takes one past its limit writes nothing more.
 --
 -- An append that carries its projection sends it beforehand, in one transaction (MULTI, EXEC)
--- with this script, as the hash KEYS[6+n] (carried): checkpoint (the batch's last step), env (the
+-- with this script, as the hash KEYS[7+n] (carried): checkpoint (the batch's last step), env (the
 -- position there, frozen), summary and models (the basis), the fields a projection run writes
--- (projections/projecting/project.lua). When the stored projection KEYS[7+n] was caught up with the log (its
+-- (projections/projecting/project.lua). When the stored projection KEYS[8+n] was caught up with the log (its
 -- checkpoint is the version this append follows) and its read models hold what the summary says
 -- (field models equals the basis), the append renames carried to proj in place of the dirty mark:
 -- the projection moves in the same atomic run, without passing through the script (what a
@@ -35,7 +44,7 @@
 --
 -- Replies (numbers only, so the client may decode responses or not):
 --   {0, first, last, woke, moved} written; woke is 1 when this write raised the wake flag
---                          (KEYS[5]), else 0 (also when the client marks); moved is 1 when the
+--                          (KEYS[6]), else 0 (also when the client marks); moved is 1 when the
 --                          projection it carried moved in (took the stored one's place), else 0
 --   {1, first, last}      a retry: the steps the first request under this key wrote
 --   {-1}                  no such match
@@ -43,9 +52,10 @@
 --   {-3, actual}          the expected version differs from the actual one
 --   {-4}                  the idempotency key was used for a different request
 --   {-5, i}               over the limit of the i-th rate counter (counted, nothing appended)
+--   {-6}                  the credential the append relies on is no longer the writer's
 -- Every check comes before the first write, so a refused request writes nothing (but its count).
 
-local meta, log, idem, dirty, wake = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local meta, log, idem, creds, dirty, wake = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 -- The match id and the wake flag's lifetime have the same places in both layouts.
 local match_id, wake_seconds = ARGV[APPEND.match], tonumber(ARGV[APPEND.wake_seconds])
 -- An append's number of rate counters (set below, once the operation is known to be an append).
@@ -70,7 +80,7 @@ local function project(at, version)
   if ARGV[at] == '0' then
     return mark(), 0
   end
-  local carried, proj = KEYS[6 + counters], KEYS[7 + counters]
+  local carried, proj = KEYS[7 + counters], KEYS[8 + counters]
   local stored = redis.call('HMGET', proj, 'checkpoint', 'models')
   if stored[1] == tostring(version) and stored[2] == ARGV[at + 1] then
     local moved = redis.pcall('RENAME', carried, proj)
@@ -96,11 +106,15 @@ local function create()
   if redis.call('EXISTS', meta) == 1 or redis.call('EXISTS', log) == 1 then
     return {-2}
   end
-  local pairs_end = CREATE.pairs + 2 * tonumber(ARGV[CREATE.pairs])
-  for i = CREATE.pairs + 1, pairs_end, 2 do
+  local pairs_end = CREATE.credentials + 2 * tonumber(ARGV[CREATE.pairs])
+  for i = CREATE.credentials + 1, pairs_end, 2 do
     redis.call('HSET', meta, ARGV[i], ARGV[i + 1])
   end
-  local last = add_events(pairs_end + 1, 0)
+  local creds_end = pairs_end + 2 * tonumber(ARGV[CREATE.credentials])
+  for i = pairs_end + 1, creds_end, 2 do
+    redis.call('HSET', creds, ARGV[i], ARGV[i + 1])
+  end
+  local last = add_events(creds_end + 1, 0)
   redis.call('HSET', meta, 'version', last)
   return {0, 1, last, mark()}
 end
@@ -109,9 +123,9 @@ end
 local function count()
   local over = 0
   for i = 1, counters do
-    local now = redis.call('INCR', KEYS[5 + i])
+    local now = redis.call('INCR', KEYS[6 + i])
     if now == 1 then
-      redis.call('EXPIRE', KEYS[5 + i], ARGV[APPEND.counters + 2 * i])
+      redis.call('EXPIRE', KEYS[6 + i], ARGV[APPEND.counters + 2 * i])
     end
     if now > tonumber(ARGV[APPEND.counters + 2 * i - 1]) and over == 0 then
       over = i
@@ -120,7 +134,27 @@ local function count()
   return over
 end
 
+-- Whether the credential the append relies on still holds the writer's digest (see the header).
+local function current()
+  local field = ARGV[APPEND.credential]
+  if field == '' then
+    return true
+  end
+  local stored = redis.call('HGET', creds, field)
+  local fallback = ARGV[APPEND.fallback]
+  if not stored and fallback ~= '' then
+    stored = redis.call('HGET', meta, fallback)
+  end
+  return stored == ARGV[APPEND.digest]
+end
+
 local function append(at)
+  if not current() then
+    if redis.call('EXISTS', meta) == 0 then
+      return {-1}
+    end
+    return {-6}
+  end
   local over = count()
   if over > 0 then
     return {-5, over}
@@ -165,6 +199,6 @@ local at = APPEND.counters + 1 + 2 * counters
 local reply = append(at)
 if reply[1] ~= 0 and ARGV[at] ~= '0' then
   -- A refused append's projection is nobody's.
-  redis.call('DEL', KEYS[6 + counters])
+  redis.call('DEL', KEYS[7 + counters])
 end
 return reply

@@ -106,7 +106,8 @@ FULL_SWEEP_EVERY = 30.0
 MAX_CONNECTIONS = 64
 # How many times a write is decided again after losing a race before it answers Busy.
 WRITE_ATTEMPTS = 8
-# How many matches' write tokens a process remembers as checked.
+# How many (match, write token) pairs a process remembers the writer of (each append still checks
+# in its own run that the token's credential is current), and how many matches it pauses carrying.
 TOKENS_KEPT = 4096
 # Seconds a process carries no projection for a match whose projection its last write found
 # behind (the workers bring it up meanwhile; a write that carries one in vain costs more).

@@ -176,3 +176,13 @@ class NotNow(StoreError):
     def __init__(self, code: str) -> None:
         super().__init__(f"{NOT_NOW.get(code, 'the event store refuses writes for now')} ({code})")
         self.code = code
+
+
+class CredentialChanged(StoreError):
+    """The credential an append relied on no longer holds the writer's digest: its token was
+    reset or revoked since the writer checked it (nothing was appended)."""
+
+    def __init__(self, match_id: str = "") -> None:
+        where = f" of match {match_id!r}" if match_id else ""
+        super().__init__(f"the token{where} this write relied on was reset or revoked; nothing was appended")
+        self.match_id = match_id

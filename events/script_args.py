@@ -4,9 +4,11 @@ The script is loaded with a preamble written here (``preamble``): one Lua table 
 that names the place of each fixed argument, so the script reads ``ARGV[APPEND.counters]``, never
 a number of its own, and ``EventStore`` builds the arguments with ``create_args`` and
 ``AppendArgs`` in the same order. After the fixed arguments come the variable ones: for a create
-its header pairs (field, value), then the events; for an append one pair (limit, window seconds)
-per rate counter, the carry flag ("1" when it carries its projection, else "0"), the carried
-projection's basis when it is "1", then the events (type, data, meta for each, in order).
+its header pairs (field, value), then its credentials' pairs (field, digest), then the events;
+for an append one pair (limit, window seconds) per rate counter, the carry flag ("1" when it
+carries its projection, else "0"), the carried projection's basis when it is "1", then the
+events (type, data, meta for each, in order). An append's fixed arguments name the credential
+it relies on, which the script checks is still current before anything else.
 """
 
 from __future__ import annotations
@@ -15,8 +17,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from operator import attrgetter
 
-CREATE = ("op", "match", "wake_seconds", "pairs")
-APPEND = ("op", "match", "wake_seconds", "expected", "key", "fingerprint", "counters")
+CREATE = ("op", "match", "wake_seconds", "pairs", "credentials")
+APPEND = (
+    "op",
+    "match",
+    "wake_seconds",
+    "expected",
+    "key",
+    "fingerprint",
+    "credential",
+    "fallback",
+    "digest",
+    "counters",
+)
 
 
 def preamble() -> str:
@@ -29,13 +42,26 @@ def preamble() -> str:
 
 
 def create_args(
-    match_id: str, wake_seconds: str, header: Mapping[str, str], events: Sequence[str]
+    match_id: str,
+    wake_seconds: str,
+    header: Mapping[str, str],
+    events: Sequence[str],
+    credentials: Mapping[str, str] | None = None,
 ) -> list[str]:
-    """A create's arguments: the fixed ones, its header pairs, then its events' fields."""
-    fixed = {"op": "create", "match": match_id, "wake_seconds": wake_seconds, "pairs": str(len(header))}
+    """A create's arguments: the fixed ones, its header pairs, its credentials' pairs, then its
+    events' fields."""
+    credentials = credentials or {}
+    fixed = {
+        "op": "create",
+        "match": match_id,
+        "wake_seconds": wake_seconds,
+        "pairs": str(len(header)),
+        "credentials": str(len(credentials)),
+    }
     args = [fixed[arg] for arg in CREATE]
-    for name, value in header.items():
-        args += [name, str(value)]
+    for pairs in (header, credentials):
+        for name, value in pairs.items():
+            args += [name, str(value)]
     return args + list(events)
 
 
@@ -51,6 +77,12 @@ class AppendArgs:
     # The idempotency key ("" for none) and the request's fingerprint.
     key: str
     fingerprint: str
+    # The credential the write relies on, checked in the same run: the field of the match's
+    # credentials hash that must hold ``digest`` ("" for no check), and the header field read
+    # in its place while the credentials have no such field ("" for none).
+    credential: str
+    fallback: str
+    digest: str
     # (limit, window seconds) of each rate counter the append counts itself against.
     limits: Sequence[tuple[int, int]]
     # The carried projection's basis; None when the append carries none.

@@ -27,6 +27,7 @@ from events.codec import as_text, decode, encode, entry_id
 from events.defaults import CONNECTIONS_KEPT, HEADERS_KEPT, WAKE_SECONDS
 from events.envelope import AppendResult, CarriedProjection, NewEvent, StoredEvent
 from events.errors import (
+    CredentialChanged,
     IdempotencyMismatch,
     MatchExists,
     NotReplicated,
@@ -42,7 +43,7 @@ from events.upcasting import Upcasters
 _WRITTEN, _DUPLICATE = 0, 1
 # The transaction an append that carries its projection is sent in (``EventStore._evalsha``).
 _MULTI, _EXEC = hiredis.pack_command(("MULTI",)), hiredis.pack_command(("EXEC",))
-_NO_MATCH, _EXISTS, _CONFLICT, _OTHER_REQUEST, _OVER_LIMIT = -1, -2, -3, -4, -5
+_NO_MATCH, _EXISTS, _CONFLICT, _OTHER_REQUEST, _OVER_LIMIT, _STALE = -1, -2, -3, -4, -5, -6
 
 
 @dataclass
@@ -59,6 +60,17 @@ class RateCounters:
     sent: bool = False
 
 
+@dataclass(frozen=True)
+class Credential:
+    """The credential a write relies on, checked in the append's own run (events/append.lua):
+    ``field`` of the match's credentials must hold ``digest`` (while it has none, the header's
+    ``fallback`` field, when given); else CredentialChanged and nothing appended."""
+
+    field: str
+    digest: str
+    fallback: str = ""
+
+
 @dataclass
 class AppendExtras:
     """What the common write sends along with its batch (``EventStore.append``), each optional.
@@ -68,12 +80,18 @@ class AppendExtras:
     it raises is raised once the batch is known to be written; a refused batch's refusal is raised
     instead. ``rates`` not yet ``sent`` are counted by this append first (``RateCounters``).
     ``carried``: the match's projection at the batch's last step, for a conditional append (see
-    ``EventStore.append``).
+    ``EventStore.append``). ``credential``: the writer's credential, still current or the
+    append is refused (``Credential``).
     """
 
     meanwhile: Callable[[], object] | None = None
     rates: RateCounters | None = None
     carried: CarriedProjection | None = None
+    credential: Credential | None = None
+
+
+# The credential of an append that relies on none (an operator's, a test's).
+_UNCHECKED = Credential("", "")
 
 
 @cache
@@ -132,11 +150,13 @@ class EventStore:
         header: Mapping[str, str],
         events: Sequence[NewEvent],
         created_ms: int,
+        credentials: Mapping[str, str] | None = None,
     ) -> AppendResult:
-        """Start a match: its header and its first events, as steps 1..n; MatchExists if taken."""
+        """Start a match: its header, the ``credentials`` it starts with (digests, written in the
+        same run) and its first events, as steps 1..n; MatchExists if taken."""
         if "version" in header:
             raise ValueError("the header may not set 'version': the store keeps it")
-        args = create_args(match_id, str(WAKE_SECONDS), header, _event_args(events))
+        args = create_args(match_id, str(WAKE_SECONDS), header, _event_args(events), credentials)
         reply, woke, _ = self._run(match_id, args)
         result = _result(match_id, reply, woke)
         # Registered only once the match exists, never before (nor in the script's pipeline,
@@ -202,12 +222,16 @@ class EventStore:
         else:
             carried_hset = [self.keys.carried(match_id), *carried.fields(expected_version + len(events))]
             extra += [self.keys.carried(match_id), self.keys.proj(match_id)]
+        credential = extras.credential or _UNCHECKED
         args = AppendArgs(
             match_id,
             str(WAKE_SECONDS),
             expected,
             idempotency_key or "",
             fingerprint,
+            credential.field,
+            credential.fallback,
+            credential.digest,
             [(limit, window) for _, limit, window in counted],
             carried.basis if carried else None,
             _event_args(events),
@@ -218,6 +242,8 @@ class EventStore:
             if counted and rates is not None:
                 # Sent, whatever came back: a lost reply may have counted them.
                 rates.sent = True
+        if reply[0] == _STALE:
+            raise CredentialChanged(match_id)
         if reply[0] == _OVER_LIMIT:
             raise OverLimit(reply[1], match_id)
         if reply[0] == _CONFLICT:
@@ -249,7 +275,12 @@ class EventStore:
         projection it carries); ``carried_hset``: that projection's HSET arguments (``append``),
         sent ahead of the script on one Redis.
         """
-        keys = [self.keys.meta(match_id), self.keys.log(match_id), self.keys.idem(match_id)]
+        keys = [
+            self.keys.meta(match_id),
+            self.keys.log(match_id),
+            self.keys.idem(match_id),
+            self.keys.credentials(match_id),
+        ]
         dirty, wake = self._marks
         argv = args.argv() if isinstance(args, AppendArgs) else args
         if not self._cluster and not self.replicas:

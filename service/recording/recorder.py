@@ -29,8 +29,8 @@ from cachetools import LRUCache
 from events.codec import dumps_sorted, read_stored
 from events.defaults import CARRY_PAUSE, TOKENS_KEPT, WRITE_ATTEMPTS
 from events.envelope import AppendResult, CarriedProjection, NewEvent, StoredEvent
-from events.errors import IdempotencyMismatch, MatchExists, VersionConflict
-from events.store import AppendExtras, EventStore, RateCounters
+from events.errors import CredentialChanged, IdempotencyMismatch, MatchExists, VersionConflict
+from events.store import AppendExtras, Credential, EventStore, RateCounters
 from games.contract import Game, RuleViolation
 from games.decider import refuse_finished
 from games.players import name_key
@@ -40,7 +40,15 @@ from projections.positions import tape
 from projections.positions.rewind import Positions
 from projections.positions.tape import Position
 from projections.projecting.projector import Projector
-from projections.queries.access import RECOVERY_FIELD, NotYourSeat, Reader, token_hash
+from projections.queries.access import (
+    RECOVERY_FIELD,
+    TABLE_FIELD,
+    Forbidden,
+    NotYourSeat,
+    Reader,
+    seat_field,
+    token_hash,
+)
 from projections.queries.answers import who
 from projections.queries.disclosure import sight
 from projections.sharing.fork import fork_log
@@ -52,6 +60,10 @@ from service.recording.ids import unique_hex
 # The clock the pause is kept by.
 monotonic = time.monotonic
 log = logging.getLogger("tabletape.recorder")
+
+
+# The refusal of a token that is not (or no longer) the match's table's or one of its seats'.
+_NOT_A_WRITER = "this token is neither this match's nor one of its seats': it cannot write to it"
 
 
 class Unauthorized(Exception):
@@ -178,6 +190,8 @@ class _Write:
     # The request's fingerprint, to tell a retry under its key from another request ("": unkeyed).
     digest: str
     rates: RateCounters | None
+    # The writer's credential, which the append checks is still current.
+    credential: Credential
 
     @classmethod
     def of(
@@ -190,10 +204,11 @@ class _Write:
         idempotency_key: str | None,
         body: Any,
         rates: RateCounters | None,
+        credential: Credential,
     ) -> _Write:
         """A write of ``body``: only a keyed write is told apart from a retry under its key."""
         digest = fingerprint(body) if idempotency_key else ""
-        return cls(game, header, match_id, decide, if_match, idempotency_key, digest, rates)
+        return cls(game, header, match_id, decide, if_match, idempotency_key, digest, rates, credential)
 
 
 @dataclass(frozen=True)
@@ -251,6 +266,9 @@ class Recorder:
         self.projector = projector
         # When each match whose projection a write here found behind may carry one again.
         self._behind: LRUCache[str, float] = LRUCache(maxsize=TOKENS_KEPT)
+        # Whom each (match, token digest) was found to be: a remembered token is not read again,
+        # since each append checks in its own run that the credential it relies on is current.
+        self._writers: LRUCache[tuple[str, str], Reader] = LRUCache(maxsize=TOKENS_KEPT)
 
     def create(
         self,
@@ -274,11 +292,15 @@ class Recorder:
         new = self._new_events(game, events, tape.CREATION, "table", body)
         placed = {k: v for k, v in (where or {}).items() if v}
         keyed = Keyed.of("create", idempotency_key, body | {"where": placed}, made_by)
-        match_id, token, first, again, _ = self._open(game, new, placed | made_by, keyed=keyed)
-        # A recovery code is shown once; a retried create gets a new one (the first was never seen).
+        # A recovery code is shown once, its digest written by the create itself; a retried
+        # create gets a new one (the first was never seen).
         recovery = secrets.token_urlsafe(16)
-        self.store.set_credentials(match_id, {RECOVERY_FIELD: token_hash(recovery)})
+        kept = {RECOVERY_FIELD: token_hash(recovery)}
+        match_id, token, first, again, _ = self._open(
+            game, new, placed | made_by, keyed=keyed, credentials=kept
+        )
         if again:
+            self.store.set_credentials(match_id, kept)
             recorded = self._replayed(game, match_id, first, first + len(new) - 1)
         else:
             recorded = self._answer(game, match_id, tape.empty(), first, new)
@@ -386,9 +408,11 @@ class Recorder:
         dated: bool = False,
         keyed: Keyed | None = None,
         own: str | None = None,
+        credentials: dict[str, str] | None = None,
     ) -> Opened:
         """Write a new match (new token) with its first events, under ``own`` id if given, else
-        one derived from ``keyed``'s key, else a new one. Written already: by the same keyed
+        one derived from ``keyed``'s key, else a new one, with the ``credentials`` it starts with.
+        Written already: by the same keyed
         request, that match (``again``); under ``own``, by another, that match (``existing``)."""
         token = secrets.token_urlsafe(32)
         header = {"game": game.id, "token_hash": token_hash(token)} | origin
@@ -401,7 +425,7 @@ class Recorder:
             header["created_at"] = now.isoformat(timespec="milliseconds")
             header["created_ms"] = str(int(now.timestamp() * 1000))
         try:
-            result = self.store.create(match_id, header, events, int(header["created_ms"]))
+            result = self.store.create(match_id, header, events, int(header["created_ms"]), credentials)
         except MatchExists:
             if keyed is None and own is None:
                 raise
@@ -441,7 +465,7 @@ class Recorder:
 
         ``rates``: counters the append counts this write against (``events.store.RateCounters``);
         over one, OverLimit and nothing recorded."""
-        game, header, seat = self._authorised(match_id, token)
+        game, header, seat, credential = self._authorised(match_id, token)
         action = validate_action(game, action)
         if not seat.table:
             _own_action(seat, action.get("player"), "record")
@@ -453,7 +477,7 @@ class Recorder:
             return self._new_events(game, events, unique_hex(), actor, action, seat)
 
         done = self._write(
-            _Write.of(game, header, match_id, decide, if_match, idempotency_key, action, rates)
+            _Write.of(game, header, match_id, decide, if_match, idempotency_key, action, rates, credential)
         )
         return done if seat.table else self._as_seen(game, seat, done)
 
@@ -468,7 +492,7 @@ class Recorder:
     ) -> Recorded:
         """Append a correction of ``kind``: an undo (``tape.UNDONE``) takes back the last effective
         action, a redo (``tape.REDONE``) re-applies the action the last undo took back."""
-        game, header, seat = self._authorised(match_id, token)
+        game, header, seat, credential = self._authorised(match_id, token)
         make = tape.undo_event if kind == tape.UNDONE else tape.redo_event
         word = "undo" if kind == tape.UNDONE else "redo"
 
@@ -483,7 +507,8 @@ class Recorder:
             return [NewEvent(kind, data, meta)]
 
         body = {"type": word}
-        done = self._write(_Write.of(game, header, match_id, decide, if_match, idempotency_key, body, rates))
+        write = _Write.of(game, header, match_id, decide, if_match, idempotency_key, body, rates, credential)
+        done = self._write(write)
         return done if seat.table else self._as_seen(game, seat, done)
 
     # ``recorder.undo(match_id, token, if_match, idempotency_key, rates)``, and redo alike.
@@ -522,8 +547,15 @@ class Recorder:
         view = _ViewWriter(write.game, folded)
         # The rates are counted by the first append that reaches Redis, never again.
         extras = AppendExtras(meanwhile=view, rates=write.rates, carried=carried)
+        extras.credential = write.credential
         key, digest = write.idempotency_key, write.digest
-        result = self.store.append(write.match_id, new, start, key, digest, extras)
+        try:
+            result = self.store.append(write.match_id, new, start, key, digest, extras)
+        except CredentialChanged:
+            # Reset or revoked since this process checked it: forgotten, and refused as any
+            # token that is not the match's.
+            self._writers.pop((write.match_id, write.credential.digest), None)
+            raise Forbidden(_NOT_A_WRITER) from None
         return _Sent(new, folded, result, view.json, carried is not None)
 
     def _refused(self, write: _Write, refusal: Exception) -> Recorded:
@@ -549,8 +581,8 @@ class Recorder:
 
     def _as_seen(self, game: Game, seat: Reader, done: Recorded) -> Recorded:
         """A seat's answer: its events and the state after them as the seat may see them (its
-        own hand, not the others')."""
-        _, now = self.positions.head(done.match_id)
+        own hand, not the others'), at the step the write ended on (known: no read of it)."""
+        now = self.positions.current(game, done.match_id, done.version)
         seen = sight(game, now, seat)
         events = [StoredEvent(e.seq, e.type, **_parts(seen.event(e.as_dict()))) for e in done.events]
         state = dumps_sorted(seen.view(read_stored(done.state_json)))
@@ -624,14 +656,26 @@ class Recorder:
         pos = self.positions.position(game, match_id, last)
         return Recorded(match_id, last, events, view_json(game, pos["game"]), duplicate=True)
 
-    def _authorised(self, match_id: str, token: str | None) -> tuple[Game, dict[str, str], Reader]:
-        """The match's rules, header and writer, once ``token`` is found to be its table's token
-        or one of its seats' (read fresh: a reset or a revoked seat counts at once)."""
+    def _authorised(
+        self, match_id: str, token: str | None
+    ) -> tuple[Game, dict[str, str], Reader, Credential]:
+        """The match's rules, header, writer and the credential its writes rely on, once ``token``
+        is found to be its table's token or one of its seats'. A token this process found before
+        is not read again: the append checks in its own run that the credential is current, so a
+        reset or a revoked seat still counts at once in every process."""
         header = self.store.header(match_id)
         if not token:
             raise Unauthorized("this write needs the match's token: Authorization: Bearer <token>")
-        seat = who(self.store, match_id, token, "write to")
-        return get_game(header["game"]), header, seat
+        digest = token_hash(token)
+        seat = self._writers.get((match_id, digest))
+        if seat is None:
+            seat = who(self.store, match_id, token, "write to")
+            self._writers[(match_id, digest)] = seat
+        if seat.table:
+            credential = Credential(TABLE_FIELD, digest, fallback="token_hash")
+        else:
+            credential = Credential(seat_field(str(seat.seat)), digest)
+        return get_game(header["game"]), header, seat, credential
 
     def _new_events(
         self,

@@ -4,8 +4,10 @@ The table (the holder of the match's token) hands a seat token to each player's 
 (``issue``; again: a new one, the old one revoked) and takes it back (``revoke``). A lost table
 token is replaced by the operator (``reset``, `tabletape token reset <id>`) or by the table itself
 with the recovery code it was shown once when it created the match (``recover``). Only digests are
-stored (``events.keys.Keys.credentials``), read fresh on every request, so a change counts at once
-in every process. See docs/hidden-information.md and docs/operations.md.
+stored (``events.keys.Keys.credentials``). A change counts at once in every process: a process
+remembers whom a token was found to be, but every append checks in its own atomic run that the
+credential it relies on still holds the token's digest (events/append.lua), and reads check it
+afresh. See docs/hidden-information.md and docs/operations.md.
 """
 
 from __future__ import annotations

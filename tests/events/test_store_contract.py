@@ -11,6 +11,7 @@ import redis
 from events.codec import seq_of
 from events.envelope import AppendResult, NewEvent
 from events.errors import (
+    CredentialChanged,
     IdempotencyMismatch,
     MatchExists,
     OverLimit,
@@ -19,7 +20,7 @@ from events.errors import (
     VersionConflict,
 )
 from events.keys import Keys
-from events.store import AppendExtras, EventStore, RateCounters
+from events.store import AppendExtras, Credential, EventStore, RateCounters
 
 
 def made(type_: str = "Noted", **data: Any) -> NewEvent:
@@ -323,6 +324,37 @@ class StoreContract:
             assert "no match 'nope'" in str(refused.value)
         assert not store.exists("nope")
         assert store.match_ids() == []
+
+    # -- the credential a write relies on --------------------------------------------------------
+
+    def test_a_create_writes_the_credentials_it_starts_with(self, store: EventStore) -> None:
+        store.create("m", {"game": "wizard"}, batch(1), created_ms=1, credentials={"recovery": "d1"})
+        assert store.credentials("m") == {"recovery": "d1"}
+
+    def test_an_append_relying_on_a_revoked_credential_writes_nothing(self, store: EventStore) -> None:
+        store.create("m", {"game": "wizard"}, batch(1), created_ms=1, credentials={"seat:bob": "d1"})
+        bob = AppendExtras(credential=Credential("seat:bob", "d1"))
+        store.append("m", batch(2), 1, extras=bob)
+        store.drop_credential("m", "seat:bob")
+        with pytest.raises(CredentialChanged):
+            store.append("m", batch(3), 2, extras=AppendExtras(credential=Credential("seat:bob", "d1")))
+        store.set_credentials("m", {"seat:bob": "d2"})
+        with pytest.raises(CredentialChanged):
+            store.append("m", batch(3), 2, extras=AppendExtras(credential=Credential("seat:bob", "d1")))
+        assert numbers(store, "m") == [1, 2]
+
+    def test_the_header_s_digest_counts_until_the_credentials_replace_it(self, store: EventStore) -> None:
+        store.create("m", {"game": "wizard", "token_hash": "t1"}, batch(1), created_ms=1)
+        table = Credential("table", "t1", fallback="token_hash")
+        store.append("m", batch(2), 1, extras=AppendExtras(credential=table))
+        with pytest.raises(CredentialChanged):
+            store.append(
+                "m", batch(3), 2, extras=AppendExtras(credential=Credential("table", "t9", "token_hash"))
+            )
+        store.set_credentials("m", {"table": "t2"})
+        with pytest.raises(CredentialChanged):
+            store.append("m", batch(3), 2, extras=AppendExtras(credential=table))
+        assert numbers(store, "m") == [1, 2]
 
     def test_an_append_to_an_unknown_match_creates_nothing(self, store: EventStore) -> None:
         with pytest.raises(UnknownMatch):

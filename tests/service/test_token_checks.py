@@ -1,0 +1,119 @@
+"""A process remembers whom a write token was found to be, yet a token reset or revoked in
+another process is refused at once: each append checks in its own run that the credential it
+relies on is still current, and a remembered token costs a write no round trip of its own."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from projections.queries.access import Forbidden
+from service.bootstrap import Services, build
+from service.config import Settings
+from service.recording.recorder import Created
+
+HANDS = {"ann": ["AS"], "bob": ["KS"], "cy": ["3H"]}
+
+
+@pytest.fixture
+def other(settings: Settings, parts: Services) -> Iterator[Services]:
+    """The parts of a second API process over the same Redis."""
+    built = build(settings, notify=lambda m: None)
+    yield built
+    built.close()
+
+
+def wizard(parts: Services) -> Created:
+    made = parts.recorder.create("wizard", ["ann", "bob", "cy"], {"first_dealer": "ann"}, {})
+    start = {"type": "start_round", "trump_card": "7H", "hands": HANDS}
+    parts.recorder.act(made.match_id, made.token, start)
+    return made
+
+
+def bid(parts: Services, match_id: str, token: str, player: str) -> Any:
+    return parts.recorder.act(match_id, token, {"type": "bid", "player": player, "tricks": 0})
+
+
+def test_a_seat_revoked_in_one_process_is_refused_at_once_by_another(
+    parts: Services, other: Services
+) -> None:
+    made = wizard(parts)
+    bob = parts.seats.issue(made.match_id, made.token, "bob").token
+    bid(other, made.match_id, bob, "bob")  # the other process now remembers bob's token
+    parts.seats.revoke(made.match_id, made.token, "bob")
+    with pytest.raises(Forbidden):
+        other.recorder.undo(made.match_id, bob)
+    with pytest.raises(Forbidden):  # and it stays refused, now read afresh
+        other.recorder.undo(made.match_id, bob)
+    assert other.store.version(made.match_id) == 3
+
+
+def test_a_seat_issued_again_voids_its_old_token_in_every_process(parts: Services, other: Services) -> None:
+    made = wizard(parts)
+    old = parts.seats.issue(made.match_id, made.token, "bob").token
+    bid(other, made.match_id, old, "bob")
+    other.recorder.undo(made.match_id, old)
+    other.recorder.redo(made.match_id, old)
+    new = parts.seats.issue(made.match_id, made.token, "bob").token
+    with pytest.raises(Forbidden):
+        other.recorder.undo(made.match_id, old)
+    other.recorder.undo(made.match_id, new)
+
+
+def test_a_table_token_reset_in_one_process_is_refused_at_once_by_another(
+    parts: Services, other: Services
+) -> None:
+    made = wizard(parts)
+    bid(other, made.match_id, made.token, "bob")
+    reset = parts.seats.reset(made.match_id)
+    with pytest.raises(Forbidden):
+        bid(other, made.match_id, made.token, "cy")
+    assert other.store.version(made.match_id) == 3
+    bid(parts, made.match_id, reset.token, "cy")
+    # Recovered by the table in the other process: the reset token stops too.
+    recovered = other.seats.recover(made.match_id, reset.recovery_code)
+    with pytest.raises(Forbidden):
+        bid(parts, made.match_id, reset.token, "ann")
+    bid(parts, made.match_id, recovered.token, "ann")
+    assert parts.store.version(made.match_id) == 5
+
+
+def test_a_create_writes_the_recovery_code_s_digest_in_its_own_run(parts: Services) -> None:
+    made = parts.recorder.create("wizard", ["ann", "bob", "cy"], {"first_dealer": "ann"}, {})
+    assert set(parts.store.credentials(made.match_id)) == {"recovery"}
+    assert parts.seats.recover(made.match_id, made.recovery_code).token
+
+
+def test_a_write_with_a_remembered_token_sends_one_command_batch(
+    parts: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made = wizard(parts)
+    bob = parts.seats.issue(made.match_id, made.token, "bob").token
+    bid(parts, made.match_id, bob, "bob")
+    sent: list[Any] = []
+    connection = type(parts.client.connection_pool.get_connection())
+    counted = connection.send_packed_command
+
+    def counting(self: Any, command: Any, check_health: bool = True) -> None:
+        sent.append(command)
+        counted(self, command, check_health)
+
+    monkeypatch.setattr(connection, "send_packed_command", counting)
+    bid(parts, made.match_id, made.token, "cy")
+    assert len(sent) == 1
+    parts.recorder.undo(made.match_id, made.token)
+    assert len(sent) == 2
+    # A token this process has not met is read once (its credentials), then remembered.
+    cy = parts.seats.issue(made.match_id, made.token, "cy").token
+    sent.clear()
+    bid(parts, made.match_id, cy, "cy")
+    assert sum(b"HGETALL" in b"".join(command) for command in sent) == 1
+    sent.clear()
+    bid(parts, made.match_id, made.token, "ann")
+    assert len(sent) == 1
+    # A remembered seat's write too: its answer is shown as the seat sees it, without a read.
+    start = {"type": "play", "player": "bob", "card": "KS"}
+    parts.recorder.act(made.match_id, bob, start)
+    assert len(sent) == 2
