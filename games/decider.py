@@ -16,7 +16,7 @@ import importlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from games.contract import Action, Event, Game, InvalidAction, State, fail
+from games.contract import Action, Event, Game, InvalidAction, State, fail, words
 from games.validation import with_defaults
 from games.words import and_words
 
@@ -36,13 +36,19 @@ def decide_with(handlers: Mapping[str, Handler], title: str, state: State, actio
     """The events ``action`` causes, after the refusals every game shares."""
     if state.get("finished"):
         winners = state.get("winners") or []
-        won = f" (won by {and_words(winners)})" if winners else ""
-        fail("match_finished", f"the match is over{won}; nothing more can be recorded")
+        won = words(" (won by {winners})", winners=and_words(winners)) if winners else ""
+        fail("match_finished", "the match is over{won}; nothing more can be recorded", won=won)
     kind = action.get("type", "")
     handler = handlers.get(kind)
     if handler is None:
         known = and_words(sorted(handlers))
-        raise InvalidAction("unknown_action", f"{title} has no action {kind!r}; the actions are: {known}")
+        raise InvalidAction(
+            "unknown_action",
+            "{title} has no action {kind!r}; the actions are: {known}",
+            title=title,
+            kind=kind,
+            known=known,
+        )
     return handler(state, action)
 
 
@@ -111,7 +117,13 @@ def setup_with(
     def setup(players: list[str], setup: dict[str, Any], options: dict[str, Any]) -> list[Event]:
         if not least <= len(players) <= most:
             span = str(least) if least == most else f"{least} to {most}"
-            fail("player_count", f"{title} is played by {span} players, not {len(players)}")
+            fail(
+                "player_count",
+                "{title} is played by {span} players, not {count}",
+                title=title,
+                span=span,
+                count=len(players),
+            )
         return own(players, setup, with_defaults(options_schema, options))
 
     setup.__doc__ = own.__doc__

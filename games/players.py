@@ -23,7 +23,9 @@ def find_player(players: list[str], name: Any) -> str:
     if player is None:
         fail(
             "unknown_player",
-            f"{name!r} is not a player of this match; the players are: " + ", ".join(players),
+            "{name!r} is not a player of this match; the players are: {players}",
+            name=name,
+            players=players,
         )
     return player
 

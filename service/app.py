@@ -15,7 +15,7 @@ from service.api.schemas.answers import Problem
 from service.bootstrap import build
 from service.config import Settings
 from service.http import conventions as http_conventions
-from service.http import errors, metrics, request_log
+from service.http import errors, language, metrics, request_log
 from service.http import pipeline as hooks
 from service.http.body_limits import check_request
 from service.http.json_answers import OrjsonProvider
@@ -116,6 +116,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     for blueprint in (health.blp, metrics.blp, games.blp, matches.blp, queries.blp, history.blp, players.blp):
         api.register_blueprint(blueprint)
     app.register_blueprint(web_pages)
+    language.init_app(app)
     errors.register(app)
     parts = app.extensions["tabletape"]
     count_rate, count_unsent = limit_rates(
@@ -141,6 +142,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         app,
         before=[take_id, count_rate, limits, http_conventions.refuse_unknown_query],
         after=[
+            language.headers,
             http_conventions.version_etag,
             http_conventions.add_location,
             count_unsent,

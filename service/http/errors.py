@@ -20,11 +20,13 @@ from events.errors import (
     VersionConflict,
     unavailable,
 )
-from games.contract import RuleViolation
+from games.contract import Message, RuleViolation
 from projections.queries.access import Forbidden
 from projections.queries.answers import NoSuchStep, NotFinished, UnknownGame, UnknownPlayer
 from projections.sharing.fork import HiddenFact, MidAction
 from projections.sharing.importing import ImportRefused
+from service.http.language import render
+from service.language.catalogs import N_
 from service.recording.credentials import CredentialRefused, CredentialRequired
 from service.recording.recorder import Busy, PreconditionFailed, Unauthorized
 
@@ -35,20 +37,26 @@ log = logging.getLogger("tabletape.api")
 class BadRequest(Exception):
     """A request the API refuses before it reaches the rules (limits, bad parameters)."""
 
-    def __init__(self, status: int, code: str, detail: str) -> None:
-        super().__init__(detail)
+    def __init__(self, status: int, code: str, detail: str | Message, /, **values: Any) -> None:
+        sentence = detail if isinstance(detail, Message) else Message(detail, **values)
+        super().__init__(str(sentence))
         self.status = status
         self.code = code
-        self.detail = detail
+        self.detail = sentence
+        # Members for programs that the problem answer carries beside the sentence.
+        self.extra: dict[str, Any] = {}
 
 
-def problem(status: int, code: str, detail: str, title: str | None = None, **extra: Any) -> Response:
-    """A problem-details response."""
+def problem(
+    status: int, code: str, detail: str | Message, title: str | None = None, **extra: Any
+) -> Response:
+    """A problem-details response, its ``title`` and ``detail`` in the reader's language (a
+    ``detail`` given as a Message is translated from its template, then formatted)."""
     body = {
         "type": f"urn:tabletape:problem:{code}",
-        "title": title or _TITLES.get(status, "Error"),
+        "title": render(title or _TITLES.get(status, N_("Error"))),
         "status": status,
-        "detail": detail,
+        "detail": render(detail),
         "code": code,
         "instance": request.path,
         **extra,
@@ -67,11 +75,14 @@ def http_problem(error: HTTPException) -> Response:
     data = getattr(error, "data", {}) or {}
     messages = data.get("messages")
     if messages:
-        detail = "the request does not match what this operation takes: " + _flatten(messages)
-        return problem(status, "invalid_request", detail, errors=messages)
-    detail = data.get("message") or error.description or error.name
+        return problem(status, "invalid_request", _request_sentence(messages), errors=messages)
+    said = data.get("message")
+    detail: str | Message = said or _DETAILS.get(status) or error.description or error.name
     if status == 429:
-        detail = f"over this caller's rate limit of {detail}; retry after Retry-After seconds"
+        detail = Message(
+            "over this caller's rate limit of {limit}; retry after Retry-After seconds",
+            limit=said or error.description,
+        )
     answer = problem(status, _CODES.get(status, error.name.lower().replace(" ", "_")), detail)
     # A 405 says which methods the resource takes (RFC 9110), as werkzeug's own answer does; a
     # 429 when to try again.
@@ -107,7 +118,7 @@ def register(app: Flask) -> None:
     app.register_error_handler(PreconditionFailed, _precondition)
     app.register_error_handler(ImportRefused, _import_refused)
     app.register_error_handler(MidAction, _handler(422, "not_an_action_boundary"))
-    app.register_error_handler(BadRequest, lambda e: problem(e.status, e.code, e.detail))
+    app.register_error_handler(BadRequest, lambda e: problem(e.status, e.code, e.detail, **e.extra))
     app.register_error_handler(StoreFull, _full)
     app.register_error_handler(redis.RedisError, _redis_down)
     app.register_error_handler(RedisClusterException, _redis_down)
@@ -117,24 +128,30 @@ def register(app: Flask) -> None:
 
 
 def _handler(status: int, code: str) -> Any:
-    return lambda error: problem(status, code, str(error))
+    return lambda error: problem(status, code, sentence(error))
+
+
+def sentence(error: Exception) -> Message | str:
+    """What an error says, as a Message when it was raised with one (then it is translated)."""
+    said = error.args[0] if error.args else None
+    return said if isinstance(said, Message) else str(error)
 
 
 def _rule_violation(error: RuleViolation) -> Response:
-    return problem(error.status, error.code, error.message)
+    return problem(error.status, error.code, error.sentence, **error.extra)
 
 
 def _precondition(error: PreconditionFailed) -> Response:
-    return problem(412, "version_mismatch", str(error), expected=error.expected, actual=error.actual)
+    return problem(412, "version_mismatch", sentence(error), expected=error.expected, actual=error.actual)
 
 
 def _import_refused(error: ImportRefused) -> Response:
-    return problem(422, "import_refused", str(error), line=error.line, reason=error.reason)
+    return problem(422, "import_refused", sentence(error), line=error.line, reason=error.reason)
 
 
 def _full(error: StoreFull) -> Response:
     log.warning("Redis is full: %s", error)
-    return problem(503, "store_full", str(error))
+    return problem(503, "store_full", sentence(error))
 
 
 def _redis_down(error: Exception) -> Response:
@@ -152,15 +169,19 @@ def _redis_down(error: Exception) -> Response:
     return problem(
         503,
         "store_unavailable",
-        "the event store is not answering; try again shortly "
-        "(a write may or may not have been recorded: retry it with the same "
-        "Idempotency-Key to record it exactly once)",
+        Message(
+            "the event store is not answering; try again shortly "
+            "(a write may or may not have been recorded: retry it with the same "
+            "Idempotency-Key to record it exactly once)"
+        ),
     )
 
 
 def _not_replicated(error: NotReplicated) -> Response:
     log.warning("%s", error)
-    return problem(503, "not_replicated", str(error), wanted=error.wanted, acknowledged=error.acknowledged)
+    return problem(
+        503, "not_replicated", sentence(error), wanted=error.wanted, acknowledged=error.acknowledged
+    )
 
 
 def _unexpected(error: Exception) -> Response:
@@ -168,37 +189,78 @@ def _unexpected(error: Exception) -> Response:
         return http_problem(error)
     log.exception("unexpected error", exc_info=error)
     return problem(
-        500, "internal_error", "tabletape failed unexpectedly; nothing was recorded by this request"
+        500, "internal_error", Message("tabletape failed unexpectedly; nothing was recorded by this request")
     )
 
 
-def _flatten(messages: Any, path: str = "") -> str:
+def _first_field(messages: Any, path: str = "") -> tuple[str, str]:
+    """The first field a request's validation refused, and the validator's words for it."""
     if isinstance(messages, dict):
-        parts = [_flatten(v, f"{path}.{k}" if path else str(k)) for k, v in messages.items()]
-        return "; ".join(p for p in parts if p)
-    if isinstance(messages, list):
-        return f"{path}: " + " ".join(str(m) for m in messages if not isinstance(m, (dict, list)))
-    return f"{path}: {messages}"
+        for key, value in messages.items():
+            inner = str(key) if key in ("json", "query", "headers", "form") and not path else None
+            return _first_field(value, path if inner else (f"{path}.{key}" if path else str(key)))
+    if isinstance(messages, list) and messages:
+        first = messages[0]
+        return _first_field(first, path) if isinstance(first, dict | list) else (path, str(first))
+    return path, str(messages)
+
+
+# marshmallow's words for a refused field, and what the sentence says instead.
+_SAID = {
+    "Missing data for required field.": Message("the field '{field}' is required"),
+    "Unknown field.": Message("unexpected field '{field}': this operation does not take it"),
+    "Not a valid integer.": Message("'{field}' must be a whole number"),
+    "Not a valid string.": Message("'{field}' must be a text in quotes"),
+    "Not a valid boolean.": Message("'{field}' must be true or false"),
+    "Not a valid list.": Message("'{field}' must be a list [...]"),
+    "Invalid input type.": Message("'{field}' must be a JSON object"),
+    "Field may not be null.": Message("'{field}' may not be null"),
+}
+
+
+def _request_sentence(messages: Any) -> Message:
+    """A request's validation errors as one sentence naming the first field refused."""
+    field, said = _first_field(messages)
+    known = _SAID.get(said)
+    if known is not None:
+        return Message(known.template, field=field or "?")
+    if said.startswith("Must be greater than or equal to"):
+        return Message(
+            "'{field}' is too small: {limit}", field=field, limit=said.rsplit(" ", 1)[-1].rstrip(".")
+        )
+    return Message("'{field}' is not valid here", field=field or "?")
 
 
 _TITLES = {
-    400: "Bad request",
-    401: "Token required",
-    403: "Wrong token",
-    404: "Not found",
-    405: "Method not allowed",
-    406: "Not acceptable",
-    408: "Request timeout",
-    409: "Conflict",
-    411: "Length required",
-    412: "Version mismatch",
-    413: "Request too large",
-    415: "Unsupported media type",
-    429: "Too many requests",
-    422: "Refused by the rules",
-    428: "Precondition required",
-    500: "Internal error",
-    503: "Store unavailable",
+    400: N_("Bad request"),
+    401: N_("Token required"),
+    403: N_("Wrong token"),
+    404: N_("Not found"),
+    405: N_("Method not allowed"),
+    406: N_("Not acceptable"),
+    408: N_("Request timeout"),
+    409: N_("Conflict"),
+    411: N_("Length required"),
+    412: N_("Version mismatch"),
+    413: N_("Request too large"),
+    415: N_("Unsupported media type"),
+    429: N_("Too many requests"),
+    422: N_("Refused by the rules"),
+    428: N_("Precondition required"),
+    500: N_("Internal error"),
+    503: N_("Store unavailable"),
+}
+# werkzeug's own descriptions are English: these say the same in the catalogs.
+_DETAILS = {
+    400: Message("the request could not be read"),
+    404: Message("there is nothing at this address"),
+    405: Message("this address does not take this method: the Allow header lists the ones it takes"),
+    406: Message("no answer here is in a format the Accept header takes"),
+    408: Message("the request took too long to arrive"),
+    411: Message("a body needs a Content-Length"),
+    413: Message("the request's body is larger than this server takes"),
+    415: Message("the body must be JSON (Content-Type: application/json)"),
+    428: Message("this request needs a precondition header"),
 }
 _CODES = {
     400: "bad_request",

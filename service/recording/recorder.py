@@ -30,7 +30,7 @@ from events.codec import dumps_sorted, read_stored
 from events.envelope import AppendResult, NewEvent, StoredEvent
 from events.errors import VersionConflict
 from events.store import EventStore, RateCounters
-from games.contract import Game, RuleViolation
+from games.contract import Game, RuleViolation, words
 from games.registry import get_game
 from games.validation import validate_action, validate_match
 from projections.positions import tape
@@ -285,7 +285,12 @@ class Recorder:
         def decide(pos: Position) -> list[NewEvent]:
             data = make(pos)
             if data is None:
-                raise RuleViolation(f"nothing_to_{word}", f"there is no action to {word}")
+                raise RuleViolation(
+                    f"nothing_to_{word}",
+                    words("there is no action to undo")
+                    if word == "undo"
+                    else words("there is no action to redo"),
+                )
             meta = self._meta("table", unique_hex(), 1, {"type": word}, self._now())
             return [NewEvent(kind, data, meta)]
 
