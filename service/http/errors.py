@@ -95,10 +95,10 @@ def http_problem(error: HTTPException) -> Response:
 
 def register(app: Flask) -> None:
     """Map every domain error to its HTTP answer."""
+    app.register_error_handler(UnknownMatch, lambda e: problem(404, "unknown_match", store_sentence(e)))
+    app.register_error_handler(MatchExists, lambda e: problem(409, "match_exists", store_sentence(e)))
+    app.register_error_handler(VersionConflict, lambda e: problem(409, "version_conflict", store_sentence(e)))
     simple: list[tuple[type[Exception], int, str]] = [
-        (UnknownMatch, 404, "unknown_match"),
-        (MatchExists, 409, "match_exists"),
-        (VersionConflict, 409, "version_conflict"),
         (Busy, 409, "busy"),
         (IdempotencyMismatch, 422, "idempotency_key_reused"),
         (Unauthorized, 401, "missing_token"),
@@ -129,6 +129,30 @@ def register(app: Flask) -> None:
 
 def _handler(status: int, code: str) -> Any:
     return lambda error: problem(status, code, sentence(error))
+
+
+def store_sentence(error: Exception) -> Message | str:
+    """The event store's refusals in the catalogs' words (events/ keeps its English sentences)."""
+    if isinstance(error, UnknownMatch):
+        return Message("there is no match {match_id!r}", match_id=error.match_id)
+    if isinstance(error, MatchExists):
+        return Message("a match {match_id!r} already exists", match_id=error.match_id)
+    if isinstance(error, VersionConflict) and error.match_id:
+        return Message(
+            "match {match_id!r} is at version {actual}, not {expected} as the request expected; "
+            "read it again and retry",
+            match_id=error.match_id,
+            actual=error.actual,
+            expected=error.expected,
+        )
+    if isinstance(error, VersionConflict):
+        return Message(
+            "the match is at version {actual}, not {expected} as the request expected; "
+            "read it again and retry",
+            actual=error.actual,
+            expected=error.expected,
+        )
+    return sentence(error)
 
 
 def sentence(error: Exception) -> Message | str:

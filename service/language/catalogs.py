@@ -82,12 +82,15 @@ def render(message: Message | str, locale: str) -> str:
 
 def exported(locale: str) -> dict[str, Any]:
     """The catalog of ``locale`` as JSON for the pages' JavaScript: {msgid: msgstr}, and for a
-    plural message {msgid: [forms]}; the same .mo the server reads, so there is no second table."""
+    plural message {singular: [forms]}; the same .mo the server reads, so there is no second table."""
     catalog = translations(locale)
     found: dict[str, Any] = {}
+    forms: dict[str, dict[int, str]] = {}
     for key, value in getattr(catalog, "_catalog", {}).items():
         if isinstance(key, tuple):
-            found.setdefault(key[0], []).append(value)
+            forms.setdefault(key[0], {})[key[1]] = value
         elif key and value:
             found[key] = value
+    for singular, by_index in forms.items():
+        found[singular] = [by_index[i] for i in sorted(by_index)]
     return found

@@ -66,7 +66,9 @@ def _check_free(host: str, port: int) -> None:
     except OSError as error:
         raise Failed(
             CANNOT_SERVE,
-            f"cannot listen on {host}:{port}: another program uses it; choose another with --port",
+            "cannot listen on {host}:{port}: another program uses it; choose another with --port",
+            host=host,
+            port=port,
         ) from error
 
 
@@ -120,4 +122,8 @@ def _serve_until_stopped(api: subprocess.Popen[bytes]) -> None:
     signal.signal(signal.SIGINT, stop)
     while not stopping.wait(0.2):
         if api.poll() is not None:
-            raise Failed(CANNOT_SERVE, f"the API (gunicorn) stopped by itself, exit status {api.returncode}")
+            raise Failed(
+                CANNOT_SERVE,
+                "the API (gunicorn) stopped by itself, exit status {returncode}",
+                returncode=api.returncode,
+            )

@@ -7,8 +7,13 @@ reads the store.
 
 from __future__ import annotations
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from typing import Any
+
+from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
+
+from service.http.language import current
+from service.language import catalogs
 
 blp = Blueprint(
     "web",
@@ -17,6 +22,29 @@ blp = Blueprint(
     static_folder="static",
     static_url_path="/assets",
 )
+
+
+@blp.app_context_processor
+def page_language() -> dict[str, Any]:
+    """What every page needs of its language: its locale and tag, and the switcher's choices."""
+    locale = current()
+    return {
+        "page_locale": locale,
+        "page_tag": catalogs.TAGS[locale],
+        "page_tags": catalogs.TAGS,
+        "page_languages": list(catalogs.NAMES.items()),
+    }
+
+
+@blp.route("/i18n/<locale>.json", methods=["GET"])
+def catalog(locale: str) -> Response:
+    """A language's catalog for the pages' JavaScript, from the same compiled .mo the server reads."""
+    if locale not in catalogs.LOCALES:
+        abort(404)
+    answer = jsonify(catalogs.exported(locale))
+    answer.cache_control.public = True
+    answer.cache_control.max_age = 3600
+    return answer
 
 
 @blp.route("/", methods=["GET"])

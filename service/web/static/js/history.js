@@ -1,6 +1,7 @@
 // The log as the viewer lists it: which steps are undone, and a short sentence for each step.
 
 import { words } from "./dom.js";
+import { t } from "./i18n.js";
 
 export const CORRECTIONS = ["ActionUndone", "ActionRedone"];
 
@@ -38,26 +39,33 @@ function summary(data) {
   return parts.join(", ");
 }
 
+/** Who recorded a step: a player's name, or "the table" (the actor's machine name). */
+export function actorWords(actor) {
+  return actor === "table" ? t("the table") : actor;
+}
+
 /** "ann 3, bob 1". */
 export function perPlayer(values) {
   return Object.entries(values || {})
     .map(([name, value]) => `${name} ${value}`)
-    .join(", ");
+    .join(t(", "));
 }
 
 function common(event) {
   const d = event.data || {};
   switch (event.type) {
     case "MatchCreated":
-      return `The match is set up for ${words(d.players || [])}`;
+      return t("The match is set up for {players}", { players: words(d.players || []) });
     case "MatchFinished":
-      return d.winners && d.winners.length ? `The match is over: ${words(d.winners)} won` : "The match is over: nobody won";
+      return d.winners && d.winners.length
+        ? t("The match is over: {winners} won", { winners: words(d.winners) })
+        : t("The match is over: nobody won");
     case "DisputeRaised":
-      return `Dispute: ${d.message || d.code}`;
+      return t("Dispute: {message}", { message: d.message || d.code });
     case "ActionUndone":
-      return `Undo: steps ${d.first}–${d.last} taken back`;
+      return t("Undo: steps {first}–{last} taken back", { first: d.first, last: d.last });
     case "ActionRedone":
-      return `Redo: steps ${d.first}–${d.last} put back`;
+      return t("Redo: steps {first}–{last} put back", { first: d.first, last: d.last });
     default:
       return null;
   }

@@ -3,8 +3,9 @@
 
 import { allFrames, getJSON, liveUrl } from "./api.js";
 import { drawChart, legend } from "./chart.js";
-import { h, put, words, fact, stamp } from "./dom.js";
-import { mark, sentence } from "./history.js";
+import { h, number, put, words, fact, stamp, useTimeZone } from "./dom.js";
+import { t } from "./i18n.js";
+import { actorWords, mark, sentence } from "./history.js";
 import { appendLog, markCurrent, renderLog } from "./log.js";
 import * as hatTrick from "./boards/hat-trick.js";
 import * as hats from "./boards/hats.js";
@@ -36,29 +37,29 @@ function latest() {
 /** Each player's name, linking to their other matches: "ann, bob and cy". */
 function playerLinks(players) {
   return players.flatMap((p, i) => [
-    i === 0 ? "" : i === players.length - 1 ? " and " : ", ",
-    h("a", { href: `/?player=${encodeURIComponent(p)}`, title: `${p}'s matches` }, p),
+    i === 0 ? "" : i === players.length - 1 ? t(" and ") : t(", "),
+    h("a", { href: `/?player=${encodeURIComponent(p)}`, title: t("{player}'s matches", { player: p }) }, p),
   ]);
 }
 
 function header() {
   const m = V.match;
-  const status = m.finished ? "finished" : "in progress";
+  const status = m.finished ? t("finished") : t("in progress");
   put(
     $("match-facts"),
-    fact("Game", V.title || m.game),
-    fact("Players", playerLinks(m.players)),
-    fact("Status", h("span", { class: `status ${m.finished ? "done" : "playing"}` }, status)),
-    m.finished ? fact("Winners", words(m.winners || []) || "nobody (a draw)") : [],
-    fact("Steps", String(V.frames.length ? V.frames[V.frames.length - 1].step : m.version)),
-    fact("Created", stamp(m.created_at)),
-    fact("JSON", h("a", { href: `/v1/matches/${encodeURIComponent(V.id)}` }, "the match in the API")),
+    fact(t("Game"), V.title || m.game),
+    fact(t("Players"), playerLinks(m.players)),
+    fact(t("Status"), h("span", { class: `status ${m.finished ? "done" : "playing"}` }, status)),
+    m.finished ? fact(t("Winners"), words(m.winners || []) || t("nobody (a draw)")) : [],
+    fact(t("Steps"), number(V.frames.length ? V.frames[V.frames.length - 1].step : m.version)),
+    fact(t("Created"), stamp(m.created_at)),
+    fact("JSON", h("a", { href: `/v1/matches/${encodeURIComponent(V.id)}` }, t("the match in the API"))),
   );
   const disputes = m.disputes || [];
   put(
     $("disputes"),
     disputes.length
-      ? h("div", { class: "notice", role: "note" }, h("strong", {}, "Disputes: "), h("ul", {}, disputes.map((d) => h("li", {}, d.message || d.code))))
+      ? h("div", { class: "notice", role: "note" }, h("strong", {}, t("Disputes: ")), h("ul", {}, disputes.map((d) => h("li", {}, d.message || d.code))))
       : [],
   );
   document.title = `${V.title || m.game}: ${words(m.players)} · tabletape`;
@@ -69,12 +70,12 @@ function drawBoard(frame) {
   const lastLogged = V.frames[V.frames.length - 1].step;
   const extra = { frames: V.frames, step: frame.step, scores: V.scores, latest: V.scores?.version === frame.step && frame.step === lastLogged };
   put($("board"), game.board(frame.state, extra));
-  put($("step-sentence"), h("strong", {}, frame.actor), ": ", sentence(game, frame.event), frame.undone ? " (undone)" : "");
+  put($("step-sentence"), h("strong", {}, actorWords(frame.actor)), ": ", sentence(game, frame.event), frame.undone ? t(" (undone)") : "");
 }
 
 function drawScore() {
   const game = GAMES[V.match.game];
-  if (!game?.chart) return put($("chart"), h("p", { class: "muted" }, "No chart for this game."));
+  if (!game?.chart) return put($("chart"), h("p", { class: "muted" }, t("No chart for this game.")));
   const spec = game.chart(V.frames.filter((f) => !f.undone && !f.correction), V.scores);
   const keys = legend(spec, V.step, V.match.players).map((k) =>
     h("li", {}, h("span", { class: "swatch", style: `background:${k.colour}` }), `${k.name}: ${k.value ?? "—"}`),
@@ -88,7 +89,7 @@ function controls() {
   const slider = $("slider");
   slider.max = String(Math.max(0, nav.length - 1));
   slider.value = String(Math.max(0, index));
-  slider.setAttribute("aria-valuetext", `step ${V.step} of ${latest()}`);
+  slider.setAttribute("aria-valuetext", t("step {step} of {last}", { step: V.step, last: latest() }));
   $("first").disabled = !nav.length || V.step <= nav[0].step;
   $("prev").disabled = $("first").disabled;
   $("next").disabled = V.step >= latest();
@@ -199,12 +200,12 @@ function liveBadge(text, kind) {
 function follow() {
   if (V.match.finished) return;
   const feed = new EventSource(liveUrl(V.id, V.frames[V.frames.length - 1].step));
-  feed.addEventListener("open", () => liveBadge("● live", "on"));
-  feed.addEventListener("error", () => liveBadge("reconnecting…", "off"));
+  feed.addEventListener("open", () => liveBadge(t("● live"), "on"));
+  feed.addEventListener("error", () => liveBadge(t("reconnecting…"), "off"));
   feed.addEventListener("frame", (m) => addFrame(JSON.parse(m.data)));
   feed.addEventListener("end", async () => {
     feed.close();
-    liveBadge("finished", "done");
+    liveBadge(t("finished"), "done");
     V.match = await getJSON(`/v1/matches/${encodeURIComponent(V.id)}`);
     V.scores = await getJSON(`/v1/matches/${encodeURIComponent(V.id)}/scores`).catch(() => null);
     header();
@@ -216,11 +217,14 @@ async function start() {
   const base = `/v1/matches/${encodeURIComponent(V.id)}`;
   try {
     V.match = await getJSON(base);
+    useTimeZone(V.match.timezone);
     V.title = (await getJSON(`/v1/games/${encodeURIComponent(V.match.game)}`).catch(() => null))?.title || "";
     V.scores = await getJSON(`${base}/scores`).catch(() => null);
-    V.frames = await allFrames(V.id, (n, of) => put($("load-status"), `Loading steps… ${n} of ${of}`));
+    V.frames = await allFrames(V.id, (n, of) => put($("load-status"), t("Loading steps… {count} of {total}", { count: n, total: of })));
   } catch (error) {
-    put($("load-status"), error.status === 404 ? `There is no match ${V.id}.` : `The match could not be read: ${error.message}`);
+    put($("load-status"), error.status === 404
+        ? t("There is no match {id}.", { id: V.id })
+        : t("The match could not be read: {reason}", { reason: error.message }));
     $("load-status").classList.add("error");
     return;
   }

@@ -1,6 +1,7 @@
 // Hats: the tea table's spaces, each player's collection and black hats, and the last cookie.
 
 import { h, table, words } from "../dom.js";
+import { t } from "../i18n.js";
 import { disputes, facts, name, overSteps, part, phase } from "./common.js";
 
 function hat(code) {
@@ -11,14 +12,14 @@ function hat(code) {
 function teaTable(state) {
   return h(
     "ol",
-    { class: "tea-table", "aria-label": "The tea table, space 1 first" },
+    { class: "tea-table", "aria-label": t("The tea table, space 1 first") },
     (state.tea_table || []).map((space) =>
       h(
         "li",
         { class: space.counts ? "space counts" : "space" },
-        h("span", { class: "space-no" }, `space ${space.space}`),
-        space.card ? hat(space.card) : h("span", { class: "muted" }, "empty"),
-        h("small", {}, space.counts ? `${space.type} worth ${space.type_value}` : "counts for nothing"),
+        h("span", { class: "space-no" }, t("space {space}", { space: space.space })),
+        space.card ? hat(space.card) : h("span", { class: "muted" }, t("empty")),
+        h("small", {}, space.counts ? t("{type} worth {value}", { type: space.type, value: space.type_value }) : t("counts for nothing")),
       ),
     ),
   );
@@ -42,16 +43,17 @@ function collections(state, cookie) {
     const c = state.collections[p];
     const hand = state.hands?.[p];
     return [
-      h("span", {}, name(p, state), cookie === p ? h("span", { class: "tag cookie" }, "🍪 last cookie") : null),
+      h("span", {}, name(p, state), cookie === p ? h("span", { class: "tag cookie" }, t("🍪 last cookie")) : null),
       h("span", { class: "cards" }, c.hats.length ? c.hats.map(hat) : "—"),
       String(c.black_hats),
       String(points[p]),
       state.favourites?.[p] ? hat(state.favourites[p]) : "—",
-      hand ? `${hand.size}${hand.known.length ? ` (known: ${hand.known.join(", ")})` : ""}` : "—",
+      hand ? (hand.known.length ? t("{size} (known: {cards})", { size: hand.size, cards: hand.known.join(t(", ")) }) : String(hand.size)) : "—",
       String(state.plays?.[p] ?? 0),
     ];
   });
-  return table("Collections", ["Player", "Hats", "Black hats", "Points so far", "Favourite", "Hand", "Plays"], rows);
+  const heads = [t("Player"), t("Hats"), t("Black hats"), t("Points so far"), t("Favourite"), t("Hand"), t("Plays")];
+  return table(t("Collections"), heads, rows);
 }
 
 /** The board after one step; `extra.scores` is the scoreboard now, shown at the latest step. */
@@ -62,15 +64,15 @@ export function board(state, extra) {
     "div",
     { class: "hats" },
     facts([
-      ["Phase", phase(state)],
-      turn ? ["Turn", `${turn.player}, turn ${turn.number} (round ${turn.round})`] : null,
-      ["Draw pile", String(state.draw_pile)],
-      ["Discard pile", String(state.discard_pile)],
-      state.removed_types?.length ? ["Removed types", words(state.removed_types)] : null,
-      state.teams?.length ? ["Teams", state.teams.map((t) => words(t)).join(" vs ")] : null,
-      cookie !== undefined ? ["Last cookie", cookie || "nobody (undecided)"] : ["Last cookie", "decided at the end"],
+      [t("Phase"), phase(state)],
+      turn ? [t("Turn"), t("{player}, turn {turn} (round {round})", { player: turn.player, turn: turn.number, round: turn.round })] : null,
+      [t("Draw pile"), String(state.draw_pile)],
+      [t("Discard pile"), String(state.discard_pile)],
+      state.removed_types?.length ? [t("Removed types"), words(state.removed_types)] : null,
+      state.teams?.length ? [t("Teams"), state.teams.map((team) => words(team)).join(t(" vs "))] : null,
+      cookie !== undefined ? [t("Last cookie"), cookie || t("nobody (undecided)")] : [t("Last cookie"), t("decided at the end")],
     ]),
-    part("The tea table", teaTable(state)),
+    part(t("The tea table"), teaTable(state)),
     collections(state, cookie),
     disputes(state),
   );
@@ -81,19 +83,28 @@ export function sentence(event) {
   const d = event.data || {};
   switch (event.type) {
     case "TurnStarted":
-      return `${d.player}'s turn ${d.turn}`;
+      return t("{player}'s turn {turn}", { player: d.player, turn: d.turn });
     case "HatSwapped":
-      return `${d.player} plays ${d.card} onto space ${d.space} and collects ${d.taken}`;
+      return t("{player} plays {card} onto space {space} and collects {taken}", d);
     case "BlackHatMade":
-      return `${d.player} collects a black hat${d.card ? ` (${d.card})` : ""}`;
+      return d.card
+        ? t("{player} collects a black hat ({card})", d)
+        : t("{player} collects a black hat", d);
     case "CardRedrawn":
-      return `${d.player} discards ${d.discarded || "a card"} and draws ${d.drawn || "a card"}`;
+    {
+      const unnamed = t("a card");
+      return t("{player} discards {discarded} and draws {drawn}", {
+        player: d.player,
+        discarded: d.discarded || unnamed,
+        drawn: d.drawn || unnamed,
+      });
+    }
     case "PartnerTraded":
-      return `${d.player} trades a card face down with their partner`;
+      return t("{player} trades a card face down with their partner", d);
     case "PlayEnded":
-      return `Play ends: every player has played ${d.plays} cards`;
+      return t("Play ends: every player has played {plays} cards", d);
     case "FavouriteRevealed":
-      return `${d.player} reveals the favourite hat ${d.card}`;
+      return t("{player} reveals the favourite hat {card}", d);
     default:
       return null;
   }
@@ -109,5 +120,5 @@ export function chart(frames, scores) {
     if (last.step === end.step) points[points.length - 1] = final;
     else points.push(final);
   }
-  return { title: "Points (collection and black hats; favourite and cookie at the end)", axis: "step", points };
+  return { title: t("Points (collection and black hats; favourite and cookie at the end)"), axis: t("step"), points };
 }
