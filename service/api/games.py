@@ -27,5 +27,17 @@ def show_game(game_id: str) -> dict[str, Any]:
 
 
 def _translated(game: dict[str, Any]) -> dict[str, Any]:
-    """A game's description with its title in the reader's language (its id and schemas as they are)."""
-    return game | {"title": render(game["title"])}
+    """A game's description with its title and every schema ``description`` in the reader's
+    language; the schemas' structure, names and values stay as they are."""
+    return _described(game) | {"title": render(game["title"])}
+
+
+def _described(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {
+            k: render(v) if k == "description" and isinstance(v, str) else _described(v)
+            for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [_described(v) for v in value]
+    return value

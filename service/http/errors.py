@@ -252,7 +252,8 @@ def _request_sentence(messages: Any) -> Message:
         return Message(
             "'{field}' is too small: {limit}", field=field, limit=said.rsplit(" ", 1)[-1].rstrip(".")
         )
-    return Message("'{field}' is not valid here", field=field or "?")
+    # A validator of tabletape's own (a time zone, a date) says the particulars in its words.
+    return Message("'{field}' is not valid here: {reason}", field=field or "?", reason=said)
 
 
 _TITLES = {

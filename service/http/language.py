@@ -9,10 +9,13 @@ The catalogs are read through flask-babel (``service.language.catalogs`` names t
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from flask import Flask, Request, Response, g, request
 from flask_babel import Babel
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 
 from games.contract import Message
 from service.language import catalogs
@@ -31,9 +34,9 @@ def init_app(app: Flask) -> None:
 
 def current() -> str:
     """The locale of this request (chosen once, remembered in ``g``)."""
-    chosen = g.get("locale")
+    chosen = g.get("reader_locale")
     if chosen is None:
-        chosen = g.locale = _choose(request)
+        chosen = g.reader_locale = _choose(request)
     return str(chosen)
 
 
@@ -46,8 +49,12 @@ def _is_page(req: Request) -> bool:
     return (req.endpoint or "").startswith("web.") or req.path.startswith("/i18n/")
 
 
-def _asked(req: Request) -> list[str]:
-    return [tag for tag, _quality in req.accept_languages]
+@functools.lru_cache(maxsize=256)
+def _for_header(header: str) -> str:
+    """The locale an Accept-Language header chooses. Parsing it costs a request more than the rest
+    of this step, and a client sends the same header every time: each distinct one is parsed once."""
+    asked = parse_accept_header(header, LanguageAccept)
+    return catalogs.best(tag for tag, _quality in asked) or catalogs.DEFAULT
 
 
 def _choose(req: Request) -> str:
@@ -56,7 +63,8 @@ def _choose(req: Request) -> str:
             found = catalogs.locale_of(tag) if tag else None
             if found is not None:
                 return found
-    return catalogs.best(_asked(req)) or catalogs.DEFAULT
+    header = req.environ.get("HTTP_ACCEPT_LANGUAGE")
+    return _for_header(header) if header else catalogs.DEFAULT
 
 
 def headers(req: Request, ctx: Any, response: Response) -> Response:

@@ -147,3 +147,19 @@ def test_json_pasted_with_curly_quotes_is_told_where_and_what_to_use(table: Call
     assert english["errors"][0]["line"] == 1 and english["errors"][0]["column"] == 2
     chinese = match.client.post(url, data=body, content_type="application/json", headers=match.auth | ZH).json
     assert chinese["detail"] == '第 1 行第 2 列是弯引号：请使用直引号（"）'
+
+
+def test_the_games_titles_and_descriptions_follow_accept_language_and_their_schemas_do_not(
+    client: FlaskClient,
+) -> None:
+    english = {g["id"]: g for g in client.get("/v1/games").json["games"]}
+    chinese = {g["id"]: g for g in client.get("/v1/games", headers=ZH).json["games"]}
+    japanese = {g["id"]: g for g in client.get("/v1/games", headers=JA).json["games"]}
+    assert chinese["hat-trick"]["title"] == "帽子戏法"
+    assert chinese["hobbit"]["title"] == "霍比特人卡牌游戏"
+    assert japanese["other-hat-trick"]["title"] == "ジ・アザー・ハットトリック"
+    bid = chinese["wizard"]["actions"]["bid"]
+    assert "预测" in bid["description"]
+    assert bid["required"] == english["wizard"]["actions"]["bid"]["required"]
+    assert set(bid["properties"]) == set(english["wizard"]["actions"]["bid"]["properties"])
+    assert japanese["hats"]["options"]["properties"].keys() == english["hats"]["options"]["properties"].keys()

@@ -2,7 +2,7 @@
 
 import { h, table, words } from "../dom.js";
 import { perPlayer } from "../history.js";
-import { t } from "../i18n.js";
+import { LOCALE, t } from "../i18n.js";
 import { disputes, facts, name, part, phase } from "./common.js";
 
 const SUITS = { S: ["♠", t("spades")], H: ["♥", t("hearts")], D: ["♦", t("diamonds")], C: ["♣", t("clubs")] };
@@ -14,8 +14,9 @@ const BIDDING = { clockwise: t("clockwise"), secret: t("secret"), simultaneous: 
 export function cardWords(card) {
   if (!card) return t("none");
   const text = String(card);
-  if (/^wizard$/i.test(text)) return t("Wizard");
-  if (/^jester$/i.test(text)) return t("Jester");
+  // English says "Wizard" for the card as for the game; the catalogs name the card apart.
+  if (/^wizard$/i.test(text)) return LOCALE === "en" ? "Wizard" : t("Wizard card");
+  if (/^jester$/i.test(text)) return LOCALE === "en" ? "Jester" : t("Jester card");
   const suit = SUITS[text.slice(-1).toUpperCase()];
   return suit ? `${text.slice(0, -1).toUpperCase()}${suit[0]}` : text;
 }
