@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from games.contract import Action, Event, Message, event, fail, plural, require, words
+from games.contract import N_, Action, Event, Message, event, fail, plural, require, words
 from games.decider import Handler, decide_with
 from games.other_hat_trick.constants import (
     CHOOSE,
@@ -80,7 +80,7 @@ def decide(state: State, action: Action) -> list[Event]:
 
 
 def _turn_trick(state: State, action: Action) -> list[Event]:
-    require_phase(state, (CHOOSE, REFILL), "turn a trick")
+    require_phase(state, (CHOOSE, REFILL), N_("turn a trick"))
     trick = action["trick"]
     turned = state["turned"]
     require(
@@ -109,7 +109,7 @@ def _turn_trick(state: State, action: Action) -> list[Event]:
 
 
 def _swap(state: State, action: Action) -> list[Event]:
-    player = _acting_player(state, action, (CHOOSE, SWAP), "swap")
+    player = _acting_player(state, action, (CHOOSE, SWAP), N_("swap"))
     require(
         action["with_player"].strip().casefold() != MIDDLE_NAME,
         "swap_with_middle",
@@ -135,7 +135,7 @@ def _swap(state: State, action: Action) -> list[Event]:
 
 
 def _perform(state: State, action: Action) -> list[Event]:
-    player = _acting_player(state, action, (PERFORM,), "perform")
+    player = _acting_player(state, action, (PERFORM,), N_("perform"))
     trick, props = state["pile"][-1], list(action["props"])
     require(
         satisfies(trick, props),
@@ -159,7 +159,7 @@ def _perform(state: State, action: Action) -> list[Event]:
 
 
 def _fail(state: State, action: Action) -> list[Event]:
-    player = _acting_player(state, action, (PERFORM,), "fail")
+    player = _acting_player(state, action, (PERFORM,), N_("fail"))
     trick = state["pile"][-1]
     turned = _turned_up(state, player, action)
     slot, prop = (None, None) if turned is None else (turned[0] % 2, turned[1])

@@ -22,7 +22,7 @@ def require_phase(state: State, phases: tuple[str, ...], doing: str) -> None:
     fail(
         "wrong_phase",
         "cannot {doing} now: {turn} must {step}",
-        doing=doing,
+        doing=words(doing),
         turn=state["turn"],
         step=words(NEXT_STEP[phase]),
     )

@@ -3,7 +3,7 @@ and the derived events that close a trick, a round and the match."""
 
 from __future__ import annotations
 
-from games.contract import Action, Event, State, event, fail, require
+from games.contract import N_, Action, Event, State, event, fail, require
 from games.players import find_player
 from games.wizard.constants import (
     BIDDING,
@@ -24,7 +24,7 @@ from games.wizard.turns import require_phase, sole_leader, to_act
 
 def bid(state: State, action: Action) -> list[Event]:
     """A player's bid: in turn (clockwise) or in any order (simultaneous, secret)."""
-    require_phase(state, BIDDING, "bid")
+    require_phase(state, BIDDING, N_("bid"))
     player = find_player(state["players"], action["player"])
     round_no, tricks = state["round"], action["tricks"]
     require(
@@ -83,7 +83,7 @@ def check_canadian_rule(state: State, bids: dict[str, int]) -> None:
 
 def play(state: State, action: Action) -> list[Event]:
     """A card played: checked against what can be in play; closes the trick when it is the last."""
-    require_phase(state, PLAYING, "play a card")
+    require_phase(state, PLAYING, N_("play a card"))
     player = find_player(state["players"], action["player"])
     next_up = (to_act(state) or ["nobody"])[0]
     require(

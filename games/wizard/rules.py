@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.contract import Action, Event, State, event, fail, require, words
+from games.contract import N_, Action, Event, State, event, fail, require, words
 from games.decider import Handler, decide_with
 from games.players import find_player
 from games.wizard.constants import (
@@ -64,7 +64,7 @@ def decide(state: State, action: Action) -> list[Event]:
 
 
 def _start_round(state: State, action: Action) -> list[Event]:
-    require_phase(state, START_ROUND, "start a round")
+    require_phase(state, START_ROUND, N_("start a round"))
     round_no, last = state["round"], state["rounds_total"]
     given = action.get("trump_card")
     if round_no == last:
@@ -100,7 +100,7 @@ def _start_round(state: State, action: Action) -> list[Event]:
 
 
 def _choose_trump(state: State, action: Action) -> list[Event]:
-    require_phase(state, CHOOSE_TRUMP, "choose trump (only after a turned Wizard)")
+    require_phase(state, CHOOSE_TRUMP, N_("choose trump (only after a turned Wizard)"))
     dealer = state["dealer"]
     if "player" in action:
         chooser = find_player(state["players"], action["player"])
@@ -125,7 +125,7 @@ def _choose_trump(state: State, action: Action) -> list[Event]:
 
 
 def _record_round(state: State, action: Action) -> list[Event]:
-    require_phase(state, START_ROUND, "record a whole round (record_round replaces start_round)")
+    require_phase(state, START_ROUND, N_("record a whole round (record_round replaces start_round)"))
     round_no = state["round"]
     bids = _per_player(state, action["bids"], "bid", "bid_out_of_range")
     tricks = _per_player(state, action["tricks"], "tricks", "tricks_out_of_range")

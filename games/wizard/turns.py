@@ -82,4 +82,4 @@ def expecting(state: State) -> Message:
 def require_phase(state: State, phase: str, doing: str) -> None:
     """Refuse with ``wrong_phase`` unless the match is in ``phase``."""
     if state["phase"] != phase:
-        fail("wrong_phase", "cannot {doing} now: {expecting}", doing=doing, expecting=expecting(state))
+        fail("wrong_phase", "cannot {doing} now: {expecting}", doing=words(doing), expecting=expecting(state))
