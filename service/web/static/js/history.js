@@ -1,7 +1,7 @@
 // The log as the viewer lists it: which steps are undone, and a short sentence for each step.
 
 import { words } from "./dom.js";
-import { t } from "./i18n.js";
+import { LOCALE, t } from "./i18n.js";
 
 export const CORRECTIONS = ["ActionUndone", "ActionRedone"];
 
@@ -39,6 +39,20 @@ function summary(data) {
   return parts.join(", ");
 }
 
+const SUITS = { S: t("spades"), H: t("hearts"), D: t("diamonds"), C: t("clubs") };
+
+/** A dispute in the page's language: told from its recorded facts (the stored sentence is English). */
+export function disputeWords(d) {
+  if (LOCALE === "en" || d.code !== "revoke") return d.message || d.code;
+  if (d.suit) {
+    return t("{player} did not follow {suit} in trick {trick} of round {round}, yet plays {card}: a revoke, or a recording mistake to correct with undo", {
+      ...d,
+      suit: SUITS[d.suit] || d.suit,
+    });
+  }
+  return t("{player} plays {card} in round {round} but did not follow {colour} in trick {trick}: a revoke", d);
+}
+
 /** Who recorded a step: a player's name, or "the table" (the actor's machine name). */
 export function actorWords(actor) {
   return actor === "table" ? t("the table") : actor;
@@ -61,7 +75,7 @@ function common(event) {
         ? t("The match is over: {winners} won", { winners: words(d.winners) })
         : t("The match is over: nobody won");
     case "DisputeRaised":
-      return t("Dispute: {message}", { message: d.message || d.code });
+      return t("Dispute: {message}", { message: disputeWords(d.dispute || d) });
     case "ActionUndone":
       return t("Undo: steps {first}–{last} taken back", { first: d.first, last: d.last });
     case "ActionRedone":

@@ -5,7 +5,7 @@ import { allFrames, getJSON, liveUrl } from "./api.js";
 import { drawChart, legend } from "./chart.js";
 import { h, number, put, words, fact, stamp, useTimeZone } from "./dom.js";
 import { t } from "./i18n.js";
-import { actorWords, mark, sentence } from "./history.js";
+import { actorWords, disputeWords, mark, sentence } from "./history.js";
 import { appendLog, markCurrent, renderLog } from "./log.js";
 import * as hatTrick from "./boards/hat-trick.js";
 import * as hats from "./boards/hats.js";
@@ -59,7 +59,7 @@ function header() {
   put(
     $("disputes"),
     disputes.length
-      ? h("div", { class: "notice", role: "note" }, h("strong", {}, t("Disputes: ")), h("ul", {}, disputes.map((d) => h("li", {}, d.message || d.code))))
+      ? h("div", { class: "notice", role: "note" }, h("strong", {}, t("Disputes: ")), h("ul", {}, disputes.map((d) => h("li", {}, disputeWords(d)))))
       : [],
   );
   document.title = `${V.title || m.game}: ${words(m.players)} · tabletape`;

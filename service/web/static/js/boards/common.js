@@ -1,6 +1,7 @@
 // Pieces every board uses: a seat list, a section, "whose turn", and score series for the chart.
 
 import { h, words } from "../dom.js";
+import { disputeWords } from "../history.js";
 import { t } from "../i18n.js";
 
 // Each game's phases in words (the state keeps the machine name).
@@ -60,7 +61,7 @@ export function facts(pairs) {
 export function disputes(state) {
   const list = state.disputes || [];
   if (!list.length) return null;
-  return part(t("Disputes"), h("ul", { class: "disputes" }, list.map((d) => h("li", {}, d.message || d.code))));
+  return part(t("Disputes"), h("ul", { class: "disputes" }, list.map((d) => h("li", {}, disputeWords(d)))));
 }
 
 /**
