@@ -78,3 +78,19 @@ def test_the_template_holds_every_message_the_code_marks(tmp_path: Path) -> None
     with open(catalogs.DIRECTORY / "messages.pot", "rb") as pot:
         kept = {m.id for m in read_po(pot) if m.id}
     assert not sorted(set(made) - kept, key=str), "run make translations: the template misses messages"
+
+
+def test_no_refusal_in_games_is_an_f_string_the_catalogs_cannot_hold() -> None:
+    import ast
+
+    at = {"fail": 1, "require": 2, "RuleViolation": 1, "InvalidAction": 1, "words": 0}
+    found = []
+    for path in sorted((ROOT / "games").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            name = getattr(node.func, "id", getattr(node.func, "attr", ""))
+            place = at.get(name)
+            if place is not None and len(node.args) > place and isinstance(node.args[place], ast.JoinedStr):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not found, f"give these a template with named values instead of an f-string: {found}"
