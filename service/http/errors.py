@@ -98,9 +98,11 @@ def register(app: Flask) -> None:
     app.register_error_handler(UnknownMatch, lambda e: problem(404, "unknown_match", store_sentence(e)))
     app.register_error_handler(MatchExists, lambda e: problem(409, "match_exists", store_sentence(e)))
     app.register_error_handler(VersionConflict, lambda e: problem(409, "version_conflict", store_sentence(e)))
+    app.register_error_handler(
+        IdempotencyMismatch, lambda e: problem(422, "idempotency_key_reused", store_sentence(e))
+    )
     simple: list[tuple[type[Exception], int, str]] = [
         (Busy, 409, "busy"),
-        (IdempotencyMismatch, 422, "idempotency_key_reused"),
         (Unauthorized, 401, "missing_token"),
         (Forbidden, 403, "wrong_token"),
         (NoSuchStep, 404, "no_such_step"),
@@ -145,6 +147,32 @@ def store_sentence(error: Exception) -> Message | str:
             actual=error.actual,
             expected=error.expected,
         )
+    if isinstance(error, IdempotencyMismatch) and error.match_id:
+        return Message(
+            "the Idempotency-Key {key!r} was already used on match {match_id!r} for a different request; "
+            "use a new key for a new request",
+            key=error.key,
+            match_id=error.match_id,
+        )
+    if isinstance(error, IdempotencyMismatch):
+        return Message(
+            "the Idempotency-Key {key!r} was already used for a different request; "
+            "use a new key for a new request",
+            key=error.key,
+        )
+    if isinstance(error, StoreFull) and str(error) == str(StoreFull()):
+        return Message(
+            "the event store is full and records nothing new until its operator makes room; reads still work"
+        )
+    if isinstance(error, NotReplicated):
+        return Message(
+            "the write to match {match_id!r} was recorded on the primary but confirmed by {acknowledged} of "
+            "the {wanted} replicas required; retry it with the same Idempotency-Key to learn its outcome "
+            "without recording it twice",
+            match_id=error.match_id,
+            acknowledged=error.acknowledged,
+            wanted=error.wanted,
+        )
     if isinstance(error, VersionConflict):
         return Message(
             "the match is at version {actual}, not {expected} as the request expected; "
@@ -175,7 +203,7 @@ def _import_refused(error: ImportRefused) -> Response:
 
 def _full(error: StoreFull) -> Response:
     log.warning("Redis is full: %s", error)
-    return problem(503, "store_full", sentence(error))
+    return problem(503, "store_full", store_sentence(error))
 
 
 def _redis_down(error: Exception) -> Response:
@@ -204,7 +232,7 @@ def _redis_down(error: Exception) -> Response:
 def _not_replicated(error: NotReplicated) -> Response:
     log.warning("%s", error)
     return problem(
-        503, "not_replicated", sentence(error), wanted=error.wanted, acknowledged=error.acknowledged
+        503, "not_replicated", store_sentence(error), wanted=error.wanted, acknowledged=error.acknowledged
     )
 
 
