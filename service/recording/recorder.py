@@ -32,7 +32,7 @@ from events.defaults import CARRY_PAUSE, TOKENS_KEPT, WRITE_ATTEMPTS
 from events.envelope import AppendResult, CarriedProjection, NewEvent, StoredEvent
 from events.errors import IdempotencyMismatch, MatchExists, VersionConflict
 from events.store import AppendExtras, EventStore, RateCounters
-from games.contract import Game, RuleViolation
+from games.contract import Game, RuleViolation, words
 from games.decider import refuse_finished
 from games.registry import get_game
 from games.validation import validate_action, validate_match
@@ -469,7 +469,12 @@ class Recorder:
         def decide(pos: Position) -> list[NewEvent]:
             data = make(pos)
             if data is None:
-                raise RuleViolation(f"nothing_to_{word}", f"there is no action to {word}")
+                raise RuleViolation(
+                    f"nothing_to_{word}",
+                    words("there is no action to undo")
+                    if word == "undo"
+                    else words("there is no action to redo"),
+                )
             meta = self._meta("table", unique_hex(), 1, {"type": word}, self._now())
             return [NewEvent(kind, data, meta)]
 
