@@ -183,21 +183,21 @@ export function chart(frames) {
   return { title: t("Cards won"), axis: t("step"), points: overSteps(frames, (state) => state.totals || null) };
 }
 
-const OUTCOMES = { won: "won", all_failed: "every stack failed", abandoned: "abandoned" };
+const OUTCOMES = { won: t("won"), all_failed: t("every stack failed"), abandoned: t("abandoned") };
 
 /** Card by card: who won each challenge card, and the cards each player holds (scoreboard). */
 export function sheet(scores) {
   const rounds = (scores.rounds || []).map((r, i) => [
-    `Round ${i + 1}`,
-    `no. ${r.card}`,
-    r.winner ? `won by ${r.winner}` : OUTCOMES[r.outcome] || String(r.outcome || "").replace(/_/g, " "),
+    t("Round {number}", { number: i + 1 }),
+    t("no. {card}", { card: r.card }),
+    r.winner ? t("won by {player}", { player: r.winner }) : OUTCOMES[r.outcome] || String(r.outcome || "").replace(/_/g, " "),
   ]);
-  const held = Object.entries(scores.cards || {}).map(([p, cards]) => [h("span", { class: "who" }, p), cards.map((c) => `no. ${c}`).join(", ") || "—", h("strong", {}, String(scores.totals?.[p] ?? 0))]);
+  const held = Object.entries(scores.cards || {}).map(([p, cards]) => [h("span", { class: "who" }, p), cards.map((c) => t("no. {card}", { card: c })).join(t(", ")) || "—", h("strong", {}, String(scores.totals?.[p] ?? 0))]);
   return h(
     "div",
     {},
-    table("Cards won", ["Player", "Cards", "Total"], held),
-    rounds.length ? table("Round by round", ["Round", "Card", "Outcome"], rounds) : h("p", { class: "muted" }, "No round is over yet."),
+    table(t("Cards won"), [t("Player"), t("Cards"), t("Total")], held),
+    rounds.length ? table(t("Round by round"), [t("Round"), t("Card"), t("Outcome")], rounds) : h("p", { class: "muted" }, t("No round is over yet.")),
   );
 }
 
@@ -207,8 +207,11 @@ export function chapters(frames) {
   let round = 0;
   for (const f of frames) {
     const d = f.event.data || {};
-    if (f.event.type === "CardRevealed") found.push({ group: `Round ${++round}`, label: `Card no. ${d.card} turned`, step: f.step });
-    if (f.event.type === "CardWon") found.push({ group: `Round ${round}`, label: `${d.player} wins card no. ${d.card}`, step: f.step });
+    if (f.event.type === "CardRevealed") {
+      round += 1;
+      found.push({ group: t("Round {number}", { number: round }), label: t("Card no. {card} turned", { card: d.card }), step: f.step });
+    }
+    if (f.event.type === "CardWon") found.push({ group: t("Round {number}", { number: round }), label: t("{player} wins card no. {card}", d), step: f.step });
   }
   return found;
 }

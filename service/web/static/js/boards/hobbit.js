@@ -166,13 +166,15 @@ export function chart(frames) {
 /** Round by round: damage dealt and survivors per side when each round ended (from the view). */
 export function sheet(scores, frames) {
   const ends = frames.filter((f) => f.event.type === "RoundEnded");
-  const side = (values) => `good ${values?.good ?? 0}, evil ${values?.evil ?? 0}`;
-  const rows = ends.map((f) => [`Round ${f.event.data.round}`, side(f.state.damage_dealt), side(f.state.survivors)]);
+  const side = (values) => t("good {good}, evil {evil}", { good: values?.good ?? 0, evil: values?.evil ?? 0 });
+  const rows = ends.map((f) => [t("Round {number}", { number: f.event.data.round }), side(f.state.damage_dealt), side(f.state.survivors)]);
+  const heads = [t("Round"), t("Damage dealt"), t("Survivors")];
+  const now = t("damage dealt {damage}; survivors {survivors}", { damage: side(scores.damage_dealt), survivors: side(scores.survivors) });
   return h(
     "div",
     {},
-    rows.length ? table("Round by round", ["Round", "Damage dealt", "Survivors"], rows) : h("p", { class: "muted" }, "No round has ended yet."),
-    h("p", {}, h("strong", {}, scores.finished ? "Result: " : "Now: "), scores.explanation || `damage dealt ${side(scores.damage_dealt)}; survivors ${side(scores.survivors)}`),
+    rows.length ? table(t("Round by round"), heads, rows) : h("p", { class: "muted" }, t("No round has ended yet.")),
+    h("p", {}, h("strong", {}, scores.finished ? t("Result: ") : t("Now: ")), (scores.reason ? explain(scores) : "") || now),
   );
 }
 
@@ -181,8 +183,8 @@ export function chapters(frames) {
   const found = [];
   for (const f of frames) {
     const d = f.event.data || {};
-    if (f.event.type === "RoundStarted") found.push({ group: `Round ${d.round}`, label: `Round ${d.round} starts`, step: f.step });
-    if (f.event.type === "TrickWon") found.push({ group: `Round ${f.state.round}`, label: `Trick ${d.trick} won by ${d.player}`, step: f.step });
+    if (f.event.type === "RoundStarted") found.push({ group: t("Round {number}", { number: d.round }), label: t("Round {number} starts", { number: d.round }), step: f.step });
+    if (f.event.type === "TrickWon") found.push({ group: t("Round {number}", { number: f.state.round }), label: t("Trick {trick} won by {player}", { trick: d.trick, player: d.player }), step: f.step });
   }
   return found;
 }

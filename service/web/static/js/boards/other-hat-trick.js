@@ -153,19 +153,25 @@ export function sheet(scores, frames) {
   for (const f of frames) if (f.event.type === "TrickFailed") (failed[f.event.data.player] ||= []).push(titled(names, f.event.data.trick));
   const rows = Object.keys(scores.totals || {}).map((p) => [
     h("span", { class: "who" }, p),
-    (scores.tricks?.[p] || []).map((t) => titled(names, t)).join(", ") || "—",
-    (failed[p] || []).join(", ") || "—",
+    (scores.tricks?.[p] || []).map((trick) => titled(names, trick)).join(t(", ")) || "—",
+    (failed[p] || []).join(t(", ")) || "—",
     String(scores.points?.[p] ?? 0),
     String(scores.penalties?.[p] ?? 0),
     h("strong", {}, String(scores.totals[p])),
   ]);
-  return table(scores.finished ? "Final score" : "Score so far", ["Player", "Performed", "Failed", "Points", "Penalty", "Total"], rows);
+  const heads = [t("Player"), t("Performed"), t("Failed"), t("Points"), t("Penalty"), t("Total")];
+  return table(scores.finished ? t("Final score") : t("Score so far"), heads, rows);
 }
 
 /** Each trick turned, and each trick performed or failed. */
 export function chapters(frames) {
-  const kinds = { TrickTurned: "turned", TrickPerformed: "performed", TrickFailed: "failed" };
+  const kinds = {
+    TrickTurned: (trick, player) => t("{trick} turned ({player})", { trick, player }),
+    TrickPerformed: (trick, player) => t("{trick} performed ({player})", { trick, player }),
+    TrickFailed: (trick, player) => t("{trick} failed ({player})", { trick, player }),
+  };
+  const group = t("Tricks");
   return frames
     .filter((f) => f.event.type in kinds)
-    .map((f) => ({ group: "Tricks", label: `${titled(f.state, f.event.data.trick)} ${kinds[f.event.type]} (${f.event.data.player})`, step: f.step }));
+    .map((f) => ({ group, label: kinds[f.event.type](titled(f.state, f.event.data.trick), f.event.data.player), step: f.step }));
 }

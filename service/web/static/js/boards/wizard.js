@@ -156,20 +156,20 @@ export function sheet(scores, frames) {
   const players = frames[0]?.state.players || Object.keys(scores.totals || {});
   const running = Object.fromEntries(frames.filter((f) => f.event.type === "RoundScored").map((f) => [f.event.data.round, f.event.data.totals]));
   const rows = (scores.rounds || []).map((r) => [
-    `Round ${r.round}`,
+    t("Round {number}", { number: r.round }),
     ...players.map((p) =>
       h(
         "span",
         { class: "score-cell" },
         h("strong", {}, signed(r.points[p])),
-        h("small", {}, ` bid ${r.bids[p]} · won ${r.tricks[p]}`),
+        h("small", {}, t(" bid {bid} · won {won}", { bid: r.bids[p], won: r.tricks[p] })),
         running[r.round] ? h("span", { class: "running" }, ` = ${running[r.round][p]}`) : null,
       ),
     ),
   ]);
-  const total = ["Total", ...players.map((p) => h("strong", {}, String(scores.totals[p])))];
-  if (!rows.length) return h("p", { class: "muted" }, "No round is scored yet.");
-  return table("Round by round", ["Round", ...players], [...rows, total]);
+  const total = [t("Total"), ...players.map((p) => h("strong", {}, String(scores.totals[p])))];
+  if (!rows.length) return h("p", { class: "muted" }, t("No round is scored yet."));
+  return table(t("Round by round"), [t("Round"), ...players], [...rows, total]);
 }
 
 /** Totals per player after each scored round. */
@@ -189,10 +189,11 @@ export function chapters(frames) {
   const found = [];
   for (const f of frames) {
     const d = f.event.data || {};
-    const group = `Round ${f.state.round}`;
-    if (f.event.type === "RoundStarted") found.push({ group: `Round ${d.round}`, label: `Round ${d.round} starts`, step: f.step });
-    if (f.event.type === "RoundRecorded") found.push({ group: `Round ${d.round}`, label: `Round ${d.round} recorded`, step: f.step });
-    if (f.event.type === "TrickWon") found.push({ group, label: `Trick ${d.trick} won by ${d.player}`, step: f.step });
+    const group = t("Round {number}", { number: f.state.round });
+    const its = t("Round {number}", { number: d.round });
+    if (f.event.type === "RoundStarted") found.push({ group: its, label: t("Round {number} starts", { number: d.round }), step: f.step });
+    if (f.event.type === "RoundRecorded") found.push({ group: its, label: t("Round {number} recorded", { number: d.round }), step: f.step });
+    if (f.event.type === "TrickWon") found.push({ group, label: t("Trick {trick} won by {player}", { trick: d.trick, player: d.player }), step: f.step });
   }
   return found;
 }
