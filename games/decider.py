@@ -48,7 +48,7 @@ def unknown_action(title: str, kind: Any, actions: Iterable[str]) -> InvalidActi
         "{title} has no action {kind!r}; the actions are: {known}",
         title=title,
         kind=kind,
-        known=and_words(sorted(actions)),
+        known=sorted(actions),
     )
 
 
