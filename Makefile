@@ -13,7 +13,7 @@ PORT ?= 8000
 JOBS ?= auto
 CLUSTER_TESTS ?= tests/events tests/projections tests/service tests/workers tests/e2e/test_serve.py tests/e2e/test_live.py
 
-.PHONY: serve test test-quick test-cluster lint bench openapi
+.PHONY: serve test test-quick test-cluster lint bench openapi translations
 
 # Two install stamps: serving needs the package alone; the test tools (pytest, Playwright,
 # schemathesis, mypy, ruff, the client generator) only come with `make test`, `lint`, `bench`, `openapi`.
@@ -57,3 +57,20 @@ bench: $(VENV)/.installed-test
 
 openapi: $(VENV)/.installed-test
 	$(BIN)/tabletape openapi -o openapi.yaml
+
+# The catalogs (docs/i18n.md): extract every marked message into the template, merge it into each
+# language's messages.po (translated by hand there), and compile the .mo files the server reads
+# (committed, so that a fresh clone serves every language without this step).
+CATALOGS := service/language/translations
+LOCALES := zh_Hans ja
+BABEL_KEYWORDS := -k fail:2 -k require:3 -k RuleViolation:2 -k InvalidAction:2 -k RequestRefused:3 -k Failed:2 \
+	-k Message:1 -k words:1 -k plural:1,2 -k N_
+translations: $(VENV)/.installed
+	$(BIN)/pybabel extract -F babel.cfg $(BABEL_KEYWORDS) --no-location --sort-output \
+		--project tabletape --copyright-holder "tabletape" -o $(CATALOGS)/code.pot .
+	$(BIN)/pybabel extract -F babel-js.cfg -k t:1 -k tn:1,2 --no-location -o $(CATALOGS)/pages.pot .
+	$(BIN)/python -m service.language.merge $(CATALOGS)/messages.pot $(CATALOGS)/code.pot $(CATALOGS)/pages.pot
+	rm $(CATALOGS)/code.pot $(CATALOGS)/pages.pot
+	for locale in $(LOCALES); do $(BIN)/pybabel update -i $(CATALOGS)/messages.pot -d $(CATALOGS) \
+		-l $$locale --init-missing --no-fuzzy-matching --ignore-obsolete || exit 1; done
+	$(BIN)/pybabel compile -d $(CATALOGS) --statistics

@@ -66,15 +66,96 @@ Script = dict[str, Any]
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 
 
+class Message:
+    """A sentence with NAMED placeholders and their values, translatable as a whole.
+
+    ``str()`` is the English sentence (``template.format(**values)``). A reader's language is
+    put in at the HTTP edge (``service.http.language``): the template is looked up in the
+    catalogs, then formatted with the same values, so a translation may reorder them. A value
+    that is itself a Message (a phrase such as "the match is over") is translated the same way.
+    With ``plural``, the template is the singular and ``values["count"]`` chooses the form.
+    """
+
+    __slots__ = ("template", "plural", "values")
+
+    def __init__(self, template: str, /, *, plural: str | None = None, **values: Any) -> None:
+        self.template = template
+        self.plural = plural
+        self.values = values
+
+    def render(self, translate: Callable[[Message], str] | None = None) -> str:
+        """The sentence, each template passed through ``translate`` (English when none)."""
+        if translate is not None:
+            text = translate(self)
+        elif self.plural is not None and self.values.get("count") != 1:
+            text = self.plural
+        else:
+            text = self.template
+        if not self.values:
+            return text
+        return text.format(**{k: _rendered(v, translate) for k, v in self.values.items()})
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def __format__(self, spec: str) -> str:
+        return format(self.render(), spec)
+
+    def __repr__(self) -> str:
+        return f"Message({self.render()!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return str(self) == str(other) if isinstance(other, Message | str) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+
+def _rendered(value: Any, translate: Callable[[Message], str] | None) -> Any:
+    """A value as it goes into a sentence: a Message rendered, a list joined (", " in English,
+    "、" in Chinese and Japanese: the catalogs' translation of ", ")."""
+    if isinstance(value, Message):
+        return value.render(translate)
+    if isinstance(value, list | tuple):
+        separator = translate(Message(", ")) if translate is not None else ", "
+        return separator.join(str(_rendered(v, translate)) for v in value)
+    return value
+
+
+def N_(text: str) -> str:
+    """Mark an English msgid for the catalogs where it is written (translated where it is shown)."""
+    return text
+
+
+def words(template: str, /, **values: Any) -> Message:
+    """A phrase for a refusal's sentence (a value of another Message), translated with it."""
+    return Message(template, **values)
+
+
+def plural(singular: str, plural_: str, /, count: int, **values: Any) -> Message:
+    """A phrase whose form follows ``count`` (the catalogs' plural forms in each language)."""
+    return Message(singular, plural=plural_, count=count, **values)
+
+
 class RuleViolation(Exception):
-    """An action or setup the rules refuse: a stable ``code`` and a sentence a person understands."""
+    """An action or setup the rules refuse: a stable ``code`` and a sentence a person understands.
+
+    The sentence is a template with named placeholders plus their values (``fail("not_your_turn",
+    "it is {player}'s turn", player="ann")``): ``message`` is its English rendering, ``sentence``
+    the Message the HTTP edge translates.
+    """
 
     status = 422
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, message: str | Message, /, **values: Any) -> None:
+        sentence = message if isinstance(message, Message) else Message(message, **values)
+        english = str(sentence)
+        super().__init__(english)
         self.code = code
-        self.message = message
+        self.message = english
+        self.sentence = sentence
+        # Members for programs that the problem answer carries beside the sentence.
+        self.extra: dict[str, Any] = {}
 
 
 class InvalidAction(RuleViolation):
@@ -83,15 +164,15 @@ class InvalidAction(RuleViolation):
     status = 400
 
 
-def fail(code: str, message: str) -> NoReturn:
-    """Refuse with a RuleViolation."""
-    raise RuleViolation(code, message)
+def fail(code: str, message: str | Message, /, **values: Any) -> NoReturn:
+    """Refuse with a RuleViolation: ``message`` is a template, ``values`` fill its placeholders."""
+    raise RuleViolation(code, message, **values)
 
 
-def require(condition: bool, code: str, message: str) -> None:
+def require(condition: bool, code: str, message: str | Message, /, **values: Any) -> None:
     """Refuse with a RuleViolation unless ``condition`` holds."""
     if not condition:
-        raise RuleViolation(code, message)
+        raise RuleViolation(code, message, **values)
 
 
 def event(type_: str, **data: Any) -> Event:

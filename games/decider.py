@@ -16,7 +16,7 @@ import importlib
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from games.contract import Action, Event, Game, InvalidAction, State, fail
+from games.contract import Action, Event, Game, InvalidAction, State, fail, words
 from games.validation import with_defaults
 from games.words import and_words
 
@@ -37,14 +37,19 @@ def refuse_finished(state: State) -> None:
     by every game's decide and by whoever checks it before the shape of an action."""
     if state.get("finished"):
         winners = state.get("winners") or []
-        won = f" (won by {and_words(winners)})" if winners else ""
-        fail("match_finished", f"the match is over{won}; undo to change its end")
+        won = words(" (won by {winners})", winners=and_words(winners)) if winners else ""
+        fail("match_finished", "the match is over{won}; undo to change its end", won=won)
 
 
 def unknown_action(title: str, kind: Any, actions: Iterable[str]) -> InvalidAction:
     """The refusal of an action type a game has none of (``unknown_action``), naming those it has."""
-    known = ", ".join(sorted(actions))
-    return InvalidAction("unknown_action", f"{title} has no action {kind!r}; the actions are: {known}")
+    return InvalidAction(
+        "unknown_action",
+        "{title} has no action {kind!r}; the actions are: {known}",
+        title=title,
+        kind=kind,
+        known=sorted(actions),
+    )
 
 
 def decide_with(handlers: Mapping[str, Handler], title: str, state: State, action: Action) -> list[Event]:
@@ -122,7 +127,13 @@ def setup_with(
     def setup(players: list[str], setup: dict[str, Any], options: dict[str, Any]) -> list[Event]:
         if not least <= len(players) <= most:
             span = str(least) if least == most else f"{least} to {most}"
-            fail("player_count", f"{title} is played by {span} players, not {len(players)}")
+            fail(
+                "player_count",
+                "{title} is played by {span} players, not {count}",
+                title=title,
+                span=span,
+                count=len(players),
+            )
         return own(players, setup, with_defaults(options_schema, options))
 
     setup.__doc__ = own.__doc__

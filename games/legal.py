@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from games.contract import Action, Event, RuleViolation, State
+from games.contract import Action, Event, Message, RuleViolation, State
 
 Field = dict[str, Any]
 Entry = dict[str, Any]
@@ -50,7 +50,7 @@ def entry(
     fields: Iterable[Field] = (),
     player: str | None = None,
     choices: list[dict[str, Any]] | None = None,
-    note: str | None = None,
+    note: Message | str | None = None,
     **fixed: Any,
 ) -> Entry:
     """One legal action type for one acting player (``player``, when the action names one)."""

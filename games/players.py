@@ -12,7 +12,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from games.contract import fail
+from games.contract import Message, fail, words
 
 # Zero-width characters and bidirectional controls: a name holding one looks like another name.
 _INVISIBLE = frozenset(
@@ -32,14 +32,18 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", folded)
 
 
-def invisible_in(name: str) -> str | None:
+def invisible_in(name: str) -> Message | None:
     """A sentence naming the first invisible or text-direction control character of ``name``."""
     for at, char in enumerate(name, start=1):
         if ord(char) in _INVISIBLE:
             what = unicodedata.name(char, "a control character").lower()
-            return (
-                f"the name {name!r} holds U+{ord(char):04X} ({what}) at character {at}: a name may "
-                "not hold invisible or text-direction control characters, so type it without them"
+            return words(
+                "the name {name!r} holds U+{code:04X} ({what}) at character {at}: a name may "
+                "not hold invisible or text-direction control characters, so type it without them",
+                name=name,
+                code=ord(char),
+                what=what,
+                at=at,
             )
     return None
 
@@ -62,7 +66,9 @@ def find_player(players: list[str], name: Any) -> str:
     if player is None:
         fail(
             "unknown_player",
-            f"{name!r} is not a player of this match; the players are: " + ", ".join(players),
+            "{name!r} is not a player of this match; the players are: {players}",
+            name=name,
+            players=players,
         )
     return player
 

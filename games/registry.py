@@ -32,5 +32,10 @@ def get_game(game_id: str) -> Game:
     games = all_games()
     if game_id not in games:
         known = ", ".join(games)
-        raise InvalidAction("unknown_game", f"there is no game {game_id!r}; the games are: {known}")
+        raise InvalidAction(
+            "unknown_game",
+            "there is no game {game_id!r}; the games are: {known}",
+            game_id=game_id,
+            known=known,
+        )
     return games[game_id]

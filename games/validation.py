@@ -7,10 +7,11 @@ from collections.abc import Mapping
 from typing import Any
 
 import jsonschema_rs
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, ValidationError
 
-from games.contract import Action, Game, InvalidAction
+from games.contract import Action, Game, InvalidAction, Message, words
 from games.players import invisible_in, name_key, seat_name
+from games.sentences import explain
 
 # Building a validator costs far more than using one; a game's schemas never change.
 _VALIDATORS: dict[int, tuple[Mapping[str, Any], Draft202012Validator, Any]] = {}
@@ -38,10 +39,26 @@ def _first_error(schema: Mapping[str, Any], value: Any, what: str) -> None:
     errors = sorted(reference.iter_errors(value), key=lambda e: (len(e.path), e.message))
     if not errors:
         return
-    err = errors[0]
-    where = ".".join(str(p) for p in err.path)
-    place = f"{what} field '{where}'" if where else what
-    raise InvalidAction(f"invalid_{what.split()[0]}", f"{place}: {err.message}")
+    refusal = InvalidAction(f"invalid_{what.split()[0]}", explain(errors[0], _whole(what)))
+    refusal.extra = {"errors": [machine_details(e) for e in errors[:10]]}
+    raise refusal
+
+
+def _whole(what: str) -> Message:
+    kind, _, name = what.partition(" ")
+    if kind == "action":
+        return words("the action {action}", action=name.strip("'"))
+    return words("the setup") if kind == "setup" else words("the options")
+
+
+def machine_details(error: ValidationError) -> dict[str, Any]:
+    """What a program reads of one schema error (the ``errors`` member of the problem)."""
+    return {
+        "path": list(error.path),
+        "validator": error.validator,
+        "expected": error.validator_value if not isinstance(error.validator_value, dict) else None,
+        "message": error.message,
+    }
 
 
 def validate_action(game: Game, action: Any) -> Action:
@@ -80,13 +97,20 @@ def _refuse_same_names(names: list[str]) -> None:
             continue
         if first == name:
             raise InvalidAction(
-                "invalid_players", f"{name!r} is seated twice: give each player a different name"
+                "invalid_players", "{name!r} is seated twice: give each player a different name", name=name
             )
-        how = "only in case" if first.casefold() == name.casefold() else "only in how they are typed"
+        how = (
+            words("only in case")
+            if first.casefold() == name.casefold()
+            else words("only in how they are typed")
+        )
         raise InvalidAction(
             "invalid_players",
-            f"{first!r} and {name!r} differ {how} (case, width or accents written apart), and "
+            "{first!r} and {name!r} differ {how} (case, width or accents written apart), and "
             "tabletape takes them for one person: give each player a different name",
+            first=first,
+            name=name,
+            how=how,
         )
 
 
@@ -110,7 +134,13 @@ def validate_match(
             if game.min_players == game.max_players
             else f"{game.min_players} to {game.max_players}"
         )
-        raise InvalidAction("player_count", f"{game.title} is played by {span} players, not {len(names)}")
+        raise InvalidAction(
+            "player_count",
+            "{title} is played by {span} players, not {count}",
+            title=game.title,
+            span=span,
+            count=len(names),
+        )
     setup = {} if setup is None else setup
     options = {} if options is None else options
     if not isinstance(setup, dict):

@@ -1,8 +1,14 @@
-"""English for messages: lists of words joined the way a person writes them."""
+"""Lists of words joined the way a person writes them, in the reader's language.
+
+``and_words`` and ``or_words`` give a Message (English when turned into a string), so a refusal
+that names several things is translated whole: "a, b and c", "a、b和c", "a、bとc"."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
+
+from games.contract import Message, words
 
 
 def joined(words: Sequence[str], last: str) -> str:
@@ -14,11 +20,15 @@ def joined(words: Sequence[str], last: str) -> str:
     return f"{', '.join(words[:-1])} {last} {words[-1]}"
 
 
-def and_words(words: Sequence[str]) -> str:
+def and_words(items: Sequence[Any]) -> Message:
     """``a, b and c``."""
-    return joined(words, "and")
+    if len(items) < 2:
+        return words("{item}", item=items[0] if items else "")
+    return words("{items} and {last}", items=list(items[:-1]), last=items[-1])
 
 
-def or_words(words: Sequence[str]) -> str:
+def or_words(items: Sequence[Any]) -> Message:
     """``a, b or c``."""
-    return joined(words, "or")
+    if len(items) < 2:
+        return words("{item}", item=items[0] if items else "")
+    return words("{items} or {last}", items=list(items[:-1]), last=items[-1])

@@ -17,7 +17,7 @@ from service.api.schemas.answers import Problem
 from service.bootstrap import build
 from service.config import Settings
 from service.http import conventions as http_conventions
-from service.http import disk_space, errors, metrics, request_log
+from service.http import disk_space, errors, language, metrics, request_log
 from service.http import pipeline as hooks
 from service.http.body_limits import check_request
 from service.http.compression import compress_reads
@@ -139,6 +139,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     ):
         api.register_blueprint(blueprint)
     app.register_blueprint(web_pages)
+    language.init_app(app)
     errors.register(app)
     parts = app.extensions["tabletape"]
     count_rate, count_unsent = limit_rates(
@@ -171,6 +172,7 @@ def create_app(settings: Settings | None = None) -> Flask:
             http_conventions.refuse_unknown_query,
         ],
         after=[
+            language.headers,
             http_conventions.version_etag,
             compress_reads(app),
             http_conventions.add_location,

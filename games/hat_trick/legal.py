@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.contract import State
+from games.contract import State, words
 from games.hat_trick.constants import CONTAINERS, DECK_SIZE, PROPS, SIZE, TABLE
 from games.legal import Answer, Entry, answer, described, entry, listed
 
@@ -40,7 +40,7 @@ def legal(state: State, sees_hidden: bool) -> Answer:
     first = round_["queue"][0] if round_["queue"] else None
     if first is not None and first["stack"] is None:
         actions.append(_judge(first["player"]))
-    actions.append(entry("abandon_round", [], note="the card is discarded, scoring for nobody"))
+    actions.append(entry("abandon_round", [], note=words("the card is discarded, scoring for nobody")))
     to_act = [p for p in state["players"] if p in declaring or (first and p == first["player"])]
     return answer(state, to_act, actions)
 
@@ -55,16 +55,18 @@ def _reveal(state: State) -> Entry:
         listed("colour", PROPS, optional=True, multiple=True, min=0, max=len(PROPS)),
         listed("grey", PROPS, optional=True, multiple=True, min=0, max=len(PROPS)),
     ]
-    note = "colour and grey share no prop and together show at least one"
+    note = words("colour and grey share no prop and together show at least one")
     if state["options"]["stars"] != "off":
         fields.append(listed("starred", PROPS, optional=True, multiple=True, min=0, max=len(PROPS)))
-        note += "; a starred prop is one of them"
+        note = words(
+            "colour and grey share no prop and together show at least one; a starred prop is one of them"
+        )
     return entry("reveal", fields, note=note)
 
 
 def _declare(player: str) -> Entry:
     stack = listed("stack", PLACEMENTS, optional=True, multiple=True, min=1, max=len(PROPS))
-    note = (
+    note = words(
         "without a stack the table judges; a stack has one placement per prop used, exactly one "
         "on the table, and no prop resting in or on itself"
     )

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.contract import Action, Event, State, event, fail, require
+from games.contract import Action, Event, State, event, fail, require, words
 from games.decider import Handler, decide_with, derive
-from games.hat_trick.constants import DECK_SIZE, PROPS, TITLE
+from games.hat_trick.constants import DECK_SIZE, PROPS, TITLE, prop_name
 from games.hat_trick.evolve import evolve, working_copy
 from games.hat_trick.stacks import canonical_stack, check_stack, judge_stack
 from games.hat_trick.view import totals
@@ -40,14 +40,16 @@ def _reveal(state: State, action: Action) -> list[Event]:
     if state["round"] is not None:
         fail(
             "round_in_progress",
-            f"card {state['round']['card']['card']} is still in play: its round ends with a pass, "
-            "with every player failing, or with abandon_round before card "
-            f"{number} can be revealed",
+            "card {card} is still in play: its round ends with a pass, with every player failing, or "
+            "with abandon_round before card {number} can be revealed",
+            card=state["round"]["card"]["card"],
+            number=number,
         )
     require(
         number not in state["revealed"],
         "card_already_revealed",
-        f"card {number} was already revealed in this match: each card is revealed once",
+        "card {number} was already revealed in this match: each card is revealed once",
+        number=number,
     )
     colour, grey, starred = (_in_order(action.get(key, [])) for key in ("colour", "grey", "starred"))
     _check_card(state, number, colour, grey, starred)
@@ -60,12 +62,14 @@ def _declare(state: State, action: Action) -> list[Event]:
     require(
         player not in round_["out"],
         "player_out",
-        f"{player} already failed this round and is out until the next card",
+        "{player} already failed this round and is out until the next card",
+        player=player,
     )
     require(
         all(entry["player"] != player for entry in round_["queue"]),
         "already_declared",
-        f"{player} has already declared and is waiting to be judged",
+        "{player} has already declared and is waiting to be judged",
+        player=player,
     )
     stack = action.get("stack")
     if stack is not None:
@@ -82,17 +86,25 @@ def _judge(state: State, action: Action) -> list[Event]:
     queue = round_["queue"]
     entry = next((entry for entry in queue if entry["player"] == player), None)
     if entry is None:
-        why = "already failed this round" if player in round_["out"] else "has not declared"
-        fail("not_declared", f"{player} {why}: there is no declaration of theirs to judge")
+        why = words("already failed this round") if player in round_["out"] else words("has not declared")
+        fail(
+            "not_declared",
+            "{player} {why}: there is no declaration of theirs to judge",
+            player=player,
+            why=why,
+        )
     require(
         entry["stack"] is None,
         "judged_by_stack",
-        f"{player} declared with a stack: tabletape judges it when its turn in the queue comes",
+        "{player} declared with a stack: tabletape judges it when its turn in the queue comes",
+        player=player,
     )
     require(
         entry is queue[0],
         "judge_out_of_order",
-        f"{queue[0]['player']} declared before {player}: judge {queue[0]['player']} first",
+        "{first} declared before {player}: judge {first} first",
+        first=queue[0]["player"],
+        player=player,
     )
     reason = action.get("reason")
     reasons = [{"requirement": "table", "prop": None, "message": reason}] if reason else []
@@ -169,19 +181,27 @@ def _round_in_play(state: State) -> dict[str, Any]:
 def _check_card(state: State, number: int, colour: list[str], grey: list[str], starred: list[str]) -> None:
     """Refuse a card whose content cannot be printed on a card of this match."""
     for prop in colour:
-        require(prop not in grey, "colour_and_grey", f"the {prop} cannot be both in colour and in grey")
-    require(bool(colour or grey), "empty_card", f"card {number} must show at least one prop")
+        require(
+            prop not in grey,
+            "colour_and_grey",
+            "the {prop} cannot be both in colour and in grey",
+            prop=prop_name(prop),
+        )
+    require(bool(colour or grey), "empty_card", "card {number} must show at least one prop", number=number)
     for prop in starred:
         require(
             state["options"]["stars"] != "off",
             "stars_off",
-            f"card {number} shows a star on the {prop}, but this match plays without stars "
+            "card {number} shows a star on the {prop}, but this match plays without stars "
             "(options.stars is off)",
+            number=number,
+            prop=prop_name(prop),
         )
         require(
             prop in colour or prop in grey,
             "star_off_card",
-            f"the {prop} carries a star but is not on the card (neither in colour nor in grey)",
+            "the {prop} carries a star but is not on the card (neither in colour nor in grey)",
+            prop=prop_name(prop),
         )
 
 

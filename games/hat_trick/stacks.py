@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.contract import require
-from games.hat_trick.constants import CONTAINERS, PROPS, SIZE, TABLE
+from games.contract import Message, require, words
+from games.hat_trick.constants import CONTAINERS, PROPS, SIZE, TABLE, prop_name
 from games.words import and_words
 
 # --- constants -------------------------------------------------------------------------------
@@ -33,7 +33,8 @@ def check_stack(stack: list[Placement]) -> None:
         require(
             prop not in placed,
             "prop_placed_twice",
-            f"the {prop} is placed twice: give exactly one placement per prop used",
+            "the {prop} is placed twice: give exactly one placement per prop used",
+            prop=prop_name(prop),
         )
         placed.add(prop)
         _check_fit(placement)
@@ -42,8 +43,10 @@ def check_stack(stack: list[Placement]) -> None:
         require(
             under == TABLE or under in links,
             "support_not_in_stack",
-            f"the {prop} is {_relation_word(relation)} the {under}, "
-            f"but the {under} has no placement in the stack",
+            "the {prop} is {relation_word} the {under}, but the {under} has no placement in the stack",
+            prop=prop_name(prop),
+            relation_word=_relation_word(relation),
+            under=prop_name(under),
         )
     _check_one_on_table(links)
     _check_no_cycle(links)
@@ -128,13 +131,18 @@ def _check_fit(placement: Placement) -> None:
     require(
         holder in CONTAINERS,
         "not_a_container",
-        f"the {prop} cannot be in the {holder}: only the tube, the goblet and the hat hold props",
+        "the {prop} cannot be in the {holder}: only the tube, the goblet and the hat hold props",
+        prop=prop_name(prop),
+        holder=prop_name(holder),
     )
     require(
         SIZE[prop] < SIZE[holder],
         "prop_too_large",
-        f"the {prop} does not fit in the {holder}: a prop only fits in a larger container "
-        f"(smallest first: {', '.join(PROPS)})",
+        "the {prop} does not fit in the {holder}: a prop only fits in a larger container (smallest "
+        "first: {PROPS})",
+        prop=prop_name(prop),
+        holder=prop_name(holder),
+        PROPS=[prop_name(p) for p in PROPS],
     )
 
 
@@ -148,8 +156,9 @@ def _check_one_on_table(links: Links) -> None:
     require(
         len(grounded) == 1,
         "several_props_on_table",
-        f"{_and(grounded)} stand on the table: the props used must form one single stack "
-        "with exactly one prop on the table",
+        "{props} stand on the table: the props used must form one single stack with exactly one prop "
+        "on the table",
+        props=_and(grounded),
     )
 
 
@@ -164,9 +173,12 @@ def _check_no_cycle(links: Links) -> None:
         require(
             not loop,
             "stack_cycle",
-            f"{_and(loop)} rest on each other in a loop: every prop must lead down to the table"
+            words(
+                "{props} rest on each other in a loop: every prop must lead down to the table",
+                props=_and(loop),
+            )
             if len(loop) > 1
-            else f"the {current} cannot rest on itself",
+            else words("the {prop} cannot rest on itself", prop=prop_name(current)),
         )
 
 
@@ -200,13 +212,13 @@ def _place(links: Links, prop: str) -> str:
     return "stands on the table" if under == TABLE else f"stands on top of the {under}"
 
 
-def _relation_word(relation: str) -> str:
-    return "in" if relation == "in" else "on top of"
+def _relation_word(relation: str) -> Message:
+    return words("in") if relation == "in" else words("on top of")
 
 
 def _reason(requirement: str, prop: str, says: str) -> Reason:
     return {"requirement": requirement, "prop": prop, "message": f"the {prop} {says}"}
 
 
-def _and(props: list[str]) -> str:
-    return and_words([f"the {prop}" for prop in props])
+def _and(props: list[str]) -> Message:
+    return and_words([words("the {prop}", prop=prop_name(prop)) for prop in props])

@@ -51,8 +51,10 @@ def canon_card(text: str) -> str:
     if card not in ALL_CARDS:
         fail(
             "unknown_card",
-            f"{text!r} is not a hat card: a card is written type-value, the types are "
-            f"{', '.join(TYPES)} and the values 1 to 6 (e.g. 'blue-4')",
+            "{text!r} is not a hat card: a card is written type-value, the types are {TYPES} and the "
+            "values 1 to 6 (e.g. 'blue-4')",
+            text=text,
+            TYPES=", ".join(TYPES),
         )
     return card
 
@@ -61,7 +63,12 @@ def canon_type(text: str) -> str:
     """The canonical spelling of a hat type written in any letter case, or RuleViolation."""
     kind = text.strip().lower()
     if kind not in TYPES:
-        fail("unknown_type", f"{text!r} is not a hat type: the types are {', '.join(TYPES)}")
+        fail(
+            "unknown_type",
+            "{text!r} is not a hat type: the types are {TYPES}",
+            text=text,
+            TYPES=", ".join(TYPES),
+        )
     return kind
 
 

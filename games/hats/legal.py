@@ -10,7 +10,7 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from games.contract import RuleViolation, State
+from games.contract import RuleViolation, State, words
 from games.hats.constants import ALL_CARDS, card_type, card_value
 from games.hats.rules import decide
 from games.hats.turns import partner_of
@@ -62,7 +62,7 @@ def _extras(state: State, player: str) -> list[Entry]:
         given = [c for c in _cards(state) if _may(check_leaves_hand, state, player, c)]
         received = [c for c in _cards(state) if _may(check_leaves_hand, state, partner, c)]
         fields = [listed("given", given, optional=True), listed("received", received, optional=True)]
-        found.append(entry("partner_trade", fields, player=player, note="given and received differ"))
+        found.append(entry("partner_trade", fields, player=player, note=words("given and received differ")))
     return found
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.contract import Action, Event, State, event, fail, require
+from games.contract import Action, Event, State, event, fail, require, words
 from games.decider import Handler, decide_with, derive
 from games.hats.constants import (
     HAND_SIZE,
@@ -48,7 +48,8 @@ def _removed_types(count: int, given: list[str] | None) -> list[str]:
         require(
             not given,
             "removed_types_not_used",
-            f"with {count} players every hat type is played: leave out removed_types",
+            "with {count} players every hat type is played: leave out removed_types",
+            count=count,
         )
         return []
     if given is None or len(given) != REMOVED_WITH_TWO:
@@ -57,7 +58,7 @@ def _removed_types(count: int, given: list[str] | None) -> list[str]:
             "with 2 players two hat types are removed: setup.removed_types must name them",
         )
     removed = [canon_type(kind) for kind in given]
-    require(removed[0] != removed[1], "duplicate_type", f"{removed[0]} is named twice")
+    require(removed[0] != removed[1], "duplicate_type", "{hat_type} is named twice", hat_type=removed[0])
     return removed
 
 
@@ -66,7 +67,10 @@ def _tea_table(count: int, removed: list[str], given: list[str]) -> list[str]:
     require(
         len(given) == spaces,
         "wrong_table_size",
-        f"with {count} players the tea table starts with {spaces} cards, not {len(given)}",
+        "with {count} players the tea table starts with {spaces} cards, not {count2}",
+        count=count,
+        spaces=spaces,
+        count2=len(given),
     )
     table = [canon_card(text) for text in given]
     seen: dict[str, str] = {}
@@ -82,11 +86,14 @@ def _hands(
     hands: dict[str, list[str]] = {}
     for name, cards in given.items():
         player = canon_player(players, name)
-        require(player not in hands, "duplicate_player", f"{player}'s hand is given twice")
+        require(player not in hands, "duplicate_player", "{player}'s hand is given twice", player=player)
         require(
             len(cards) == HAND_SIZE,
             "wrong_hand_size",
-            f"{player} is dealt {HAND_SIZE} cards, not {len(cards)}",
+            "{player} is dealt {HAND_SIZE} cards, not {count}",
+            player=player,
+            HAND_SIZE=HAND_SIZE,
+            count=len(cards),
         )
         hands[player] = [canon_card(text) for text in cards]
         for card in hands[player]:
@@ -99,9 +106,19 @@ def _check_new_card(card: str, removed: list[str], seen: dict[str, str], where: 
     require(
         kind not in removed,
         "card_removed",
-        f"{card} ({where}) is not in this game: the {kind} hats were removed",
+        "{card} ({where}) is not in this game: the {kind} hats were removed",
+        card=card,
+        where=where,
+        kind=kind,
     )
-    require(card not in seen, "duplicate_card", f"{card} is both in {seen.get(card)} and {where}")
+    require(
+        card not in seen,
+        "duplicate_card",
+        "{card} is both in {get} and {where}",
+        card=card,
+        get=seen.get(card),
+        where=where,
+    )
     seen[card] = where
 
 
@@ -123,8 +140,13 @@ def _swap(state: State, action: Action) -> list[Event]:
     require(
         card_type(card) == card_type(on) or card_value(card) > card_value(on),
         "swap_not_allowed",
-        f"{card} cannot replace {on} on space {space}: a swap needs the same type as {on} "
-        f"({card_type(on)}) or a value higher than {card_value(on)}",
+        "{card} cannot replace {on} on space {space}: a swap needs the same type as {on} "
+        "({card_type}) or a value higher than {card_value}",
+        card=card,
+        on=on,
+        space=space,
+        card_type=card_type(on),
+        card_value=card_value(on),
     )
     events.append(event("HatSwapped", player=player, card=card, space=space, taken=on))
     return events + play_end(state)
@@ -159,15 +181,16 @@ def _partner_trade(state: State, action: Action) -> list[Event]:
     player = canon_player(state["players"], action["player"])
     partner = partner_of(state, player)
     if partner is None:
-        off = " (this match was created with partners off)" if len(state["players"]) == 4 else ""
-        fail("no_partners", f"partner trades are only played by 4 players sitting as partners{off}")
+        off = words(" (this match was created with partners off)") if len(state["players"]) == 4 else ""
+        fail("no_partners", "partner trades are only played by 4 players sitting as partners{off}", off=off)
     events = extra_turn(state, player, "partner trade")
     given = maybe_card(action.get("given"))
     received = maybe_card(action.get("received"))
     require(
         given is None or given != received,
         "same_card",
-        f"a partner trade swaps two different cards, but {given} is named as given and received",
+        "a partner trade swaps two different cards, but {given} is named as given and received",
+        given=given,
     )
     if given is not None:
         check_leaves_hand(state, player, given)
@@ -184,14 +207,19 @@ def _favourite(state: State, action: Action) -> list[Event]:
     require(
         state["phase"] != "play",
         "favourite_too_early",
-        f"favourite hats are revealed once every player has played {PLAYS_EACH} cards; "
-        f"{made} of {total} plays are made",
+        "favourite hats are revealed once every player has played {PLAYS_EACH} cards; {made} of "
+        "{total} plays are made",
+        PLAYS_EACH=PLAYS_EACH,
+        made=made,
+        total=total,
     )
     shown = state["favourites"][player]
     require(
         shown is None,
         "favourite_already_revealed",
-        f"{player} has already revealed {shown} as favourite hat",
+        "{player} has already revealed {shown} as favourite hat",
+        player=player,
+        shown=shown,
     )
     card = canon_card(action["card"])
     check_leaves_hand(state, player, card)
@@ -222,8 +250,10 @@ def _space(state: State, space: int) -> int:
     require(
         1 <= space <= spaces,
         "space_out_of_range",
-        f"space {space} is not on the tea table: with {len(state['players'])} players "
-        f"the spaces are 1 to {spaces}",
+        "space {space} is not on the tea table: with {count} players the spaces are 1 to {spaces}",
+        space=space,
+        count=len(state["players"]),
+        spaces=spaces,
     )
     return space
 
@@ -233,8 +263,11 @@ def _drawn_back(state: State, player: str, discarded: str | None, drawn: str | N
     if discarded is not None and drawn is not None and discarded != drawn:
         fail(
             "deck_empty",
-            f"the draw pile is empty, so {player} shuffles the discarded {discarded} and "
-            f"draws it straight back, not {drawn}",
+            "the draw pile is empty, so {player} shuffles the discarded {discarded} and draws it "
+            "straight back, not {drawn}",
+            player=player,
+            discarded=discarded,
+            drawn=drawn,
         )
     if discarded is None and drawn is not None:
         check_leaves_hand(state, player, drawn)
@@ -247,8 +280,11 @@ def _check_draw(state: State, player: str, discarded: str | None, drawn: str) ->
     if drawn == discarded and not reshuffled:
         fail(
             "card_discarded",
-            f"{player} cannot draw {drawn} back: it was just discarded, and the draw pile "
-            f"still holds {state['deck']} cards",
+            "{player} cannot draw {drawn} back: it was just discarded, and the draw pile still holds "
+            "{deck} cards",
+            player=player,
+            drawn=drawn,
+            deck=state["deck"],
         )
     # After a reshuffle an unnamed discard may be the very card drawn back.
     unnamed_back = reshuffled and discarded is None and drawn in state["hands"][player]["known"]

@@ -6,7 +6,7 @@ after the last play, the last player may still redraw until the first favourite 
 
 from __future__ import annotations
 
-from games.contract import Event, State, event, fail, require
+from games.contract import Event, State, event, fail, require, words
 from games.hats.constants import PLAYS_EACH
 from games.players import left_of
 
@@ -18,15 +18,19 @@ def main_turn(state: State, player: str) -> list[Event]:
     if state["phase"] != "play":
         fail(
             "too_many_plays",
-            f"{player} has played {PLAYS_EACH} cards, as has everyone: the play is over, "
-            "reveal the favourite hats",
+            "{player} has played {PLAYS_EACH} cards, as has everyone: the play is over, reveal the "
+            "favourite hats",
+            player=player,
+            PLAYS_EACH=PLAYS_EACH,
         )
     turn = state["turn"]
     if player == turn["player"]:
         require(
             not turn["played"],
             "already_played",
-            f"{player} has already played a card this turn; {left_of(state['players'], player)} plays next",
+            "{player} has already played a card this turn; {left_of} plays next",
+            player=player,
+            left_of=left_of(state["players"], player),
         )
         return []
     return _next_turn(state, player)
@@ -38,14 +42,22 @@ def extra_turn(state: State, player: str, kind: str) -> list[Event]:
     if player == turn["player"]:
         done = turn["extra"]
         if done is not None:
-            also = " or one partner trade" if state["teams"] else ""
-            made = done.replace("_", " ")
-            fail("second_redraw", f"{player} has already made a {made} this turn: one redraw{also}")
+            also = words(" or one partner trade") if state["teams"] else ""
+            made = words("partner trade") if done == "partner_trade" else words("redraw")
+            fail(
+                "second_redraw",
+                "{player} has already made a {made} this turn: one redraw{also}",
+                player=player,
+                made=made,
+                also=also,
+            )
         late = state["phase"] != "play" and any(state["favourites"].values())
-        require(not late, "play_over", f"the play is over: no {kind} once favourites are shown")
+        require(
+            not late, "play_over", "the play is over: no {kind} once favourites are shown", kind=words(kind)
+        )
         return []
     if state["phase"] != "play":
-        fail("play_over", f"the play is over: {player} may only reveal a favourite hat now")
+        fail("play_over", "the play is over: {player} may only reveal a favourite hat now", player=player)
     return _next_turn(state, player)
 
 
@@ -58,9 +70,12 @@ def _next_turn(state: State, player: str) -> list[Event]:
     if turn["played"]:
         fail(
             "not_your_turn",
-            f"it is not {player}'s turn: {current} has played, and {following} plays next",
+            "it is not {player}'s turn: {current} has played, and {following} plays next",
+            player=player,
+            current=current,
+            following=following,
         )
-    fail("not_your_turn", f"it is {current}'s turn, not {player}'s")
+    fail("not_your_turn", "it is {current}'s turn, not {player}'s", current=current, player=player)
 
 
 def play_end(state: State) -> list[Event]:

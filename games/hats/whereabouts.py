@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.contract import State, fail
+from games.contract import Message, State, fail, words
 from games.hats.constants import card_type
 
 # --- where a recorded card lies ---------------------------------------------------------------
@@ -15,41 +15,45 @@ from games.hats.constants import card_type
 
 def locate(
     state: State, card: str, *, skip_pile: bool = False, holder: str | None = None
-) -> tuple[str, str] | None:
+) -> tuple[str, Message] | None:
     """Where the recorded facts put ``card``, as (code, sentence); None when nobody knows.
     ``holder``'s hand is left out: the question is whether the card is anywhere else."""
     kind = card_type(card)
     if kind in state["removed_types"]:
-        return "card_removed", f"{card} is not in this game: the {kind} hats were removed"
+        return "card_removed", words(
+            "{card} is not in this game: the {kind} hats were removed", card=card, kind=kind
+        )
     if card in state["table"]:
         space = state["table"].index(card) + 1
-        return "card_on_table", f"{card} is on the tea table at space {space}"
+        return "card_on_table", words("{card} is on the tea table at space {space}", card=card, space=space)
     for player in state["players"]:
         found = _held_by(state, player, card, in_hand=player != holder)
         if found:
             return found
     if not skip_pile and card in state["pile"]["known"]:
-        return "card_discarded", f"{card} lies face down on the discard pile"
+        return "card_discarded", words("{card} lies face down on the discard pile", card=card)
     return None
 
 
-def _held_by(state: State, player: str, card: str, *, in_hand: bool) -> tuple[str, str] | None:
+def _held_by(state: State, player: str, card: str, *, in_hand: bool) -> tuple[str, Message] | None:
     if card in state["collections"][player]:
-        return "card_collected", f"{card} is face up in {player}'s collection"
+        return "card_collected", words("{card} is face up in {player}'s collection", card=card, player=player)
     if card in state["black_hats"][player]:
-        return "card_collected", f"{card} is one of {player}'s black hats"
+        return "card_collected", words("{card} is one of {player}'s black hats", card=card, player=player)
     if state["favourites"][player] == card:
-        return "card_revealed", f"{card} is {player}'s revealed favourite hat"
+        return "card_revealed", words("{card} is {player}'s revealed favourite hat", card=card, player=player)
     hand = state["hands"][player]
     if not in_hand or card not in hand["known"]:
         return None
     if surely_held(hand):
-        return "card_in_hand", f"{card} is recorded in {player}'s hand"
+        return "card_in_hand", words("{card} is recorded in {player}'s hand", card=card, player=player)
     if not hand.get("loose"):
         # Only black hats took cards away unnamed: the card is in the hand or face down among them.
-        return "card_in_hand", (
-            f"{card} is recorded in {player}'s hand: it is still there, or it is one of the black "
-            f"hats {player} made without naming the card"
+        return "card_in_hand", words(
+            "{card} is recorded in {player}'s hand: it is still there, or it is one of the black "
+            "hats {player} made without naming the card",
+            card=card,
+            player=player,
         )
     return None
 
@@ -66,18 +70,24 @@ def check_leaves_hand(state: State, player: str, card: str) -> None:
     if found:
         fail(*found)
     if card not in hand["known"] and hand["unknown"] == 0:
-        fail("card_not_in_hand", f"{card} is not in {player}'s hand: {_holding(hand)}")
+        fail(
+            "card_not_in_hand",
+            "{card} is not in {player}'s hand: {holding}",
+            card=card,
+            player=player,
+            holding=_holding(hand),
+        )
 
 
-def _holding(hand: dict[str, Any]) -> str:
-    held = ", ".join(hand["known"]) or "no card"
+def _holding(hand: dict[str, Any]) -> Message:
+    held = list(hand["known"]) or words("no card")
     if surely_held(hand):
-        return f"it holds {held}"
-    return f"its {hand['size']} cards are among {held}, as recorded"
+        return words("it holds {held}", held=held)
+    return words("its {size} cards are among {held}, as recorded", size=hand["size"], held=held)
 
 
 def check_from_deck(state: State, player: str, card: str, *, reshuffled: bool) -> None:
     """Refuse unless ``card`` may be drawn from the draw pile (after a reshuffle, if any)."""
     found = locate(state, card, skip_pile=reshuffled)
     if found:
-        fail(found[0], f"{player} cannot draw {card}: {found[1]}")
+        fail(found[0], "{player} cannot draw {card}: {reason}", player=player, card=card, reason=found[1])

@@ -37,7 +37,12 @@ def distribute(state: State, action: Action) -> list[Event]:
     if state["phase"] == "playing":
         trick = state["trick"]
         turn = trick["order"][len(trick["plays"])]
-        fail("trick_not_won", f"trick {trick['number']} is not complete: {turn} plays next")
+        fail(
+            "trick_not_won",
+            "trick {number} is not complete: {turn} plays next",
+            number=trick["number"],
+            turn=turn,
+        )
     require(state["phase"] == "distributing", "wrong_phase", "no trick is waiting to be distributed")
     trick = state["trick"]
     cards = _read(state, action["cards"])
@@ -58,20 +63,25 @@ def _read(state: State, given: dict[str, Any]) -> dict[str, str]:
     chosen: dict[str, str] = {}
     for text, to in given.items():
         card = canonical_card(text)
-        require(card is not None, "unknown_card", f"'{text}' is not a card")
+        require(card is not None, "unknown_card", "'{text}' is not a card", text=text)
         require(
             card in in_trick,
             "card_not_in_trick",
-            f"{card} is not in trick {trick['number']} ({', '.join(in_trick)})",
+            "{card} is not in trick {number} ({in_trick})",
+            card=card,
+            number=trick["number"],
+            in_trick=", ".join(in_trick),
         )
-        require(card not in chosen, "duplicate_card", f"{card} is handed out twice")
+        require(card not in chosen, "duplicate_card", "{card} is handed out twice", card=card)
         chosen[str(card)] = _receiver(state, to)
     missing = [card for card in in_trick if card not in chosen]
     require(
         not missing,
         "card_missing",
-        f"the distribution misses {', '.join(missing)}: give each card of trick "
-        f'{trick["number"]} to a player or "{DISCARD}"',
+        'the distribution misses {missing}: give each card of trick {number} to a player or "{DISCARD}"',
+        missing=", ".join(missing),
+        number=trick["number"],
+        DISCARD=DISCARD,
     )
     return {card: chosen[card] for card in in_trick}
 
@@ -81,11 +91,14 @@ def _receiver(state: State, to: Any) -> str:
         return DISCARD
     player = resolve_player(state["players"], to)
     if player is None:
-        fail("unknown_player", f"'{to}' is not a player of this match nor \"{DISCARD}\"")
+        fail(
+            "unknown_player", "'{to}' is not a player of this match nor \"{DISCARD}\"", to=to, DISCARD=DISCARD
+        )
     require(
         state["alive"][player],
         "receiver_eliminated",
-        f"{player} is eliminated and receives no cards",
+        "{player} is eliminated and receives no cards",
+        player=player,
     )
     return player
 

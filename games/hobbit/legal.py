@@ -8,7 +8,7 @@ from __future__ import annotations
 from itertools import combinations_with_replacement, permutations
 from math import factorial
 
-from games.contract import RuleViolation, State
+from games.contract import Message, RuleViolation, State, words
 from games.hobbit.constants import DECK, DISCARD, MARKS, colour, living
 from games.hobbit.powers import FREE, POWERS, check_distribution
 from games.legal import Answer, Entry, answer, described, entry, listed
@@ -72,14 +72,14 @@ def _play(state: State, player: str, sees_hidden: bool) -> Entry:
     known = all(card in marks for card in cards)
     card = listed("card", cards, flags=flags) if flags else listed("card", cards)
     fields = [card, listed("mark", MARKS, optional=known)]
-    note = None if known else "a card seen for the first time carries its mark"
+    note = None if known else words("a card seen for the first time carries its mark")
     return entry("play", fields, player=player, choices=choices, note=note)
 
 
 def _distribute(state: State, winner: str) -> Entry:
     cards = [play["card"] for play in state["trick"]["plays"]]
     free = state["options"]["distribution"] == "free"
-    note = FREE if free else POWERS[state["characters"][winner]]
+    note = words(FREE if free else POWERS[state["characters"][winner]])
     # A power says how many cards each player gets, never which: the receivers' counts decide.
     allowed = [
         counts
@@ -101,12 +101,17 @@ def _distribute(state: State, winner: str) -> Entry:
 # --- private helpers -------------------------------------------------------------------------
 
 
-def _revokes(state: State, player: str, cards: list[str]) -> dict[str, str]:
+def _revokes(state: State, player: str, cards: list[str]) -> dict[str, Message]:
     """The cards whose play the rules accept but flag as a revoke (no hands recorded), and why."""
     voids = state["void"].get(player, {}) if state["hands"] is None else {}
     return {
-        card: f"a revoke: {player} did not follow {colour(card)} in trick {voids[colour(card)]}; "
-        "the play is recorded with a dispute"
+        card: words(
+            "a revoke: {player} did not follow {colour} in trick {trick}; "
+            "the play is recorded with a dispute",
+            player=player,
+            colour=words(colour(card)),
+            trick=voids[colour(card)],
+        )
         for card in cards
         if colour(card) in voids
     }

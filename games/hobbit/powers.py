@@ -9,21 +9,23 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
-from games.contract import State, fail
+from games.contract import N_, Message, State, fail, plural, words
 from games.hobbit.constants import DISCARD, living
 
 # --- constants -----------------------------------------------------------------------------------
 
 POWERS = {
-    "bilbo": "Bilbo's power gives one card to himself and one to another player, the rest discarded",
-    "thorin": "Thorin's power gives one card at random to each living player, any extra discarded",
-    "smaug": "Smaug's power gives at most one card to each living player, himself included, "
-    "the rest discarded",
-    "gandalf": "Gandalf's power gives at most one card to each living player, himself included, "
-    "the rest discarded",
-    "bolg": "Bolg's power gives one card to another player, the rest discarded",
+    "bilbo": N_("Bilbo's power gives one card to himself and one to another player, the rest discarded"),
+    "thorin": N_("Thorin's power gives one card at random to each living player, any extra discarded"),
+    "smaug": N_(
+        "Smaug's power gives at most one card to each living player, himself included, the rest discarded"
+    ),
+    "gandalf": N_(
+        "Gandalf's power gives at most one card to each living player, himself included, the rest discarded"
+    ),
+    "bolg": N_("Bolg's power gives one card to another player, the rest discarded"),
 }
-FREE = "The free distribution gives every card of the trick to some living player"
+FREE = N_("The free distribution gives every card of the trick to some living player")
 
 # --- Checks --------------------------------------------------------------------------------------
 
@@ -34,49 +36,61 @@ def check_distribution(state: State, winner: str, cards: dict[str, str]) -> None
     if state["options"]["distribution"] == "free":
         thrown = [card for card, to in cards.items() if to == DISCARD]
         if thrown:
-            fail("distribution_broken", f"{FREE}; {', '.join(thrown)} cannot be discarded")
+            fail(
+                "distribution_broken",
+                "{FREE}; {thrown} cannot be discarded",
+                FREE=words(FREE),
+                thrown=", ".join(thrown),
+            )
         return
     character = state["characters"][winner]
     problem = _CHECKS[character](winner, given, len(cards), living(state))
     if problem is not None:
-        fail("power_broken", f"{POWERS[character]}; {winner} ({character}) {problem}")
+        fail(
+            "power_broken",
+            "{power}; {winner} ({character}) {problem}",
+            power=words(POWERS[character]),
+            winner=winner,
+            character=character,
+            problem=problem,
+        )
 
 
-def _bilbo(winner: str, given: Counter[str], n: int, alive: list[str]) -> str | None:
+def _bilbo(winner: str, given: Counter[str], n: int, alive: list[str]) -> Message | None:
     kept = given[winner]
     others = sum(count for player, count in given.items() if player != winner)
     if kept != 1:
-        return f"gave himself {_cards(kept)}"
+        return words("gave himself {cards}", cards=_cards(kept))
     if others != 1:
-        return f"gave {_cards(others)} to other players"
+        return words("gave {cards} to other players", cards=_cards(others))
     return None
 
 
-def _thorin(winner: str, given: Counter[str], n: int, alive: list[str]) -> str | None:
+def _thorin(winner: str, given: Counter[str], n: int, alive: list[str]) -> Message | None:
     crowded = _crowded(given)
     if crowded:
         return crowded
     missed = [p for p in alive if given[p] == 0]
     if missed and n > sum(given.values()):
-        return f"gave no card to {', '.join(missed)}"
+        return words("gave no card to {missed}", missed=missed)
     return None
 
 
-def _one_each(winner: str, given: Counter[str], n: int, alive: list[str]) -> str | None:
+def _one_each(winner: str, given: Counter[str], n: int, alive: list[str]) -> Message | None:
     return _crowded(given)
 
 
-def _bolg(winner: str, given: Counter[str], n: int, alive: list[str]) -> str | None:
+def _bolg(winner: str, given: Counter[str], n: int, alive: list[str]) -> Message | None:
     kept = given[winner]
     others = sum(count for player, count in given.items() if player != winner)
     if kept:
-        return f"gave himself {_cards(kept)}"
+        return words("gave himself {cards}", cards=_cards(kept))
     if others != 1:
-        return f"gave {_cards(others)} to other players"
+        return words("gave {cards} to other players", cards=_cards(others))
     return None
 
 
-_CHECKS: dict[str, Callable[[str, Counter[str], int, list[str]], str | None]] = {
+_CHECKS: dict[str, Callable[[str, Counter[str], int, list[str]], Message | None]] = {
     "bilbo": _bilbo,
     "thorin": _thorin,
     "smaug": _one_each,
@@ -87,10 +101,14 @@ _CHECKS: dict[str, Callable[[str, Counter[str], int, list[str]], str | None]] = 
 # --- private helpers -----------------------------------------------------------------------------
 
 
-def _crowded(given: Counter[str]) -> str | None:
-    over = [f"{player} {_cards(count)}" for player, count in given.items() if count > 1]
-    return f"gave {', '.join(over)}" if over else None
+def _crowded(given: Counter[str]) -> Message | None:
+    over = [
+        words("{player} {cards}", player=player, cards=_cards(count))
+        for player, count in given.items()
+        if count > 1
+    ]
+    return words("gave {over}", over=over) if over else None
 
 
-def _cards(count: int) -> str:
-    return "1 card" if count == 1 else f"{count} cards"
+def _cards(count: int) -> Message:
+    return plural("{count} card", "{count} cards", count=count)

@@ -37,7 +37,9 @@ def setup(players: list[str], setup: dict[str, Any], options: dict[str, Any]) ->
         require(
             name_key(player) != DISCARD,
             "reserved_name",
-            f"'{player}' cannot be a player's name: \"{DISCARD}\" means a discarded card",
+            "'{player}' cannot be a player's name: \"{DISCARD}\" means a discarded card",
+            player=player,
+            DISCARD=DISCARD,
         )
     chosen: dict[str, Any] = {"characters": _characters(players, setup.get("characters"))}
     if setup.get("marks") is not None:
@@ -57,23 +59,32 @@ def _characters(players: list[str], given: Any) -> dict[str, str]:
     chosen: dict[str, str] = {}
     for name, character in given.items():
         player = _seated(players, name)
-        require(player not in chosen, "duplicate_player", f"{player} has two characters")
+        require(player not in chosen, "duplicate_player", "{player} has two characters", player=player)
         character = str(character).strip().lower()
         require(
             character in CHARACTERS,
             "unknown_character",
-            f"'{character}' is not a character: choose from {', '.join(CHARACTERS)}",
+            "'{character}' is not a character: choose from {CHARACTERS}",
+            character=character,
+            CHARACTERS=", ".join(CHARACTERS),
         )
         holder = [p for p, c in chosen.items() if c == character]
-        require(not holder, "character_taken", f"{character} is already {holder and holder[0]}'s")
+        require(
+            not holder,
+            "character_taken",
+            "{character} is already {holder}'s",
+            character=character,
+            holder=holder and holder[0],
+        )
         chosen[player] = character
     missing = [p for p in players if p not in chosen]
-    require(not missing, "missing_player", f"no character for {', '.join(missing)}")
+    require(not missing, "missing_player", "no character for {missing}", missing=", ".join(missing))
     for side in SIDES:
         require(
             any(CHARACTERS[c] == side for c in chosen.values()),
             "side_missing",
-            f"at least one character must be {side}",
+            "at least one character must be {side}",
+            side=side,
         )
     return {p: chosen[p] for p in players}
 
@@ -83,13 +94,15 @@ def _mark_table(given: Any) -> dict[str, str]:
     table: dict[str, str] = {}
     for text, mark in given.items():
         card = _card(text)
-        require(card not in table, "duplicate_card", f"{card} appears twice in the mark table")
+        require(card not in table, "duplicate_card", "{card} appears twice in the mark table", card=card)
         table[card] = _mark_value(mark)
     missing = [card for card in DECK if card not in table]
     require(
         not missing,
         "marks_incomplete",
-        f"the mark table misses {len(missing)} of the 60 cards, first {', '.join(missing[:3])}",
+        "the mark table misses {count} of the 60 cards, first {first}",
+        count=len(missing),
+        first=", ".join(missing[:3]),
     )
     return {card: table[card] for card in DECK}
 
@@ -106,10 +119,13 @@ def _start_round(state: State, action: Action) -> list[Event]:
     require(
         state["phase"] == "round_start",
         "round_in_progress",
-        f"round {state['round']} is still being played; start the next one after its last trick",
+        "round {round} is still being played; start the next one after its last trick",
+        round=state["round"],
     )
     leader = _seated(state["players"], action["leader"])
-    require(state["alive"][leader], "player_eliminated", f"{leader} is eliminated and cannot lead")
+    require(
+        state["alive"][leader], "player_eliminated", "{leader} is eliminated and cannot lead", leader=leader
+    )
     dealt = living(state)
     hand_size = len(DECK) // len(dealt)
     hands = action.get("hands")
@@ -130,33 +146,57 @@ def _hands(state: State, given: dict[str, Any], dealt: list[str], size: int) -> 
     holder: dict[str, str] = {}
     for name, cards in given.items():
         player = _seated(state["players"], name)
-        require(player in dealt, "player_eliminated", f"{player} is eliminated and is dealt no cards")
-        require(player not in hands, "duplicate_player", f"{player}'s hand is given twice")
+        require(
+            player in dealt,
+            "player_eliminated",
+            "{player} is eliminated and is dealt no cards",
+            player=player,
+        )
+        require(player not in hands, "duplicate_player", "{player}'s hand is given twice", player=player)
         hand = [_card(text) for text in cards]
         require(
             len(hand) == size,
             "wrong_hand_size",
-            f"{player} holds {len(hand)} cards; each of {len(dealt)} players is dealt {size}",
+            "{player} holds {count} cards; each of {count2} players is dealt {size}",
+            player=player,
+            count=len(hand),
+            count2=len(dealt),
+            size=size,
         )
         for card in hand:
             other = holder.get(card)
-            require(other is None, "duplicate_card", f"{card} is in {other}'s hand and {player}'s")
+            require(
+                other is None,
+                "duplicate_card",
+                "{card} is in {other}'s hand and {player}'s",
+                card=card,
+                other=other,
+                player=player,
+            )
             holder[card] = player
         hands[player] = hand
     missing = [p for p in dealt if p not in hands]
-    require(not missing, "missing_player", f"the hands miss {', '.join(missing)}")
+    require(not missing, "missing_player", "the hands miss {missing}", missing=", ".join(missing))
     return {p: hands[p] for p in dealt}
 
 
 def _play(state: State, action: Action) -> list[Event]:
     _require_playing(state)
     player = _seated(state["players"], action["player"])
-    require(state["alive"][player], "player_eliminated", f"{player} is eliminated and cannot play")
+    require(
+        state["alive"][player], "player_eliminated", "{player} is eliminated and cannot play", player=player
+    )
     trick = state["trick"]
     turn = trick["order"][len(trick["plays"])]
-    require(player == turn, "not_your_turn", f"it is {turn}'s turn to play, not {player}'s")
+    require(
+        player == turn,
+        "not_your_turn",
+        "it is {turn}'s turn to play, not {player}'s",
+        turn=turn,
+        player=player,
+    )
     card = _card(action["card"])
-    require(card not in state["seen"], "card_already_played", f"{card} was played this round")
+    require(card not in state["seen"], "card_already_played", "{card} was played this round", card=card)
     if state["hands"] is not None:
         _require_from_hand(state, player, card)
     mark = _mark(state, card, action.get("mark"))
@@ -190,14 +230,16 @@ def _require_playing(state: State) -> None:
         trick = state["trick"]
         fail(
             "distribution_pending",
-            f"{trick['winner']} won trick {trick['number']}: record its distribution first",
+            "{winner} won trick {number}: record its distribution first",
+            winner=trick["winner"],
+            number=trick["number"],
         )
     require(state["phase"] == "playing", "wrong_phase", "no round is being played: start_round first")
 
 
 def _require_from_hand(state: State, player: str, card: str) -> None:
     hand = state["hands"][player]
-    require(card in hand, "card_not_in_hand", f"{card} is not in {player}'s hand")
+    require(card in hand, "card_not_in_hand", "{card} is not in {player}'s hand", card=card, player=player)
     led = state["trick"]["led"]
     if led is None or colour(card) == led:
         return
@@ -205,7 +247,11 @@ def _require_from_hand(state: State, player: str, card: str) -> None:
     require(
         not follow,
         "must_follow_colour",
-        f"{player} must follow {led} (holding {', '.join(follow)}), not play {card}",
+        "{player} must follow {led} (holding {follow}), not play {card}",
+        player=player,
+        led=led,
+        follow=", ".join(follow),
+        card=card,
     )
 
 
@@ -215,14 +261,28 @@ def _mark(state: State, card: str, given: Any) -> str:
         require(
             known is not None,
             "mark_required",
-            f"{card}'s mark is not known yet: send its mark ({', '.join(MARKS)})",
+            "{card}'s mark is not known yet: send its mark ({MARKS})",
+            card=card,
+            MARKS=", ".join(MARKS),
         )
         return str(known)
     mark = _mark_value(given)
     if known is not None and mark != known:
         if state["marks_fixed"]:
-            fail("wrong_mark", f"{card} bears {known} in the mark table, not {mark}")
-        fail("mark_changed", f"{card} showed {known} earlier in this match; it cannot show {mark}")
+            fail(
+                "wrong_mark",
+                "{card} bears {known} in the mark table, not {mark}",
+                card=card,
+                known=known,
+                mark=mark,
+            )
+        fail(
+            "mark_changed",
+            "{card} showed {known} earlier in this match; it cannot show {mark}",
+            card=card,
+            known=known,
+            mark=mark,
+        )
     return mark
 
 
@@ -267,13 +327,16 @@ def _card(text: Any) -> str:
     if card is None:
         fail(
             "unknown_card",
-            f"'{text}' is not a card: colour red, yellow, green, blue or purple "
-            "and number 1 to 12, written like purple-12",
+            "'{text}' is not a card: colour red, yellow, green, blue or purple and number 1 to 12, "
+            "written like purple-12",
+            text=text,
         )
     return card
 
 
 def _mark_value(text: Any) -> str:
     mark = str(text).strip().lower()
-    require(mark in MARKS, "unknown_mark", f"'{text}' is not a mark: {', '.join(MARKS)}")
+    require(
+        mark in MARKS, "unknown_mark", "'{text}' is not a mark: {MARKS}", text=text, MARKS=", ".join(MARKS)
+    )
     return mark

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.contract import N_, Message, words
 from games.words import and_words, or_words
 
 State = dict[str, Any]
@@ -21,13 +22,13 @@ PROP_SET = tuple(prop for prop in PROPS for _ in range(PROP_COUNTS[prop]))
 LETTER = {"rabbit": "R", "other-rabbit": "O", "hat": "H", "lettuce": "L", "carrot": "C"}
 PROP_OF = {letter: prop for prop, letter in LETTER.items()}
 PROP_WORDS = {
-    "rabbit": "the rabbit",
-    "other-rabbit": "the other rabbit",
-    "hat": "the hat",
-    "lettuce": "the lettuce",
-    "carrot": "a carrot",
+    "rabbit": N_("the rabbit"),
+    "other-rabbit": N_("the other rabbit"),
+    "hat": N_("the hat"),
+    "lettuce": N_("the lettuce"),
+    "carrot": N_("a carrot"),
 }
-COUNT_WORDS = {1: "one", 2: "two", 3: "three"}
+COUNT_WORDS = {1: N_("one"), 2: N_("two"), 3: N_("three")}
 
 # --- tricks ----------------------------------------------------------------------------------
 
@@ -36,20 +37,20 @@ VEGETABLES = ["carrot", "lettuce"]
 
 # id -> (title, points, the two props needed: each a list of the props that will do).
 TRICKS: dict[str, tuple[str, int, tuple[list[str], list[str]]]] = {
-    "hungry-rabbit": ("The Hungry Rabbit", 1, (RABBITS, VEGETABLES)),
-    "bunch-of-carrots": ("The Bunch of Carrots", 2, (["carrot"], ["carrot"])),
-    "vegetable-patch": ("The Vegetable Patch", 3, (["carrot"], ["lettuce"])),
+    "hungry-rabbit": (N_("The Hungry Rabbit"), 1, (RABBITS, VEGETABLES)),
+    "bunch-of-carrots": (N_("The Bunch of Carrots"), 2, (["carrot"], ["carrot"])),
+    "vegetable-patch": (N_("The Vegetable Patch"), 3, (["carrot"], ["lettuce"])),
     "rabbit-that-didnt-like-carrots": (
-        "The Rabbit That Didn't Like Carrots",
+        N_("The Rabbit That Didn't Like Carrots"),
         4,
         (RABBITS, ["lettuce"]),
     ),
-    "pair-of-rabbits": ("The Pair of Rabbits", 5, (["rabbit"], ["other-rabbit"])),
-    "vegetable-hat-trick": ("The Vegetable Hat Trick", 2, (["hat"], VEGETABLES)),
-    "carrot-hat-trick": ("The Carrot Hat Trick", 3, (["hat"], ["carrot"])),
-    "slightly-easier-hat-trick": ("The Slightly Easier Hat Trick", 4, (["hat"], RABBITS)),
-    "hat-trick": ("The Hat Trick", 5, (["hat"], ["rabbit"])),
-    "other-hat-trick": ("The Other Hat Trick", 6, (["hat"], ["other-rabbit"])),
+    "pair-of-rabbits": (N_("The Pair of Rabbits"), 5, (["rabbit"], ["other-rabbit"])),
+    "vegetable-hat-trick": (N_("The Vegetable Hat Trick"), 2, (["hat"], VEGETABLES)),
+    "carrot-hat-trick": (N_("The Carrot Hat Trick"), 3, (["hat"], ["carrot"])),
+    "slightly-easier-hat-trick": (N_("The Slightly Easier Hat Trick"), 4, (["hat"], RABBITS)),
+    "hat-trick": (N_("The Hat Trick"), 5, (["hat"], ["rabbit"])),
+    "other-hat-trick": (N_("The Other Hat Trick"), 6, (["hat"], ["other-rabbit"])),
 }
 TRICK_IDS = list(TRICKS)
 FINAL_TRICK = "other-hat-trick"
@@ -73,10 +74,10 @@ FINISHED = "finished"
 
 # What the player whose turn it is must do next, by phase (for messages that refuse an action).
 NEXT_STEP = {
-    CHOOSE: "choose: turn the next trick or swap to attempt the top one",
-    SWAP: "swap one of their props with another player's",
-    PERFORM: "perform or fail",
-    REFILL: "turn the next trick onto the empty pile",
+    CHOOSE: N_("choose: turn the next trick or swap to attempt the top one"),
+    SWAP: N_("swap one of their props with another player's"),
+    PERFORM: N_("perform or fail"),
+    REFILL: N_("turn the next trick onto the empty pile"),
 }
 
 
@@ -97,14 +98,14 @@ def satisfies(trick: str, props: list[str]) -> bool:
     return (a in first and b in second) or (a in second and b in first)
 
 
-def needs_words(trick: str) -> str:
+def needs_words(trick: str) -> Message:
     """What a trick needs, in words: 'the hat and the rabbit or the other rabbit'."""
     return and_words([_either_words(options) for options in TRICKS[trick][2]])
 
 
-def prop_words(prop: str) -> str:
+def prop_words(prop: str) -> Message:
     """A prop in a sentence: 'the hat', 'a carrot'."""
-    return PROP_WORDS[prop]
+    return words(PROP_WORDS[prop])
 
 
 def place_of(seat: int, slot: int) -> int:
@@ -113,11 +114,16 @@ def place_of(seat: int, slot: int) -> int:
 
 
 def place_label(players: list[str], place: int) -> str:
-    """A place in a sentence: 'slot 1 of bob', 'the middle'."""
+    """A place in a sentence: 'slot 1 of bob', 'the middle' (English, as the state keeps it)."""
+    return str(place_words(players, place))
+
+
+def place_words(players: list[str], place: int) -> Message:
+    """A place in a refusal's sentence, translated with it."""
     if place == MIDDLE:
-        return "the middle"
-    return f"slot {place % 2} of {players[place // 2]}"
+        return words("the middle")
+    return words("slot {slot} of {player}", slot=place % 2, player=players[place // 2])
 
 
-def _either_words(options: list[str]) -> str:
-    return or_words([PROP_WORDS[prop] for prop in options])
+def _either_words(options: list[str]) -> Message:
+    return or_words([prop_words(prop) for prop in options])

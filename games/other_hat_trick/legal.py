@@ -9,7 +9,7 @@ from __future__ import annotations
 from itertools import product
 from typing import Any
 
-from games.contract import State
+from games.contract import State, words
 from games.legal import Answer, Entry, accepted, answer, entry, listed
 from games.other_hat_trick.constants import (
     CHOOSE,
@@ -78,7 +78,7 @@ def _perform(state: State, player: str) -> Entry:
         for a, b in product(PROPS, PROPS)
         if _takes(state, {"type": "perform", "player": player, "props": [a, b]})
     ]
-    note = f"the trick needs {needs_words(state['pile'][-1])}"
+    note = words("the trick needs {needs}", needs=needs_words(state["pile"][-1]))
     return entry("perform", [listed("props", pairs)], player=player, note=note)
 
 
@@ -92,7 +92,7 @@ def _fail(state: State, player: str) -> Entry:
         if _takes(state, base | {"slot": slot, "prop": prop})
     ]
     fields = [listed("slot", [0, 1]), listed("prop", list(PROPS))]
-    return entry("fail", fields, player=player, choices=choices, note="the prop turned face up")
+    return entry("fail", fields, player=player, choices=choices, note=words("the prop turned face up"))
 
 
 def _reveal_all(state: State) -> Entry:
@@ -100,7 +100,7 @@ def _reveal_all(state: State) -> Entry:
     arrangements = [_arrangement(players, world) for world in state["worlds"]]
     names = [f"props.{p}" for p in players] + [f"props.{MIDDLE_NAME}"]
     fields = [listed(name, _distinct(a[name] for a in arrangements)) for name in names]
-    note = "every prop once: one rabbit, one other rabbit, one hat, one lettuce and three carrots"
+    note = words("every prop once: one rabbit, one other rabbit, one hat, one lettuce and three carrots")
     if len(arrangements) > MOST_CHOICES:
         return entry("reveal_all", fields, note=note)
     return entry("reveal_all", fields, choices=arrangements, note=note)

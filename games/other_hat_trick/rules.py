@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from games.contract import Action, Event, event, fail, require
+from games.contract import N_, Action, Event, Message, event, fail, plural, require, words
 from games.decider import Handler, decide_with
 from games.other_hat_trick.constants import (
     CHOOSE,
@@ -24,8 +24,8 @@ from games.other_hat_trick.constants import (
     TRICK_IDS,
     State,
     needs_words,
-    place_label,
     place_of,
+    place_words,
     prop_words,
     satisfies,
     trick_points,
@@ -46,7 +46,8 @@ def setup(players: list[str], setup: dict[str, Any], options: dict[str, Any]) ->
         require(
             name_key(name) != MIDDLE_NAME,
             "reserved_name",
-            f"a player may not be called {name!r}: 'middle' names the seventh prop",
+            "a player may not be called {name!r}: 'middle' names the seventh prop",
+            name=name,
         )
     require(
         isinstance(setup.get("first_player"), str),
@@ -58,8 +59,8 @@ def setup(players: list[str], setup: dict[str, Any], options: dict[str, Any]) ->
     require(
         first_trick in TRICK_IDS,
         "first_trick_required",
-        "setup.first_trick must name the trick turned from the top of the deck: one of "
-        + ", ".join(TRICK_IDS),
+        "setup.first_trick must name the trick turned from the top of the deck: one of {tricks}",
+        tricks=TRICK_IDS,
     )
     require(
         first_trick != FINAL_TRICK,
@@ -79,7 +80,7 @@ def decide(state: State, action: Action) -> list[Event]:
 
 
 def _turn_trick(state: State, action: Action) -> list[Event]:
-    require_phase(state, (CHOOSE, REFILL), "turn a trick")
+    require_phase(state, (CHOOSE, REFILL), N_("turn a trick"))
     trick = action["trick"]
     turned = state["turned"]
     require(
@@ -90,20 +91,25 @@ def _turn_trick(state: State, action: Action) -> list[Event]:
     require(
         trick not in turned,
         "trick_already_turned",
-        f"{trick_title(trick)} was already turned ({_whereabouts(state, trick)})",
+        "{trick_title} was already turned ({whereabouts})",
+        trick_title=words(trick_title(trick)),
+        whereabouts=_whereabouts(state, trick),
     )
     left = len(TRICK_IDS) - 1 - len(turned)
     require(
         trick != FINAL_TRICK or left == 0,
         "other_hat_trick_not_last",
-        f"The Other Hat Trick is the last trick of the deck, and {left} other "
-        f"trick{'s are' if left != 1 else ' is'} still above it",
+        plural(
+            "The Other Hat Trick is the last trick of the deck, and {count} other trick is still above it",
+            "The Other Hat Trick is the last trick of the deck, and {count} other tricks are still above it",
+            count=left,
+        ),
     )
     return [event("TrickTurned", trick=trick, player=state["turn"])]
 
 
 def _swap(state: State, action: Action) -> list[Event]:
-    player = _acting_player(state, action, (CHOOSE, SWAP), "swap")
+    player = _acting_player(state, action, (CHOOSE, SWAP), N_("swap"))
     require(
         name_key(action["with_player"]) != MIDDLE_NAME,
         "swap_with_middle",
@@ -113,7 +119,8 @@ def _swap(state: State, action: Action) -> list[Event]:
     require(
         other != player,
         "swap_with_self",
-        f"{player} must swap with another player, not with their own props",
+        "{player} must swap with another player, not with their own props",
+        player=player,
     )
     return [
         event(
@@ -128,13 +135,16 @@ def _swap(state: State, action: Action) -> list[Event]:
 
 
 def _perform(state: State, action: Action) -> list[Event]:
-    player = _acting_player(state, action, (PERFORM,), "perform")
+    player = _acting_player(state, action, (PERFORM,), N_("perform"))
     trick, props = state["pile"][-1], list(action["props"])
     require(
         satisfies(trick, props),
         "props_do_not_satisfy",
-        f"{prop_words(props[0])} and {prop_words(props[1])} do not perform {trick_title(trick)}: "
-        f"it needs {needs_words(trick)}",
+        "{prop_words} and {prop_words2} do not perform {trick_title}: it needs {needs_words}",
+        prop_words=prop_words(props[0]),
+        prop_words2=prop_words(props[1]),
+        trick_title=words(trick_title(trick)),
+        needs_words=needs_words(trick),
     )
     seat = state["players"].index(player)
     _require_fits(state, [(place_of(seat, 0), props[0]), (place_of(seat, 1), props[1])])
@@ -149,7 +159,7 @@ def _perform(state: State, action: Action) -> list[Event]:
 
 
 def _fail(state: State, action: Action) -> list[Event]:
-    player = _acting_player(state, action, (PERFORM,), "fail")
+    player = _acting_player(state, action, (PERFORM,), N_("fail"))
     trick = state["pile"][-1]
     turned = _turned_up(state, player, action)
     slot, prop = (None, None) if turned is None else (turned[0] % 2, turned[1])
@@ -166,8 +176,9 @@ def _reveal_all(state: State, action: Action) -> list[Event]:
     if state["phase"] != REVEAL:
         fail(
             "match_not_ended",
-            "everything is revealed only once the match has ended; now "
-            f"{state['turn']} must {NEXT_STEP[state['phase']]}",
+            "everything is revealed only once the match has ended; now {turn} must {step}",
+            turn=state["turn"],
+            step=words(NEXT_STEP[state["phase"]]),
         )
     revealed = _read_reveal(state, action["props"])
     shown = Counter(p for name in state["players"] for p in revealed[name])
@@ -176,8 +187,9 @@ def _reveal_all(state: State, action: Action) -> list[Event]:
     if wrong:
         fail(
             "reveal_wrong_props",
-            f"the reveal shows {and_words([_how_many(shown[p], p) for p in wrong])}, but the game has "
-            f"{and_words([_how_many(PROP_COUNTS[p], p) for p in wrong])}",
+            "the reveal shows {and_words}, but the game has {and_words2}",
+            and_words=and_words([_how_many(shown[p], p) for p in wrong]),
+            and_words2=and_words([_how_many(PROP_COUNTS[p], p) for p in wrong]),
         )
     claims = [
         (place_of(seat, slot), revealed[name][slot])
@@ -209,7 +221,9 @@ def _acting_player(state: State, action: Action, phases: tuple[str, ...], doing:
     require(
         player == state["turn"],
         "not_your_turn",
-        f"it is {state['turn']}'s turn, not {player}'s",
+        "it is {turn}'s turn, not {player}'s",
+        turn=state["turn"],
+        player=player,
     )
     return player
 
@@ -223,26 +237,30 @@ def _turned_up(state: State, player: str, action: Action) -> Claim | None:
         require(
             slot is None and prop is None,
             "nothing_to_turn",
-            f"both props of {player} are already face up: a fail turns nothing more, "
-            "so send neither slot nor prop",
+            "both props of {player} are already face up: a fail turns nothing more, so send neither "
+            "slot nor prop",
+            player=player,
         )
         return None
     if slot is None:
         require(
             len(hidden) == 1,
             "slot_required",
-            f"say which of {player}'s props was turned face up: slot 0 or slot 1",
+            "say which of {player}'s props was turned face up: slot 0 or slot 1",
+            player=player,
         )
         slot = hidden[0]
     place = place_of(seat, slot)
-    label = place_label(state["players"], place)
+    label = place_words(state["players"], place)
     require(
         slot in hidden,
         "slot_already_face_up",
-        f"{label} is already face up; a fail turns slot {hidden[0]}",
+        "{label} is already face up; a fail turns slot {slot}",
+        label=label,
+        slot=hidden[0],
     )
     if prop is None:
-        fail("prop_required", f"say which prop {label} showed")
+        fail("prop_required", "say which prop {label} showed", label=label)
     return place, prop
 
 
@@ -257,24 +275,34 @@ def _read_reveal(state: State, given: dict[str, Any]) -> dict[str, Any]:
     for name, props in given.items():
         if name != MIDDLE_NAME:
             player = find_player(state["players"], name)
-            require(player not in revealed, "duplicate_player", f"{player} is revealed twice")
+            require(player not in revealed, "duplicate_player", "{player} is revealed twice", player=player)
             revealed[player] = list(props)
     missing = [p for p in state["players"] if p not in revealed]
     require(
         not missing,
         "missing_player",
-        "the reveal must give both props of every player and the middle prop; missing: " + ", ".join(missing),
+        "the reveal must give both props of every player and the middle prop; missing: {missing}",
+        missing=missing,
     )
     return {name: revealed[name] for name in [*state["players"], MIDDLE_NAME]}
 
 
-def _how_many(count: int, prop: str) -> str:
-    noun = prop.replace("-", " ")
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+def _how_many(count: int, prop: str) -> Message:
+    return plural(*_COUNTED[prop], count=count)
 
 
-def _whereabouts(state: State, trick: str) -> str:
+# How many of a prop, in words (each language's catalog gives its own plural forms).
+_COUNTED = {
+    "rabbit": ("{count} rabbit", "{count} rabbits"),
+    "other-rabbit": ("{count} other rabbit", "{count} other rabbits"),
+    "hat": ("{count} hat", "{count} hats"),
+    "lettuce": ("{count} lettuce", "{count} lettuces"),
+    "carrot": ("{count} carrot", "{count} carrots"),
+}
+
+
+def _whereabouts(state: State, trick: str) -> Message:
     for player, tricks in state["performed"].items():
         if trick in tricks:
-            return f"{player} performed it"
-    return "it is on the trick pile"
+            return words("{player} performed it", player=player)
+    return words("it is on the trick pile")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.contract import fail
+from games.contract import Message, fail, words
 from games.other_hat_trick.constants import FINISHED, NEXT_STEP, REVEAL, State
 
 # --- seats and phases ------------------------------------------------------------------------
@@ -16,16 +16,23 @@ def require_phase(state: State, phases: tuple[str, ...], doing: str) -> None:
     if phase == REVEAL:
         fail(
             "wrong_phase",
-            f"the match has ended ({ending_words(state)}): record reveal_all with every prop",
+            "the match has ended ({ending_words}): record reveal_all with every prop",
+            ending_words=ending_words(state),
         )
-    fail("wrong_phase", f"cannot {doing} now: {state['turn']} must {NEXT_STEP[phase]}")
+    fail(
+        "wrong_phase",
+        "cannot {doing} now: {turn} must {step}",
+        doing=words(doing),
+        turn=state["turn"],
+        step=words(NEXT_STEP[phase]),
+    )
 
 
-def ending_words(state: State) -> str:
+def ending_words(state: State) -> Message:
     """How the match ended, in words."""
     if state["ended_by"] == "performed":
-        return "The Other Hat Trick was performed"
-    return "three players in a row failed The Other Hat Trick"
+        return words("The Other Hat Trick was performed")
+    return words("three players in a row failed The Other Hat Trick")
 
 
 def to_act(state: State) -> list[str]:

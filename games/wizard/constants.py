@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from games.contract import fail
+from games.contract import N_, Message, fail, words
 
 # --- constants -------------------------------------------------------------------------------
 
@@ -13,7 +13,7 @@ GAME_ID = "wizard"
 TITLE = "Wizard"
 
 SUITS = ("S", "H", "D", "C")
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+SUIT_NAMES = {"S": N_("spades"), "H": N_("hearts"), "D": N_("diamonds"), "C": N_("clubs")}
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 RANK_ORDER = {rank: value for value, rank in enumerate(RANKS, start=2)}
 WIZARD = "wizard"
@@ -59,7 +59,8 @@ def read_card(text: str) -> str:
     if card is None:
         fail(
             "unknown_card",
-            f"{text!r} is not a Wizard card; write rank then suit (7H, 10S, QD, AC) or 'wizard' / 'jester'",
+            "{text!r} is not a Wizard card; write rank then suit (7H, 10S, QD, AC) or 'wizard' / 'jester'",
+            text=text,
         )
     return card
 
@@ -98,9 +99,9 @@ def too_many_copies(cards: list[str]) -> str | None:
     return None
 
 
-def suit_name(suit: str) -> str:
+def suit_name(suit: str) -> Message:
     """A suit letter in words."""
-    return SUIT_NAMES[suit]
+    return words(SUIT_NAMES[suit])
 
 
 def rounds_for(players: int) -> int:
@@ -139,6 +140,8 @@ def round_points(bid: int, tricks: int) -> int:
     return -MISS_PER_TRICK * abs(bid - tricks)
 
 
-def describe_card(card: str) -> str:
+def describe_card(card: str) -> str | Message:
     """A card in words for messages: ``QH``, ``a Wizard``, ``a Jester``."""
-    return {WIZARD: "a Wizard", JESTER: "a Jester"}.get(card, card)
+    if card == WIZARD:
+        return words("a Wizard")
+    return words("a Jester") if card == JESTER else card

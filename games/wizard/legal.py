@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.contract import State
+from games.contract import Message, State, words
 from games.legal import Answer, Entry, answer, described, entry, listed
 from games.wizard.constants import (
     BIDDING,
@@ -63,7 +63,7 @@ def _start_round(state: State) -> Entry:
         "propertyNames": {"enum": state["players"]},
         "additionalProperties": {**hand, "maxItems": round_no},
     }
-    note = "the last round turns no card" if round_no == last else None
+    note = words("the last round turns no card") if round_no == last else None
     fields = [listed("trump_card", trump), described("hands", hands, optional=True)]
     return entry("start_round", fields, note=note)
 
@@ -72,9 +72,14 @@ def _record_round(state: State) -> Entry:
     round_no, players = state["round"], state["players"]
     counts = list(range(round_no + 1))
     fields = [listed(f"bids.{p}", counts) for p in players] + [listed(f"tricks.{p}", counts) for p in players]
-    note = f"the tricks add up to {round_no}"
+    note = words("the tricks add up to {round_no}", round_no=round_no)
     if state["options"]["canadian_rule"] and sole_leader(state["totals"]) == state["dealer"]:
-        note += f"; the bids may not add up to {round_no} unless {state['dealer']} (dealing) bids 0"
+        note = words(
+            "the tricks add up to {round_no}; "
+            "the bids may not add up to {round_no} unless {dealer} (dealing) bids 0",
+            round_no=round_no,
+            dealer=state["dealer"],
+        )
     found = entry("record_round", fields, note=note)
     found["sum"] = {"fields": [f"tricks.{p}" for p in players], "equals": round_no}
     return found
@@ -112,16 +117,19 @@ def _forbidden_bid(state: State, player: str) -> int | None:
     return forbidden if forbidden > 0 else None
 
 
-def _revokes(state: State, player: str, cards: list[str]) -> dict[str, str]:
+def _revokes(state: State, player: str, cards: list[str]) -> dict[str, Message]:
     """The cards whose play the rules accept but flag as a revoke, each with the sentence why."""
     voids = state["voids"].get(player, {})
     flags = {}
     for card in cards:
         suit = suit_of(card)
         if suit is not None and suit in voids:
-            flags[card] = (
-                f"a revoke: {player} did not follow {suit_name(suit)} in trick {voids[suit]}; "
-                "the play is recorded with a dispute"
+            flags[card] = words(
+                "a revoke: {player} did not follow {suit} in trick {trick}; "
+                "the play is recorded with a dispute",
+                player=player,
+                suit=suit_name(suit),
+                trick=voids[suit],
             )
     return flags
 

@@ -3,7 +3,7 @@ and the derived events that close a trick, a round and the match."""
 
 from __future__ import annotations
 
-from games.contract import Action, Event, State, event, fail, require
+from games.contract import N_, Action, Event, State, event, fail, require
 from games.players import find_player
 from games.wizard.constants import (
     BIDDING,
@@ -24,20 +24,31 @@ from games.wizard.turns import require_phase, sole_leader, to_act
 
 def bid(state: State, action: Action) -> list[Event]:
     """A player's bid: in turn (clockwise) or in any order (simultaneous, secret)."""
-    require_phase(state, BIDDING, "bid")
+    require_phase(state, BIDDING, N_("bid"))
     player = find_player(state["players"], action["player"])
     round_no, tricks = state["round"], action["tricks"]
     require(
         0 <= tricks <= round_no,
         "bid_out_of_range",
-        f"{player} bids {tricks}; in round {round_no} a bid is 0 to {round_no} tricks",
+        "{player} bids {tricks}; in round {round_no} a bid is 0 to {round_no} tricks",
+        player=player,
+        tricks=tricks,
+        round_no=round_no,
     )
-    require(player not in state["bids"], "already_bid", f"{player} has already bid in round {round_no}")
+    require(
+        player not in state["bids"],
+        "already_bid",
+        "{player} has already bid in round {round_no}",
+        player=player,
+        round_no=round_no,
+    )
     waiting = to_act(state)
     require(
         player in waiting,
         "not_your_turn",
-        f"it is {waiting[0]}'s turn to bid (clockwise from the dealer's left), not {player}'s",
+        "it is {bidder}'s turn to bid (clockwise from the dealer's left), not {player}'s",
+        bidder=waiting[0],
+        player=player,
     )
     bids = {**state["bids"], player: tricks}
     events = [event("BidPlaced", round=round_no, player=player, tricks=tricks)]
@@ -59,8 +70,11 @@ def check_canadian_rule(state: State, bids: dict[str, int]) -> None:
     forbidden = round_no - sum(n for p, n in bids.items() if p != dealer)
     fail(
         "canadian_rule",
-        f"canadian rule: {dealer} deals and leads the scores alone, so the bids may not add up "
-        f"to {round_no}; {dealer} may bid 0 or anything but {forbidden}",
+        "canadian rule: {dealer} deals and leads the scores alone, so the bids may not add up to "
+        "{round_no}; {dealer} may bid 0 or anything but {forbidden}",
+        dealer=dealer,
+        round_no=round_no,
+        forbidden=forbidden,
     )
 
 
@@ -69,13 +83,16 @@ def check_canadian_rule(state: State, bids: dict[str, int]) -> None:
 
 def play(state: State, action: Action) -> list[Event]:
     """A card played: checked against what can be in play; closes the trick when it is the last."""
-    require_phase(state, PLAYING, "play a card")
+    require_phase(state, PLAYING, N_("play a card"))
     player = find_player(state["players"], action["player"])
     next_up = (to_act(state) or ["nobody"])[0]
     require(
         player == next_up,
         "not_your_turn",
-        f"it is {next_up}'s turn to play in trick {state['trick_number']}, not {player}'s",
+        "it is {next_up}'s turn to play in trick {trick_number}, not {player}'s",
+        next_up=next_up,
+        trick_number=state["trick_number"],
+        player=player,
     )
     card = read_card(action["card"])
     _refuse_card_out_of_play(state, player, card)
@@ -124,19 +141,28 @@ def _refuse_card_out_of_play(state: State, player: str, card: str) -> None:
         if earlier["card"] == card:
             fail(
                 "card_already_played",
-                f"{card} was already played by {earlier['player']} in "
-                f"trick {earlier['trick']} of round {round_no}",
+                "{card} was already played by {player} in trick {trick} of round {round_no}",
+                card=card,
+                player=earlier["player"],
+                trick=earlier["trick"],
+                round_no=round_no,
             )
     require(
         card != state["trump_card"],
         "card_turned_for_trump",
-        f"{card} is the turned trump card; it is out of play in round {round_no}",
+        "{card} is the turned trump card; it is out of play in round {round_no}",
+        card=card,
+        round_no=round_no,
     )
     for holder, hand in hands.items():
         require(
             holder == player or card not in hand,
             "card_in_another_hand",
-            f"{card} was dealt to {holder} in round {round_no}, so {player} cannot play it",
+            "{card} was dealt to {holder} in round {round_no}, so {player} cannot play it",
+            card=card,
+            holder=holder,
+            round_no=round_no,
+            player=player,
         )
 
 
@@ -149,8 +175,12 @@ def _refuse_extra_copy(state: State, player: str, card: str) -> None:
     require(
         seen < copies_allowed(card),
         "no_copy_left",
-        f"all {copies_allowed(card)} copies of {describe_card(card)} are already played, "
-        f"turned or dealt to others in round {state['round']}; {player} cannot play another",
+        "all {copies_allowed} copies of {describe_card} are already played, turned or dealt to "
+        "others in round {round}; {player} cannot play another",
+        copies_allowed=copies_allowed(card),
+        describe_card=describe_card(card),
+        round=state["round"],
+        player=player,
     )
 
 
@@ -161,7 +191,10 @@ def _refuse_against_hand(state: State, player: str, card: str) -> None:
     require(
         card in hand,
         "card_not_in_hand",
-        f"{describe_card(card)} is not in {player}'s hand; they hold {', '.join(hand)}",
+        "{describe_card} is not in {player}'s hand; they hold {hand}",
+        describe_card=describe_card(card),
+        player=player,
+        hand=", ".join(hand),
     )
     led = suit_to_follow([t["card"] for t in state["trick"]])
     if led is None or suit_of(card) in (None, led):
@@ -170,8 +203,11 @@ def _refuse_against_hand(state: State, player: str, card: str) -> None:
     require(
         not holding,
         "must_follow_suit",
-        f"{player} must follow {suit_name(led)} with {', '.join(holding)}; only a card of "
-        f"{suit_name(led)}, a Wizard or a Jester may be played",
+        "{player} must follow {suit_name} with {holding}; only a card of {suit_name}, a Wizard or a "
+        "Jester may be played",
+        player=player,
+        suit_name=suit_name(led),
+        holding=", ".join(holding),
     )
 
 

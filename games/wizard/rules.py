@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.contract import Action, Event, State, event, fail, require
+from games.contract import N_, Action, Event, State, event, fail, require, words
 from games.decider import Handler, decide_with
 from games.players import find_player
 from games.wizard.constants import (
@@ -41,8 +41,9 @@ def setup(players: list[str], setup: dict[str, Any], options: dict[str, Any]) ->
     require(
         not (options["canadian_rule"] and options["bidding"] != "clockwise"),
         "options_conflict",
-        f"the canadian rule binds the dealer, who bids last; with {options['bidding']} bidding "
-        "nobody bids last, so canadian_rule needs bidding 'clockwise'",
+        "the canadian rule binds the dealer, who bids last; with {bidding} bidding nobody bids last, "
+        "so canadian_rule needs bidding 'clockwise'",
+        bidding=options["bidding"],
     )
     return [
         event(
@@ -63,22 +64,26 @@ def decide(state: State, action: Action) -> list[Event]:
 
 
 def _start_round(state: State, action: Action) -> list[Event]:
-    require_phase(state, START_ROUND, "start a round")
+    require_phase(state, START_ROUND, N_("start a round"))
     round_no, last = state["round"], state["rounds_total"]
     given = action.get("trump_card")
     if round_no == last:
         require(
             given is None,
             "no_trump_card_in_last_round",
-            f"round {round_no} is the last round: every card is dealt and nothing is turned, "
-            f"so trump_card must be null, not {given!r}",
+            "round {round_no} is the last round: every card is dealt and nothing is turned, so "
+            "trump_card must be null, not {given!r}",
+            round_no=round_no,
+            given=given,
         )
     else:
         require(
             given is not None,
             "trump_card_required",
-            f"round {round_no} needs the turned trump card (a card, 'wizard' or 'jester'); "
-            f"trump_card is null only in the last round, round {last}",
+            "round {round_no} needs the turned trump card (a card, 'wizard' or 'jester'); trump_card "
+            "is null only in the last round, round {last}",
+            round_no=round_no,
+            last=last,
         )
     trump_card = read_card(given) if given is not None else None
     hands = _read_hands(state, action.get("hands") or {}, trump_card)
@@ -95,36 +100,41 @@ def _start_round(state: State, action: Action) -> list[Event]:
 
 
 def _choose_trump(state: State, action: Action) -> list[Event]:
-    require_phase(state, CHOOSE_TRUMP, "choose trump (only after a turned Wizard)")
+    require_phase(state, CHOOSE_TRUMP, N_("choose trump (only after a turned Wizard)"))
     dealer = state["dealer"]
     if "player" in action:
         chooser = find_player(state["players"], action["player"])
         require(
             chooser == dealer,
             "not_your_turn",
-            f"after a turned Wizard the dealer, {dealer}, chooses trump, not {chooser}",
+            "after a turned Wizard the dealer, {dealer}, chooses trump, not {chooser}",
+            dealer=dealer,
+            chooser=chooser,
         )
     suit = parse_suit(action["suit"])
     if suit is None:
         if action["suit"].strip().lower() in _NO_TRUMP_WORDS:
             fail(
                 "no_trump_not_allowed",
-                f"after a turned Wizard {dealer} must choose one of the four suits "
-                "(S, H, D, C); no trump is not allowed",
+                "after a turned Wizard {dealer} must choose one of the four suits (S, H, D, C); no "
+                "trump is not allowed",
+                dealer=dealer,
             )
-        fail("unknown_suit", f"{action['suit']!r} is not a suit; choose S, H, D or C")
+        fail("unknown_suit", "{suit!r} is not a suit; choose S, H, D or C", suit=action["suit"])
     return [event("TrumpChosen", round=state["round"], dealer=dealer, suit=suit)]
 
 
 def _record_round(state: State, action: Action) -> list[Event]:
-    require_phase(state, START_ROUND, "record a whole round (record_round replaces start_round)")
+    require_phase(state, START_ROUND, N_("record a whole round (record_round replaces start_round)"))
     round_no = state["round"]
     bids = _per_player(state, action["bids"], "bid", "bid_out_of_range")
     tricks = _per_player(state, action["tricks"], "tricks", "tricks_out_of_range")
     require(
         sum(tricks.values()) == round_no,
         "tricks_do_not_add_up",
-        f"round {round_no} has {round_no} tricks, but the tricks recorded add up to {sum(tricks.values())}",
+        "round {round_no} has {round_no} tricks, but the tricks recorded add up to {sum}",
+        round_no=round_no,
+        sum=sum(tricks.values()),
     )
     check_canadian_rule(state, bids)
     recorded = event("RoundRecorded", round=round_no, dealer=state["dealer"], bids=bids, tricks=tricks)
@@ -148,13 +158,15 @@ def _read_hands(state: State, given: dict[str, list[str]], trump_card: str | Non
     round_no, hands = state["round"], {}
     for name, cards in given.items():
         player = find_player(state["players"], name)
-        require(player not in hands, "duplicate_player", f"{player}'s hand is given twice")
+        require(player not in hands, "duplicate_player", "{player}'s hand is given twice", player=player)
         hands[player] = [read_card(card) for card in cards]
         require(
             len(hands[player]) == round_no,
             "wrong_hand_size",
-            f"{player}'s hand has {len(hands[player])} cards; round {round_no} deals {round_no} "
-            "to each player",
+            "{player}'s hand has {count} cards; round {round_no} deals {round_no} to each player",
+            player=player,
+            count=len(hands[player]),
+            round_no=round_no,
         )
     dealt = [card for hand in hands.values() for card in hand]
     _refuse_extra_copies(hands, dealt, None)
@@ -171,12 +183,26 @@ def _refuse_extra_copies(hands: dict[str, list[str]], cards: list[str], turned: 
     if copies_allowed(card) > 1:
         fail(
             "too_many_copies",
-            f"the deck has {copies_allowed(card)} of {describe_card(card)}, "
-            f"but more are dealt{' and turned' if turned == card else ''} (held by {holders})",
+            "the deck has {copies_allowed} of {describe_card}, but more are dealt{turned} (held by "
+            "{holders})",
+            copies_allowed=copies_allowed(card),
+            describe_card=describe_card(card),
+            turned=words(" and turned") if turned == card else "",
+            holders=holders,
         )
     if turned == card:
-        fail("card_in_two_places", f"{card} is the turned trump card, yet it is in {holders}'s hand")
-    fail("duplicate_card", f"{card} is dealt twice (held by {holders}); the deck has one {card}")
+        fail(
+            "card_in_two_places",
+            "{card} is the turned trump card, yet it is in {holders}'s hand",
+            card=card,
+            holders=holders,
+        )
+    fail(
+        "duplicate_card",
+        "{card} is dealt twice (held by {holders}); the deck has one {card}",
+        card=card,
+        holders=holders,
+    )
 
 
 def _per_player(state: State, given: dict[str, int], what: str, code: str) -> dict[str, int]:
@@ -184,17 +210,29 @@ def _per_player(state: State, given: dict[str, int], what: str, code: str) -> di
     round_no, found = state["round"], {}
     for name, value in given.items():
         player = find_player(state["players"], name)
-        require(player not in found, "duplicate_player", f"{player}'s {what} is given twice")
+        require(
+            player not in found,
+            "duplicate_player",
+            "{player}'s {what} is given twice",
+            player=player,
+            what=what,
+        )
         require(
             0 <= value <= round_no,
             code,
-            f"{player}'s {what} of {value} is impossible in round {round_no}: it is 0 to {round_no}",
+            "{player}'s {what} of {value} is impossible in round {round_no}: it is 0 to {round_no}",
+            player=player,
+            what=what,
+            value=value,
+            round_no=round_no,
         )
         found[player] = value
     missing = [p for p in state["players"] if p not in found]
     require(
         not missing,
         "missing_player",
-        f"record_round needs a {what} for every player; missing: {', '.join(missing)}",
+        "record_round needs a {what} for every player; missing: {missing}",
+        what=what,
+        missing=", ".join(missing),
     )
     return {p: found[p] for p in state["players"]}

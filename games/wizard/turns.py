@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.contract import State, fail
+from games.contract import Message, State, fail, words
 from games.players import left_of, seats_from
 from games.wizard.constants import BIDDING, CHOOSE_TRUMP, PLAYING, START_ROUND
 from games.words import or_words
@@ -51,21 +51,35 @@ def _trick_open(state: State) -> bool:
     return len(state["trick"]) < len(state["players"]) and state["trick_number"] <= state["round"]
 
 
-def expecting(state: State) -> str:
+def expecting(state: State) -> Message:
     """What the match waits for, in words, for messages that refuse an action."""
     phase, round_no = state["phase"], state["round"]
     if phase == START_ROUND:
-        return f"round {round_no} has not started; record start_round or record_round first"
+        return words(
+            "round {round_no} has not started; record start_round or record_round first", round_no=round_no
+        )
     if phase == CHOOSE_TRUMP:
-        return f"a Wizard was turned in round {round_no}; {state['dealer']} must choose trump first"
+        return words(
+            "a Wizard was turned in round {round_no}; {dealer} must choose trump first",
+            round_no=round_no,
+            dealer=state["dealer"],
+        )
     if phase == BIDDING:
-        return f"round {round_no} is bidding; waiting for " + or_words(to_act(state))
+        return words(
+            "round {round_no} is bidding; waiting for {players}",
+            round_no=round_no,
+            players=or_words(to_act(state)),
+        )
     if phase == PLAYING:
-        return f"round {round_no} is being played; {_first(to_act(state))} is to play"
-    return "the match is over"
+        return words(
+            "round {round_no} is being played; {player} is to play",
+            round_no=round_no,
+            player=_first(to_act(state)),
+        )
+    return words("the match is over")
 
 
 def require_phase(state: State, phase: str, doing: str) -> None:
     """Refuse with ``wrong_phase`` unless the match is in ``phase``."""
     if state["phase"] != phase:
-        fail("wrong_phase", f"cannot {doing} now: {expecting(state)}")
+        fail("wrong_phase", "cannot {doing} now: {expecting}", doing=words(doing), expecting=expecting(state))

@@ -86,9 +86,9 @@ def action_sentence(events: list[dict[str, Any]], with_values: bool = True) -> s
     larger = [k.replace("_", " ") for k, v in fields.items() if not _plain(v)] if with_values else []
     said = f"{who}'s {kind}" if who else f"the table's {kind}"
     if plain:
-        said += " of " + and_words(plain)
+        said += " of " + str(and_words(plain))
     if larger:
-        said += " with " + and_words(larger)
+        said += " with " + str(and_words(larger))
     derived = [_words(e["type"]) for e in events[1:]]
     if derived:
         said += f" (with {and_words(list(dict.fromkeys(derived)))})"

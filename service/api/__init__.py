@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any, NoReturn, cast
 
 from flask import current_app, request
 from flask_smorest import Blueprint as SmorestBlueprint
@@ -12,8 +12,10 @@ from webargs import core
 from webargs.flaskparser import FlaskParser
 
 from events.codec import loads
+from games.contract import Message
 from service.api.schemas.answers import NDJSON
 from service.bootstrap import Services
+from service.http import json_errors
 from service.http.body_limits import media_type
 from service.http.errors import RequestRefused
 
@@ -32,6 +34,13 @@ class Parser(FlaskParser):
             return loads(data.decode("utf-8"))
         except UnicodeDecodeError as exc:
             raise core.json.JSONDecodeError(f"the body is not UTF-8 ({exc.reason})", "", exc.start) from exc
+
+    def _handle_invalid_json_error(self, error: Any, req: Any, *args: Any, **kwargs: Any) -> NoReturn:
+        """A body that is not JSON: a sentence naming where, and how to put it right."""
+        sentence, details = json_errors.explain(req.get_data(cache=True), error)
+        refusal = RequestRefused(400, "invalid_json", sentence)
+        refusal.extra = {"errors": [details]}
+        raise refusal
 
 
 class Blueprint(SmorestBlueprint):
@@ -82,9 +91,13 @@ def step_header(name: str, code: str, environ: Environ | None = None) -> int | N
         value = value.removeprefix("W/").strip('"').split(".", 1)[0]
     if not STEP_NUMBER.fullmatch(value):
         what = (
-            "a version number or the ETag of a read of this match" if name == "If-Match" else "a step number"
+            Message("a version number or the ETag of a read of this match")
+            if name == "If-Match"
+            else Message("a step number")
         )
-        raise RequestRefused(400, code, f"{name} must be {what} (at most 15 digits), not {raw!r}")
+        raise RequestRefused(
+            400, code, "{name} must be {what} (at most 15 digits), not {raw!r}", name=name, what=what, raw=raw
+        )
     return int(value)
 
 
@@ -110,7 +123,10 @@ def idempotency_key(environ: Environ | None = None) -> str | None:
     key = raw.strip().strip('"')
     if not key or len(key) > IDEMPOTENCY_KEY_MAX:
         raise RequestRefused(
-            400, "bad_idempotency_key", f"Idempotency-Key must be 1 to {IDEMPOTENCY_KEY_MAX} characters"
+            400,
+            "bad_idempotency_key",
+            "Idempotency-Key must be 1 to {limit} characters",
+            limit=IDEMPOTENCY_KEY_MAX,
         )
     return key
 

@@ -7,6 +7,7 @@ from typing import Any
 from service.api import Blueprint, services
 from service.api.examples import short_example
 from service.api.schemas.answers import GameDetail, GameList
+from service.http.language import render
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="The games tabletape records.")
 
@@ -15,11 +16,28 @@ blp = Blueprint("games", __name__, url_prefix="/v1/games", description="The game
 @blp.response(200, GameList)
 def list_games() -> dict[str, Any]:
     """Every game, with the JSON Schemas of its actions, setup and options."""
-    return {"games": services().queries.games()}
+    return {"games": [_translated(game) for game in services().queries.games()]}
 
 
 @blp.route("/<game_id>", methods=["GET"])
 @blp.response(200, GameDetail)
 def show_game(game_id: str) -> dict[str, Any]:
     """One game, with a short example match that records cleanly."""
-    return services().queries.game(game_id) | {"example": short_example(game_id)}
+    return _translated(services().queries.game(game_id)) | {"example": short_example(game_id)}
+
+
+def _translated(game: dict[str, Any]) -> dict[str, Any]:
+    """A game's description with its title and every schema ``description`` in the reader's
+    language; the schemas' structure, names and values stay as they are."""
+    return _described(game) | {"title": render(game["title"])}
+
+
+def _described(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {
+            k: render(v) if k == "description" and isinstance(v, str) else _described(v)
+            for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [_described(v) for v in value]
+    return value

@@ -7,8 +7,10 @@ from typing import Any
 
 from flask import Response, current_app, request
 
+from games.contract import Message
 from service.api import Blueprint, bearer_token, services
 from service.api.schemas.table import BatchIn, BatchOut, NextOut
+from service.http.language import render
 from service.http.rate_limits import rate_counters
 from service.recording.batch import Outcome, record_batch
 
@@ -29,7 +31,19 @@ def next_actions(match_id: str) -> Any:
     it, only public facts.
     """
     # The answer depends on the token: a cache keeps the table's apart from the public one.
-    return services().queries.choices(match_id, bearer_token()), 200, {"Vary": "Authorization"}
+    answer = _in_words(services().queries.choices(match_id, bearer_token()))
+    return answer, 200, {"Vary": "Authorization"}
+
+
+def _in_words(value: Any) -> Any:
+    """The answer with every sentence (a note, a flag's reason) in the reader's language."""
+    if isinstance(value, Message):
+        return render(value)
+    if isinstance(value, dict):
+        return {k: _in_words(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_in_words(v) for v in value]
+    return value
 
 
 @blp.route("/<match_id>/actions/batch", methods=["POST"])

@@ -22,8 +22,10 @@ from urllib.parse import urlsplit, urlunsplit
 import click
 
 from events.errors import NOT_NOW, UnknownMatch, not_now, unavailable
+from games.contract import Message, RuleViolation
 from projections.sharing.importing import ImportRefused
 from service.config import Settings
+from service.language import catalogs
 from service.run.datadir import DataDirInUse, NoServeRunning, embedded_store
 
 OK, PROBLEMS, USAGE, NOT_FOUND, NO_STORE, CANNOT_SERVE, BUG = 0, 1, 2, 3, 4, 5, 70
@@ -39,10 +41,11 @@ DATA_DIR = click.option(
 
 
 class Failed(Exception):
-    """A command's refusal: a sentence for the person, and the exit code."""
+    """A command's refusal: a sentence for the person (a template and its values), and the exit code."""
 
-    def __init__(self, code: int, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, code: int, message: str | Message, /, **values: Any) -> None:
+        self.sentence = message if isinstance(message, Message) else Message(message, **values)
+        super().__init__(str(self.sentence))
         self.code = code
 
 
@@ -64,18 +67,31 @@ class Commands(click.Group):
             if os.environ.get("TABLETAPE_DEBUG"):
                 raise
             code, message = explain(error)
-            click.echo(f"tabletape: {message}", err=True)
+            click.echo(f"tabletape: {catalogs.render(message, reader_locale())}", err=True)
             ctx.exit(code)
 
 
-def explain(error: Exception) -> tuple[int, str]:
+def reader_locale() -> str:
+    """The language of the person at the terminal, as gettext reads it: LANGUAGE (a list),
+    LC_ALL, LC_MESSAGES, then LANG (``zh_CN.UTF-8`` is 简体中文, ``ja_JP.UTF-8`` 日本語)."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(name, "").strip()
+        if value and value not in ("C", "POSIX"):
+            tags = [part.split(".")[0].split("@")[0] for part in value.split(":")]
+            return catalogs.best(tags) or catalogs.DEFAULT
+    return catalogs.DEFAULT
+
+
+def explain(error: Exception) -> tuple[int, str | Message]:
     """The exit code and the sentence for an error a command raised."""
     if isinstance(error, Failed):
-        return error.code, str(error)
+        return error.code, error.sentence
+    if isinstance(error, RuleViolation):
+        return PROBLEMS, error.sentence
     if isinstance(error, UnknownMatch):
-        return NOT_FOUND, str(error)
+        return NOT_FOUND, Message("there is no match {match_id!r}", match_id=error.match_id)
     if isinstance(error, ImportRefused):
-        return PROBLEMS, f"refused, nothing was created: {error}"
+        return PROBLEMS, Message("refused, nothing was created: {reason}", reason=_said(error))
     if isinstance(error, (DataDirInUse,)):
         return CANNOT_SERVE, str(error)
     if isinstance(error, NoServeRunning):
@@ -87,15 +103,24 @@ def explain(error: Exception) -> tuple[int, str]:
             f"{NOT_NOW[code]} ({code}); the command stopped there: run it again once that is resolved",
         )
     if unavailable(error):
-        return NO_STORE, f"the store is not answering ({error}); is it running?"
+        return NO_STORE, Message("the store is not answering ({error}); is it running?", error=str(error))
     if isinstance(error, (FileNotFoundError, IsADirectoryError, PermissionError)):
-        return NOT_FOUND, f"cannot open {error.filename}: {error.strerror}"
+        return NOT_FOUND, Message("cannot open {file}: {reason}", file=error.filename, reason=error.strerror)
     if isinstance(error, UnicodeDecodeError):
-        return PROBLEMS, f"the file is not UTF-8 text ({error.reason} at byte {error.start})"
-    return BUG, (
-        f"failed unexpectedly ({type(error).__name__}: {error}); "
-        "run again with TABLETAPE_DEBUG=1 to see where, and please report it"
+        return PROBLEMS, Message(
+            "the file is not UTF-8 text ({reason} at byte {start})", reason=error.reason, start=error.start
+        )
+    return BUG, Message(
+        "failed unexpectedly ({kind}: {error}); "
+        "run again with TABLETAPE_DEBUG=1 to see where, and please report it",
+        kind=type(error).__name__,
+        error=str(error),
     )
+
+
+def _said(error: Exception) -> str | Message:
+    said = error.args[0] if error.args else None
+    return said if isinstance(said, Message) else str(error)
 
 
 def settings_for(data_dir: str) -> Settings:

@@ -11,6 +11,7 @@ from typing import Any
 from flask import Request, request
 
 from events.defaults import BODY_SECONDS
+from games.contract import Message
 from service.http.errors import RequestRefused
 
 JSON_TYPES = ("application/json", "application/x-ndjson")
@@ -24,7 +25,13 @@ def check_request(req: Request, max_body: int, max_depth: int) -> None:
         return
     length = content_length(environ)
     if length is not None and length > max_body:
-        raise RequestRefused(413, "body_too_large", f"the body is {length} bytes; the limit is {max_body}")
+        raise RequestRefused(
+            413,
+            "body_too_large",
+            "the body is {length} bytes; the limit is {max_body}",
+            length=length,
+            max_body=max_body,
+        )
     if _interruptible():
         with _deadline(BODY_SECONDS):
             data = req.get_data(cache=True)
@@ -40,7 +47,9 @@ def check_request(req: Request, max_body: int, max_depth: int) -> None:
         )
     # A body without Content-Length is cut at the limit as it is read, so reaching it means over.
     if len(data) > max_body or (length is None and len(data) >= max_body):
-        raise RequestRefused(413, "body_too_large", f"the body is over the limit of {max_body} bytes")
+        raise RequestRefused(
+            413, "body_too_large", "the body is over the limit of {max_body} bytes", max_body=max_body
+        )
     if not data or data.isspace():
         return
     mimetype = media_type(environ)
@@ -48,12 +57,15 @@ def check_request(req: Request, max_body: int, max_depth: int) -> None:
         raise RequestRefused(
             415,
             "unsupported_media_type",
-            f"send the body as application/json, not {mimetype or 'no content type'}",
+            "send the body as application/json, not {media_type}",
+            media_type=mimetype or Message("no content type"),
         )
     # A body with no more brackets than the limit cannot nest deeper (counted in C, not walked).
     brackets = data.count(b"[") + data.count(b"{")
     if brackets > max_depth and nesting_depth(data) > max_depth:
-        raise RequestRefused(400, "json_too_deep", f"the JSON body nests deeper than {max_depth} levels")
+        raise RequestRefused(
+            400, "json_too_deep", "the JSON body nests deeper than {max_depth} levels", max_depth=max_depth
+        )
 
 
 def content_length(environ: dict[str, Any]) -> int | None:
@@ -121,7 +133,10 @@ def _deadline(seconds: float) -> Iterator[None]:
             raise
         _stop_reading()
         raise RequestRefused(
-            408, "request_timeout", f"the body did not arrive within {seconds:g} s of the headers"
+            408,
+            "request_timeout",
+            "the body did not arrive within {seconds:g} s of the headers",
+            seconds=seconds,
         ) from None
     finally:
         timer.close()

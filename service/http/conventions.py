@@ -11,6 +11,7 @@ from typing import Any
 from flask import Request, Response, current_app, url_for
 from flask_smorest.utils import get_appcontext
 
+from games.contract import Message
 from service.http.errors import RequestRefused
 
 # A created match is read at its own URL. (Views by function name: the blueprint part of an
@@ -29,11 +30,13 @@ def refuse_unknown_query(req: Request, ctx: Any) -> None:
         return  # not an API operation (static files, the spec itself)
     unknown = sorted(set(req.args) - known)
     if unknown:
-        takes = ", ".join(sorted(known)) or "no query parameters"
+        takes = sorted(known) or Message("no query parameters")
         raise RequestRefused(
             400,
             "unknown_parameter",
-            f"this operation does not take the query parameter(s) {', '.join(unknown)} (it takes {takes})",
+            "this operation does not take the query parameter(s) {unknown} (it takes {takes})",
+            unknown=list(unknown),
+            takes=takes,
         )
 
 

@@ -31,7 +31,7 @@ from events.defaults import CARRY_PAUSE, TOKENS_KEPT, WRITE_ATTEMPTS
 from events.envelope import AppendResult, CarriedProjection, NewEvent, StoredEvent
 from events.errors import CredentialChanged, IdempotencyMismatch, MatchExists, VersionConflict
 from events.store import AppendExtras, Credential, EventStore, RateCounters
-from games.contract import Game, RuleViolation
+from games.contract import Game, RuleViolation, words
 from games.decider import refuse_finished
 from games.players import name_key
 from games.registry import get_game
@@ -499,7 +499,12 @@ class Recorder:
         def decide(pos: Position) -> list[NewEvent]:
             data = make(pos)
             if data is None:
-                raise RuleViolation(f"nothing_to_{word}", f"there is no action to {word}")
+                raise RuleViolation(
+                    f"nothing_to_{word}",
+                    words("there is no action to undo")
+                    if word == "undo"
+                    else words("there is no action to redo"),
+                )
             if not seat.table:
                 taken = self.store.read(match_id, int(data["first"]), int(data["first"]))[0]
                 _own_action(seat, (taken.meta.get("action") or {}).get("player"), word)

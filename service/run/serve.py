@@ -45,7 +45,7 @@ def serve(host: str, port: int, data_dir: str, worker_count: int) -> None:
     try:
         settings = Settings.from_env()
     except ValueError as error:
-        raise Failed(CANNOT_SERVE, f"cannot serve with these settings: {error}") from error
+        raise Failed(CANNOT_SERVE, "cannot serve with these settings: {error}", error=str(error)) from error
     with ExitStack() as running:
         url = os.environ.get("REDIS_URL")
         folder = DataDir(data_dir)
@@ -93,7 +93,9 @@ def _check_free(host: str, port: int) -> None:
     except OSError as error:
         raise Failed(
             CANNOT_SERVE,
-            f"cannot listen on {host}:{port}: another program uses it; choose another with --port",
+            "cannot listen on {host}:{port}: another program uses it; choose another with --port",
+            host=host,
+            port=port,
         ) from error
 
 

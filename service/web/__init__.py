@@ -8,10 +8,13 @@ reads the store but oEmbed (``oembed.py``), which names the match it embeds thro
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
+from service.http.language import current
+from service.language import catalogs
 from service.web import oembed as oembed_answer
 
 blp = Blueprint(
@@ -27,6 +30,29 @@ blp = Blueprint(
 # one import after another.
 _JS = Path(__file__).parent / "static" / "js"
 VIEWER_MODULES = sorted(str(p.relative_to(_JS.parent)) for p in _JS.rglob("*.js") if p.name != "index.js")
+
+
+@blp.app_context_processor
+def page_language() -> dict[str, Any]:
+    """What every page needs of its language: its locale and tag, and the switcher's choices."""
+    locale = current()
+    return {
+        "page_locale": locale,
+        "page_tag": catalogs.TAGS[locale],
+        "page_tags": catalogs.TAGS,
+        "page_languages": list(catalogs.NAMES.items()),
+    }
+
+
+@blp.route("/i18n/<locale>.json", methods=["GET"])
+def catalog(locale: str) -> Response:
+    """A language's catalog for the pages' JavaScript, from the same compiled .mo the server reads."""
+    if locale not in catalogs.LOCALES:
+        abort(404)
+    answer = jsonify(catalogs.exported(locale))
+    answer.cache_control.public = True
+    answer.cache_control.max_age = 3600
+    return answer
 
 
 @blp.route("/", methods=["GET"])

@@ -1,7 +1,8 @@
 """Every rule code games/ can raise, found by reading its source (an AST walk, not a grep).
 
 A code is the first argument of ``RuleViolation``, ``InvalidAction`` or ``fail`` (the second of
-``require``), the ``"code"`` of a dispute, or the code half of a ``(code, sentence)`` pair that a
+``require``), the ``"code"`` of a dispute, or the code half of a ``(code, sentence)`` pair
+(the sentence an f-string or a ``words(...)`` phrase) that a
 game hands to ``fail(*pair)`` (Hats says where a card lies that way).
 """
 
@@ -38,11 +39,18 @@ def _codes(tree: ast.AST) -> list[str]:
                 for key, value in zip(node.keys, node.values, strict=True)
                 if _text(key) == "code" and isinstance(_text(value), str)
             ]
-        elif isinstance(node, ast.Tuple) and len(node.elts) == 2 and isinstance(node.elts[1], ast.JoinedStr):
+        elif isinstance(node, ast.Tuple) and len(node.elts) == 2 and _is_sentence(node.elts[1]):
             code = _text(node.elts[0])
             if isinstance(code, str) and code.replace("_", "").isalpha() and code.islower():
                 codes.append(code)
     return codes
+
+
+def _is_sentence(node: ast.AST) -> bool:
+    """An f-string, or a phrase for the catalogs: ``words("{card} is on the tea table", ...)``."""
+    if isinstance(node, ast.JoinedStr):
+        return True
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "words"
 
 
 def _raised(call: ast.Call) -> list[str]:

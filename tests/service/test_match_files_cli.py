@@ -169,3 +169,19 @@ def test_an_export_whose_reader_stops_early_ends_quietly(
     _, errors = process.communicate(timeout=60)
     assert process.returncode == 0, errors
     assert b"unexpectedly" not in errors and b"Traceback" not in errors and b"Exception" not in errors
+
+
+@pytest.mark.parametrize(
+    ("env", "said"),
+    [
+        ({"LANG": "ja_JP.UTF-8"}, "tabletape: 試合 'nosuchmatch' はありません"),
+        ({"LANGUAGE": "zh_CN:en", "LANG": "en_US.UTF-8"}, "tabletape: 没有比赛 'nosuchmatch'"),
+        ({"LANG": "C", "LANGUAGE": "", "LC_ALL": ""}, "tabletape: there is no match 'nosuchmatch'"),
+    ],
+)
+def test_a_commands_one_line_error_is_in_the_terminals_language(
+    cli: Callable[..., Result], env: dict[str, str], said: str
+) -> None:
+    answer = cli("export", "nosuchmatch", **{"LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", **env})
+    assert answer.exit_code != 0
+    assert said in answer.stderr.splitlines()

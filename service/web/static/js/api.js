@@ -1,5 +1,7 @@
 // The public JSON API, and nothing else: the viewer shows what an open read shows.
 
+import { TAG } from "./i18n.js";
+
 export class ApiError extends Error {
   constructor(status, problem) {
     super(problem?.detail || problem?.title || `HTTP ${status}`);
@@ -12,7 +14,8 @@ const PAGE = 1000; // the replay's largest page
 
 /** GET a JSON document; problems become ApiError with the API's own words. */
 export async function getJSON(url) {
-  const answer = await fetch(url, { headers: { Accept: "application/json" } });
+  // The API answers problems in the page's language, not the browser's.
+  const answer = await fetch(url, { headers: { Accept: "application/json", "Accept-Language": TAG } });
   const body = await answer.json().catch(() => null);
   if (!answer.ok) throw new ApiError(answer.status, body);
   return body;

@@ -1,6 +1,7 @@
 // The score chart: one line per player (or character) over rounds or steps, in plain SVG.
 
 import { s } from "./dom.js";
+import { t } from "./i18n.js";
 
 const H = 240;
 const PAD = { left: 44, right: 12, top: 12, bottom: 28 };
@@ -17,12 +18,12 @@ export function pointAt(points, step) {
 /** Words for the values at a step: "ann 30, bob -10 after round 3". */
 export function describe(spec, step, seats = []) {
   const point = pointAt(spec.points, step);
-  if (!point) return `${spec.title}: nothing recorded yet`;
+  if (!point) return t("{title}: nothing recorded yet", { title: spec.title });
   const values = seriesNames(spec, seats)
     .filter((name) => name in point.values)
     .map((name) => `${name} ${point.values[name]}`)
-    .join(", ");
-  return `${spec.title}: ${values} after ${spec.axis} ${point.x}`;
+    .join(t(", "));
+  return t("{title}: {values} after {axis} {x}", { title: spec.title, values, axis: spec.axis, x: point.x });
 }
 
 function scale(points, W) {

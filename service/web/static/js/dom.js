@@ -1,6 +1,8 @@
 // Building the page from API data. Every text goes in through textContent or an attribute,
 // never innerHTML: player names and other strings come from whoever recorded the match.
 
+import { TAG, t } from "./i18n.js";
+
 const SVG = "http://www.w3.org/2000/svg";
 
 function fill(node, attrs, children) {
@@ -33,11 +35,12 @@ export function put(node, ...children) {
   return fill(node, {}, children);
 }
 
-/** "a, b and c" (or "a, b or c"). */
+/** "a, b and c" (or "a, b or c"), in the page's language. */
 export function words(list, last = "and") {
   const items = list.map(String);
   if (items.length <= 1) return items.join("");
-  return `${items.slice(0, -1).join(", ")} ${last} ${items[items.length - 1]}`;
+  const values = { items: items.slice(0, -1).join(t(", ")), last: items[items.length - 1] };
+  return last === "or" ? t("{items} or {last}", values) : t("{items} and {last}", values);
 }
 
 /** A definition list row pair. */
@@ -63,16 +66,35 @@ export function table(caption, headers, rows) {
   );
 }
 
-/** The time of day of an ISO timestamp, in the reader's own zone. */
+// Dates and times are written for the page's language (the CLDR data Babel uses on the server),
+// in the match's own time zone when it is known, else the reader's.
+let zone;
+
+/** The time zone dates are shown in from now on (the match's, an IANA name). */
+export function useTimeZone(name) {
+  try {
+    new Intl.DateTimeFormat(TAG, { timeZone: name });
+    zone = name || undefined;
+  } catch {
+    zone = undefined;
+  }
+}
+
+/** The time of day of an ISO timestamp. */
 export function clock(ts) {
   const when = new Date(ts);
   if (Number.isNaN(when.getTime())) return String(ts || "");
-  return when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+  return when.toLocaleTimeString(TAG, { hour: "2-digit", minute: "2-digit", second: "2-digit", timeZone: zone });
 }
 
 /** A date and time of an ISO timestamp or epoch milliseconds. */
 export function stamp(value) {
   const when = new Date(typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value);
   if (Number.isNaN(when.getTime())) return "";
-  return when.toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+  return when.toLocaleString(TAG, { dateStyle: "medium", timeStyle: "short", timeZone: zone });
+}
+
+/** A number written for the page's language. */
+export function number(value) {
+  return typeof value === "number" ? value.toLocaleString(TAG) : String(value ?? "");
 }

@@ -1,6 +1,7 @@
 // The words of the log: a short sentence for each step (the game's own, else shared ones).
 
 import { words } from "./dom.js";
+import { LOCALE, t } from "./i18n.js";
 
 /** The events that take steps back or put them back (they are listed only in the raw log). */
 export const CORRECTIONS = ["ActionUndone", "ActionRedone"];
@@ -19,31 +20,52 @@ function summary(data) {
   return parts.join(", ");
 }
 
+const SUITS = { S: t("spades"), H: t("hearts"), D: t("diamonds"), C: t("clubs") };
+
+/** A dispute in the page's language: told from its recorded facts (the stored sentence is English). */
+export function disputeWords(d) {
+  if (LOCALE === "en" || d.code !== "revoke") return d.message || d.code;
+  if (d.suit) {
+    return t("{player} did not follow {suit} in trick {trick} of round {round}, yet plays {card}: a revoke, or a recording mistake to correct with undo", {
+      ...d,
+      suit: SUITS[d.suit] || d.suit,
+    });
+  }
+  return t("{player} plays {card} in round {round} but did not follow {colour} in trick {trick}: a revoke", d);
+}
+
+/** Who recorded a step: a player's name, or "the table" (the actor's machine name). */
+export function actorWords(actor) {
+  return actor === "table" ? t("the table") : actor;
+}
+
 /** "ann 3, bob 1". */
 export function perPlayer(values) {
   return Object.entries(values || {})
     .map(([name, value]) => `${name} ${value}`)
-    .join(", ");
+    .join(t(", "));
 }
 
 /** "step 4" or "steps 4–6". */
-function span(d) {
-  return d.first === d.last ? `step ${d.first}` : `steps ${d.first}–${d.last}`;
-}
-
 function common(event) {
   const d = event.data || {};
   switch (event.type) {
     case "MatchCreated":
-      return `The match is set up for ${words(d.players || [])}`;
+      return t("The match is set up for {players}", { players: words(d.players || []) });
     case "MatchFinished":
-      return d.winners && d.winners.length ? `The match is over: ${words(d.winners)} won` : "The match is over: nobody won";
+      return d.winners && d.winners.length
+        ? t("The match is over: {winners} won", { winners: words(d.winners) })
+        : t("The match is over: nobody won");
     case "DisputeRaised":
-      return `Dispute: ${d.message || d.code}`;
+      return t("Dispute: {message}", { message: disputeWords(d.dispute || d) });
     case "ActionUndone":
-      return `Undo: ${span(d)} taken back`;
+      return d.first === d.last
+        ? t("Undo: step {first} taken back", { first: d.first })
+        : t("Undo: steps {first}–{last} taken back", { first: d.first, last: d.last });
     case "ActionRedone":
-      return `Redo: ${span(d)} put back`;
+      return d.first === d.last
+        ? t("Redo: step {first} put back", { first: d.first })
+        : t("Redo: steps {first}–{last} put back", { first: d.first, last: d.last });
     default:
       return null;
   }

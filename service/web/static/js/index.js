@@ -1,7 +1,8 @@
 // The index page: recent matches, newest first, filtered by game and player; an id opens a match.
 
 import { getJSON } from "./api.js";
-import { h, put, stamp, words } from "./dom.js";
+import { h, number, put, stamp, words } from "./dom.js";
+import { t, tn } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const PAGE = 20;
@@ -13,7 +14,11 @@ function viewerHref(id) {
 }
 
 function item(m) {
-  const result = m.finished ? (m.winners?.length ? `won by ${words(m.winners)}` : "a draw") : "in progress";
+  const result = m.finished
+    ? m.winners?.length
+      ? t("won by {winners}", { winners: words(m.winners) })
+      : t("a draw")
+    : t("in progress");
   return h(
     "li",
     { class: "match" },
@@ -21,8 +26,10 @@ function item(m) {
     h(
       "span",
       { class: "muted" },
-      ` ${result} · ${m.version} step${m.version === 1 ? "" : "s"}`,
-      m.disputes ? ` · ${m.disputes} dispute${m.disputes === 1 ? "" : "s"}` : "",
+      ` ${result} · `,
+      tn("{count} step", "{count} steps", m.version, { count: number(m.version) }),
+      m.disputes ? " · " : "",
+      m.disputes ? tn("{count} dispute", "{count} disputes", m.disputes) : "",
       m.created_ms ? ` · ${stamp(Number(m.created_ms))}` : "",
     ),
     h("code", { class: "id" }, m.id),
@@ -55,15 +62,18 @@ async function list() {
     if (mine !== asked) return;
     put($("matches"), page.matches.map(item));
     $("matches").dataset.query = params.toString();
-    const who = [q.game && (titles[q.game] || q.game), q.player && `with ${q.player}`].filter(Boolean).join(" ");
-    put($("list-status"), page.total ? `${page.total} match${page.total === 1 ? "" : "es"}${who ? ` (${who})` : ""}` : "No match yet.");
+    const who = [q.game && (titles[q.game] || q.game), q.player && t("with {player}", { player: q.player })]
+      .filter(Boolean)
+      .join(" ");
+    const total = tn("{count} match", "{count} matches", page.total, { count: number(page.total) });
+    put($("list-status"), page.total ? (who ? t("{total} ({who})", { total, who }) : total) : t("No match yet."));
     put(
       $("pages"),
-      page.links.prev ? pageLink(q, Math.max(0, q.offset - PAGE), "← newer") : [],
-      page.links.next ? pageLink(q, q.offset + PAGE, "older →") : [],
+      page.links.prev ? pageLink(q, Math.max(0, q.offset - PAGE), t("← newer")) : [],
+      page.links.next ? pageLink(q, q.offset + PAGE, t("older →")) : [],
     );
   } catch (error) {
-    put($("list-status"), `The matches could not be read: ${error.message}`);
+    put($("list-status"), t("The matches could not be read: {reason}", { reason: error.message }));
   }
 }
 

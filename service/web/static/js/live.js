@@ -2,6 +2,7 @@
 // (Last-Event-ID). A correction arriving live asks the replay which steps count now.
 
 import { getJSON, liveUrl, replayUrl } from "./api.js";
+import { t } from "./i18n.js";
 import { V, frameAt, lastLogged, latest, mark } from "./state.js";
 import { controls, drawScore, drawSheet, header, listed, relist, show } from "./render.js";
 
@@ -62,9 +63,9 @@ export function follow() {
   if (V.match.finished) return;
   const feed = new EventSource(liveUrl(V.id, lastLogged()));
   let queue = Promise.resolve(); // frames are taken in the order they came, corrections included
-  feed.addEventListener("open", () => badge("● live", "on"));
+  feed.addEventListener("open", () => badge(t("● live"), "on"));
   feed.addEventListener("error", () => {
-    badge("reconnecting…", "off");
+    badge(t("reconnecting…"), "off");
     // A refused feed (503: the server follows as many as it may) is closed for good: open it again later.
     if (feed.readyState === EventSource.CLOSED) setTimeout(follow, 10000);
   });
@@ -74,7 +75,7 @@ export function follow() {
   feed.addEventListener("end", () => {
     feed.close();
     queue = queue.then(async () => {
-      badge("finished", "done");
+      badge(t("finished"), "done");
       V.match = await getJSON(`/v1/matches/${encodeURIComponent(V.id)}`);
       V.scores = await getJSON(`/v1/matches/${encodeURIComponent(V.id)}/scores`).catch(() => null);
       header();

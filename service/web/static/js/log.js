@@ -1,7 +1,7 @@
 // The step list beside the board: each step's actor, time and sentence; undone steps marked.
 
 import { clock, h, put } from "./dom.js";
-import { sentence } from "./history.js";
+import { actorWords, sentence } from "./history.js";
 
 function item(game, frame, raw, onPick) {
   const link = h("a", { href: `?step=${frame.step}`, "data-step": frame.step }, `${frame.step}`);
@@ -14,7 +14,7 @@ function item(game, frame, raw, onPick) {
     "li",
     { "data-step": frame.step, class: classes(frame) },
     link,
-    h("span", { class: "actor" }, frame.by || frame.actor),
+    h("span", { class: "actor" }, frame.by || actorWords(frame.actor)),
     h("time", { datetime: frame.ts }, clock(frame.ts)),
     h("span", { class: "said" }, sentence(game, frame.event, frame.state)),
     raw ? h("code", { class: "raw" }, `${frame.event.type} ${JSON.stringify(frame.event.data)}`) : null,

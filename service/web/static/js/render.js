@@ -2,8 +2,9 @@
 // sentence, the controls, the step list and the score chart. Nothing here fetches or decides.
 
 import { drawChart, legend } from "./chart.js";
-import { fact, h, put, stamp, words } from "./dom.js";
-import { sentence } from "./history.js";
+import { fact, h, number, put, stamp, words } from "./dom.js";
+import { actorWords, disputeWords, sentence } from "./history.js";
+import { t } from "./i18n.js";
 import { appendLog, markCurrent, renderLog } from "./log.js";
 import { boardOf } from "./boards/registry.js";
 import { V, effective, frameAt, lastLogged, latest, navigable } from "./state.js";
@@ -18,8 +19,8 @@ export function game() {
 /** Each player's name, linking to their other matches: "ann, bob and cy". */
 function playerLinks(players) {
   return players.flatMap((p, i) => [
-    i === 0 ? "" : i === players.length - 1 ? " and " : ", ",
-    h("a", { href: `/?player=${encodeURIComponent(p)}`, title: `${p}'s matches` }, p),
+    i === 0 ? "" : i === players.length - 1 ? t(" and ") : t(", "),
+    h("a", { href: `/?player=${encodeURIComponent(p)}`, title: t("{player}'s matches", { player: p }) }, p),
   ]);
 }
 
@@ -28,24 +29,24 @@ export function header() {
   const m = V.match;
   document.title = `${V.title || m.game}: ${words(m.players)} · tabletape`;
   if (!$("match-facts")) return; // an embed shows no header
-  const status = m.finished ? "finished" : "in progress";
+  const status = m.finished ? t("finished") : t("in progress");
   put(
     $("match-facts"),
-    fact("Game", V.title || m.game),
-    fact("Players", playerLinks(m.players)),
-    fact("Status", h("span", { class: `status ${m.finished ? "done" : "playing"}` }, status)),
-    m.finished ? fact("Winners", words(m.winners || []) || "nobody (a draw)") : [],
-    fact("Steps", String(Math.max(lastLogged(), m.version))),
-    fact("Created", stamp(m.created_at)),
-    m.timezone ? fact("Time zone", m.timezone) : [],
-    m.location ? fact("Location", m.location) : [],
-    fact("JSON", h("a", { href: `/v1/matches/${encodeURIComponent(V.id)}` }, "the match in the API")),
+    fact(t("Game"), V.title || m.game),
+    fact(t("Players"), playerLinks(m.players)),
+    fact(t("Status"), h("span", { class: `status ${m.finished ? "done" : "playing"}` }, status)),
+    m.finished ? fact(t("Winners"), words(m.winners || []) || t("nobody (a draw)")) : [],
+    fact(t("Steps"), number(Math.max(lastLogged(), m.version))),
+    fact(t("Created"), stamp(m.created_at)),
+    m.timezone ? fact(t("Time zone"), m.timezone) : [],
+    m.location ? fact(t("Location"), m.location) : [],
+    fact("JSON", h("a", { href: `/v1/matches/${encodeURIComponent(V.id)}` }, t("the match in the API"))),
   );
   const disputes = m.disputes || [];
   put(
     $("disputes"),
     disputes.length
-      ? h("div", { class: "notice", role: "note" }, h("strong", {}, "Disputes: "), h("ul", {}, disputes.map((d) => h("li", {}, d.message || d.code))))
+      ? h("div", { class: "notice", role: "note" }, h("strong", {}, t("Disputes: ")), h("ul", {}, disputes.map((d) => h("li", {}, disputeWords(d)))))
       : [],
   );
   for (const id of ["download-bgstats", "open-bgstats"]) $(id).hidden = !m.finished;
@@ -53,13 +54,13 @@ export function header() {
 
 function drawBoard(frame) {
   put($("board"), game().board(frame.state, { frames: V.frames, step: frame.step }));
-  put($("step-sentence"), h("strong", {}, frame.by || frame.actor), ": ", sentence(game(), frame.event, frame.state), frame.undone ? " (undone)" : "");
+  put($("step-sentence"), h("strong", {}, frame.by || actorWords(frame.actor)), ": ", sentence(game(), frame.event, frame.state), frame.undone ? t(" (undone)") : "");
 }
 
 /** The score chart over the effective steps, with the step shown marked. */
 export function drawScore() {
   const own = game();
-  if (!own.chart) return put($("chart"), h("p", { class: "muted" }, "No chart for this game."));
+  if (!own.chart) return put($("chart"), h("p", { class: "muted" }, t("No chart for this game.")));
   const spec = own.chart(effective(), V.scores);
   const keys = legend(spec, V.step, V.match.players).map((k) =>
     h("li", {}, h("span", { class: "swatch", style: `background:${k.colour}` }), `${k.name}: ${k.value ?? "—"}`),
@@ -72,7 +73,7 @@ export function drawSheet() {
   if (!$("sheet")) return;
   const own = game();
   const drawn = own.sheet && V.scores ? own.sheet(V.scores, effective()) : null;
-  put($("sheet"), drawn || h("p", { class: "muted" }, V.scores ? "No score sheet for this game." : "The scoreboard could not be read."));
+  put($("sheet"), drawn || h("p", { class: "muted" }, V.scores ? t("No score sheet for this game.") : t("The scoreboard could not be read.")));
 }
 
 /** The "jump to" list: the game's rounds and tricks, grouped, the one at or before the step chosen. */
@@ -89,8 +90,8 @@ export function drawJumps() {
   }
   put(
     select,
-    h("option", { value: "" }, "a round or trick…"),
-    groups.map((g) => h("optgroup", { label: g.label }, g.items.map((c) => h("option", { value: c.step }, `${c.label} (step ${c.step})`)))),
+    h("option", { value: "" }, t("a round or trick…")),
+    groups.map((g) => h("optgroup", { label: g.label }, g.items.map((c) => h("option", { value: c.step }, t("{label} (step {step})", { label: c.label, step: c.step }))))),
   );
   markJump();
 }
@@ -110,7 +111,7 @@ export function controls() {
   const slider = $("slider");
   slider.max = String(Math.max(0, nav.length - 1));
   slider.value = String(Math.max(0, index));
-  slider.setAttribute("aria-valuetext", `step ${V.step} of ${latest()}`);
+  slider.setAttribute("aria-valuetext", t("step {step} of {last}", { step: V.step, last: latest() }));
   $("first").disabled = !nav.length || V.step <= nav[0].step;
   $("prev").disabled = $("first").disabled;
   $("next").disabled = V.step >= latest();

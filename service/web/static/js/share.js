@@ -3,6 +3,7 @@
 
 import { getJSON } from "./api.js";
 import { put } from "./dom.js";
+import { t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -24,9 +25,9 @@ export async function share() {
   }
   try {
     await navigator.clipboard.writeText(url);
-    said("Link copied.");
+    said(t("Link copied."));
   } catch {
-    said(`Copy this link: ${url}`); // no clipboard here (an http page that is not localhost)
+    said(t("Copy this link: {url}", { url })); // no clipboard here (an http page that is not localhost)
   }
 }
 
@@ -37,6 +38,6 @@ export async function openBgStats(event) {
     const { url } = await getJSON(event.currentTarget.href);
     window.location.href = url;
   } catch (error) {
-    said(`BG Stats could not be opened: ${error.message}`);
+    said(t("BG Stats could not be opened: {reason}", { reason: error.message }));
   }
 }

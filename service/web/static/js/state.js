@@ -3,6 +3,7 @@
 // (each frame's `effective`); nothing here decides it again.
 
 import { CORRECTIONS } from "./history.js";
+import { t } from "./i18n.js";
 
 /** The one state of the page. */
 export const V = { id: "", match: null, title: "", frames: [], step: 0, raw: false, scores: null, embedded: false };
@@ -15,7 +16,7 @@ export function mark(frame, before) {
   frame.correction = CORRECTIONS.includes(frame.event.type);
   frame.undone = !frame.correction && frame.effective === false;
   const derived = !("action" in meta) && meta.action_id && meta.action_id === before?.event.meta?.action_id;
-  frame.by = derived || frame.actor === "table" ? "the table" : frame.actor;
+  frame.by = derived || frame.actor === "table" ? t("the table") : frame.actor;
   return frame;
 }
 

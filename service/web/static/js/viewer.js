@@ -3,7 +3,8 @@
 // state.js holds what is shown, render.js draws it, live.js follows the feed, boards/ the games.
 
 import { framesBetween, getJSON } from "./api.js";
-import { put } from "./dom.js";
+import { put, useTimeZone } from "./dom.js";
+import { t } from "./i18n.js";
 import { follow, rescore } from "./live.js";
 import { openBgStats, share } from "./share.js";
 import { drawScore, drawSheet, header, relist, show } from "./render.js";
@@ -64,6 +65,7 @@ function markAll(frames) {
 async function firstLook(asked) {
   const base = `/v1/matches/${encodeURIComponent(V.id)}`;
   const [match, scores] = await Promise.all([getJSON(base), getJSON(`${base}/scores`).catch(() => null)]);
+  useTimeZone(match.timezone);
   const target = asked >= 1 && asked <= match.version ? asked : match.version;
   const span = [Math.max(1, target - BEFORE), Math.min(match.version, target + AFTER)];
   const [game, frames] = await Promise.all([
@@ -78,7 +80,7 @@ async function firstLook(asked) {
 async function theRest([first, last]) {
   const status = $("load-status");
   const [before, after] = await Promise.all([
-    framesBetween(V.id, 1, first - 1, (n) => put(status, `Loading steps… ${n} of ${first - 1}`)),
+    framesBetween(V.id, 1, first - 1, (n) => put(status, t("Loading steps… {count} of {total}", { count: n, total: first - 1 }))),
     framesBetween(V.id, last + 1, V.match.version),
   ]);
   V.frames = markAll([...before, ...V.frames, ...after]);
@@ -102,7 +104,9 @@ async function start() {
   try {
     span = await firstLook(asked);
   } catch (error) {
-    put($("load-status"), error.status === 404 ? `There is no match ${V.id}.` : `The match could not be read: ${error.message}`);
+    put($("load-status"), error.status === 404
+        ? t("There is no match {id}.", { id: V.id })
+        : t("The match could not be read: {reason}", { reason: error.message }));
     $("load-status").classList.add("error");
     return;
   }
@@ -110,7 +114,7 @@ async function start() {
   V.raw = params.get("raw") === "1" || Boolean(asked && frameAt(asked) && !navigable().some((f) => f.step === asked));
   if ($("raw")) $("raw").checked = V.raw;
   header();
-  if (span[0] > 1 || span[1] < V.match.version) put($("load-status"), "Loading the other steps…");
+  if (span[0] > 1 || span[1] < V.match.version) put($("load-status"), t("Loading the other steps…"));
   else $("load-status").hidden = true;
   $("layout").hidden = false;
   wire();
@@ -119,7 +123,7 @@ async function start() {
   performance.mark("tabletape:usable");
   const done = await theRest(span).then(
     () => true,
-    (error) => put($("load-status"), `Some steps could not be read: ${error.message}`) && false,
+    (error) => put($("load-status"), t("Some steps could not be read: {reason}", { reason: error.message })) && false,
   );
   if (done) $("load-status").hidden = true;
   drawSheet();

@@ -1,6 +1,33 @@
 // Pieces every board uses: a seat list, a section, "whose turn", and score series for the chart.
 
 import { h, words } from "../dom.js";
+import { disputeWords } from "../history.js";
+import { t } from "../i18n.js";
+
+// Each game's phases in words (the state keeps the machine name).
+const PHASES = {
+  start_round: t("between rounds"),
+  round_start: t("between rounds"),
+  choose_trump: t("choosing trump"),
+  bidding: t("bidding"),
+  playing: t("playing"),
+  play: t("playing"),
+  distributing: t("handing out the trick"),
+  resolving: t("resolving the trick"),
+  favourites: t("revealing favourite hats"),
+  choose: t("choosing"),
+  swap: t("swapping"),
+  perform: t("performing"),
+  refill: t("turning the next trick"),
+  reveal: t("revealing everything"),
+  scored: t("scored"),
+  finished: t("finished"),
+};
+
+/** A phase's machine name in words. */
+export function phaseWords(id) {
+  return PHASES[id] || String(id || "").replace(/_/g, " ");
+}
 
 /** A titled part of a board. */
 export function part(title, ...children) {
@@ -9,16 +36,16 @@ export function part(title, ...children) {
 
 /** The phase and who acts next, in words: "bidding · ann to act", "finished". */
 export function phase(state) {
-  if (state.finished) return "finished";
+  if (state.finished) return t("finished");
   const who = state.to_act || [];
-  const now = String(state.phase || "").replace(/_/g, " ");
-  return who.length ? `${now} · ${words(who)} to act` : now;
+  const now = phaseWords(state.phase);
+  return who.length ? t("{phase} · {players} to act", { phase: now, players: words(who) }) : now;
 }
 
 /** A player's name, marked when it is their turn. */
 export function name(player, state) {
   const acting = (state.to_act || []).includes(player) && !state.finished;
-  return h("span", { class: acting ? "who acting" : "who" }, player, acting ? h("span", { class: "sr" }, " (to act)") : null);
+  return h("span", { class: acting ? "who acting" : "who" }, player, acting ? h("span", { class: "sr" }, t(" (to act)")) : null);
 }
 
 /** A row of facts: [["Round", "3 of 20"], …]. */
@@ -34,7 +61,7 @@ export function facts(pairs) {
 export function disputes(state) {
   const list = state.disputes || [];
   if (!list.length) return null;
-  return part("Disputes", h("ul", { class: "disputes" }, list.map((d) => h("li", {}, d.message || d.code))));
+  return part(t("Disputes"), h("ul", { class: "disputes" }, list.map((d) => h("li", {}, disputeWords(d)))));
 }
 
 /**

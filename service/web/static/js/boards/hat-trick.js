@@ -2,23 +2,56 @@
 // stack with the reasons of its verdict.
 
 import { h, table, words } from "../dom.js";
+import { LOCALE, t } from "../i18n.js";
 import { disputes, facts, name, overSteps, part, phase } from "./common.js";
 
+// The props by the table's words (the state keeps their ids), and why a card was discarded.
+const PROPS = { coin: t("coin"), rabbit: t("rabbit"), tube: t("tube"), goblet: t("goblet"), hat: t("hat"), table: t("table") };
+const prop = (id) => PROPS[id] || id;
+const DISCARDED = { abandoned: t("abandoned"), all_failed: t("every player failed") };
+const JUDGES = { table: t("the table"), tabletape: t("tabletape") };
+
 function challenge(card) {
-  if (!card) return h("p", { class: "muted" }, "No card is in play.");
+  if (!card) return h("p", { class: "muted" }, t("No card is in play."));
   const star = (prop) => ((card.starred || []).includes(prop) ? " ★" : "");
   return h(
     "div",
     { class: "challenge" },
-    h("p", { class: "card-no" }, `Card no. ${card.card}`),
-    h("p", {}, h("strong", {}, "Fully visible: "), (card.colour || []).map((p) => `${p}${star(p)}`).join(", ") || "—"),
-    h("p", {}, h("strong", {}, "Hidden: "), (card.grey || []).map((p) => `${p}${star(p)}`).join(", ") || "—"),
+    h("p", { class: "card-no" }, t("Card no. {card}", { card: card.card })),
+    h("p", {}, h("strong", {}, t("Fully visible: ")), (card.colour || []).map((p) => `${prop(p)}${star(p)}`).join(t(", ")) || "—"),
+    h("p", {}, h("strong", {}, t("Hidden: ")), (card.grey || []).map((p) => `${prop(p)}${star(p)}`).join(t(", ")) || "—"),
   );
 }
 
 function stackWords(stack) {
-  if (!stack) return "no stack recorded";
-  return stack.map((place) => ("in" in place ? `${place.prop} in ${place.in}` : `${place.prop} on ${place.on}`)).join(", ");
+  if (!stack) return t("no stack recorded");
+  return stack
+    .map((place) =>
+      "in" in place
+        ? t("{prop} in {holder}", { prop: prop(place.prop), holder: prop(place.in) })
+        : t("{prop} on {under}", { prop: prop(place.prop), under: prop(place.on) }),
+    )
+    .join(t(", "));
+}
+
+/** Why a stack failed: the recorded sentence in English, else its requirement in the page's language. */
+function reasonWords(reason) {
+  if (LOCALE === "en" && reason.message) return reason.message;
+  const values = { prop: prop(reason.prop) };
+  switch (reason.requirement) {
+    case "colour_visible":
+      return t("the {prop} must be fully visible", values);
+    case "grey_hidden":
+      return t("the {prop} must be hidden in the stack", values);
+    case "others_out":
+      return t("the {prop} is not on the card but is in the stack", values);
+    case "star_holds":
+      return t("the {prop} is starred and must hold another prop", values);
+    case "star_empty":
+      return t("the {prop} is starred and must hold nothing", values);
+    default:
+      return reason.message || reason.requirement;
+  }
 }
 
 /** A stack drawn as built: each prop with what is in it inside its box and what is on it above. */
@@ -46,10 +79,13 @@ function judged(judgement, stack) {
     "li",
     { class: `verdict ${judgement.verdict}` },
     h("strong", {}, judgement.player),
-    ` — ${judgement.verdict === "pass" ? "passes" : "fails"} (judged by ${judgement.by})`,
-    h("div", { class: "stack" }, `Stack: ${stackWords(stack)}`),
+    " — ",
+    judgement.verdict === "pass"
+      ? t("passes (judged by {judge})", { judge: JUDGES[judgement.by] || judgement.by })
+      : t("fails (judged by {judge})", { judge: JUDGES[judgement.by] || judgement.by }),
+    h("div", { class: "stack" }, t("Stack: {stack}", { stack: stackWords(stack) })),
     stack ? drawStack(stack) : null,
-    reasons.length ? h("ul", {}, reasons.map((r) => h("li", {}, r.message || r.requirement))) : null,
+    reasons.length ? h("ul", {}, reasons.map((r) => h("li", {}, reasonWords(r)))) : null,
   );
 }
 
@@ -67,45 +103,47 @@ function stacksOfRound(frames, upTo) {
 // Once a round is over the view keeps it as `last_round`: its verdicts stay worth reading.
 function judgedPart(state, stacks) {
   if ((state.judgements || []).length) {
-    return part("Judged stacks", h("ol", { class: "verdicts" }, state.judgements.map((j) => judged(j, stacks[j.player]))));
+    return part(t("Judged stacks"), h("ol", { class: "verdicts" }, state.judgements.map((j) => judged(j, stacks[j.player]))));
   }
   const last = state.last_round;
   if (!state.card && last) {
-    const outcome = last.winner ? `won by ${last.winner}` : String(last.outcome || "").replace(/_/g, " ");
+    const outcome = last.winner
+      ? t("won by {winners}", { winners: last.winner })
+      : DISCARDED[last.outcome] || String(last.outcome || "").replace(/_/g, " ");
     return part(
-      `Last round: card no. ${last.card}, ${outcome}`,
+      t("Last round: card no. {card}, {outcome}", { card: last.card, outcome }),
       (last.judgements || []).length
         ? h("ol", { class: "verdicts" }, last.judgements.map((j) => judged(j, stacks[j.player])))
-        : h("p", { class: "muted" }, "No stack was judged."),
+        : h("p", { class: "muted" }, t("No stack was judged.")),
     );
   }
-  return part("Judged stacks", h("p", { class: "muted" }, "Nothing judged in this round yet."));
+  return part(t("Judged stacks"), h("p", { class: "muted" }, t("Nothing judged in this round yet.")));
 }
 
 /** The board after one step; `extra` has the frames and the step, for the declared stacks. */
 export function board(state, extra) {
   const stacks = extra ? stacksOfRound(extra.frames, extra.step) : {};
   const queue = state.queue || [];
-  const rows = state.players.map((p) => [name(p, state), (state.cards_won?.[p] || []).map((c) => `no. ${c}`).join(", ") || "—", String(state.totals?.[p] ?? 0)]);
+  const rows = state.players.map((p) => [name(p, state), (state.cards_won?.[p] || []).map((c) => t("no. {card}", { card: c })).join(t(", ")) || "—", String(state.totals?.[p] ?? 0)]);
   return h(
     "div",
     { class: "hat-trick" },
     facts([
-      ["Phase", phase(state)],
-      ["Deck", `${state.cards_revealed} revealed, ${state.cards_left} left`],
-      ["Target", String(state.options?.target ?? "—")],
-      ["Still building", words(state.in_round || []) || "—"],
-      state.finished ? ["Winners", words(state.winners || []) || "nobody"] : null,
+      [t("Phase"), phase(state)],
+      [t("Deck"), t("{revealed} revealed, {left} left", { revealed: state.cards_revealed, left: state.cards_left })],
+      [t("Target"), String(state.options?.target ?? "—")],
+      [t("Still building"), words(state.in_round || []) || "—"],
+      state.finished ? [t("Winners"), words(state.winners || []) || t("nobody")] : null,
     ]),
-    part("The challenge card", challenge(state.card)),
+    part(t("The challenge card"), challenge(state.card)),
     part(
-      "Declarations, in order",
+      t("Declarations, in order"),
       queue.length
         ? h("ol", {}, queue.map((d) => h("li", {}, h("strong", {}, d.player), ` — ${stackWords(d.stack)}`, d.stack ? drawStack(d.stack) : null)))
-        : h("p", { class: "muted" }, "No declaration waits for judgement."),
+        : h("p", { class: "muted" }, t("No declaration waits for judgement.")),
     ),
     judgedPart(state, stacks),
-    table("Cards won", ["Player", "Cards", "Points"], rows),
+    table(t("Cards won"), [t("Player"), t("Cards"), t("Points")], rows),
     disputes(state),
   );
 }
@@ -115,15 +153,26 @@ export function sentence(event) {
   const d = event.data || {};
   switch (event.type) {
     case "CardRevealed":
-      return `Card no. ${d.card} is turned: ${words(d.colour || [])} visible, ${words(d.grey || []) || "nothing"} hidden`;
+    {
+      const nothing = t("nothing");
+      return t("Card no. {card} is turned: {visible} visible, {hidden} hidden", {
+        card: d.card,
+        visible: words((d.colour || []).map(prop)),
+        hidden: words((d.grey || []).map(prop)) || nothing,
+      });
+    }
     case "DeclarationMade":
-      return `${d.player} declares${d.stack ? ` a stack of ${d.stack.length}` : ""}`;
-    case "DeclarationJudged":
-      return `${d.player}'s stack ${d.verdict === "pass" ? "passes" : "fails"}${d.reasons?.length ? `: ${d.reasons[0].message}` : ""}`;
+      return d.stack
+        ? t("{player} declares a stack of {count}", { player: d.player, count: d.stack.length })
+        : t("{player} declares", d);
+    case "DeclarationJudged": {
+      const said = d.verdict === "pass" ? t("{player}'s stack passes", d) : t("{player}'s stack fails", d);
+      return d.reasons?.length ? `${said}${t(": ")}${reasonWords(d.reasons[0])}` : said;
+    }
     case "CardWon":
-      return `${d.player} wins card no. ${d.card}`;
+      return t("{player} wins card no. {card}", d);
     case "CardDiscarded":
-      return `Card no. ${d.card} is discarded (${String(d.reason || "").replace(/_/g, " ")})`;
+      return t("Card no. {card} is discarded ({reason})", { card: d.card, reason: DISCARDED[d.reason] || d.reason });
     default:
       return null;
   }
@@ -131,24 +180,24 @@ export function sentence(event) {
 
 /** Cards won per player over the steps. */
 export function chart(frames) {
-  return { title: "Cards won", axis: "step", points: overSteps(frames, (state) => state.totals || null) };
+  return { title: t("Cards won"), axis: t("step"), points: overSteps(frames, (state) => state.totals || null) };
 }
 
-const OUTCOMES = { won: "won", all_failed: "every stack failed", abandoned: "abandoned" };
+const OUTCOMES = { won: t("won"), all_failed: t("every stack failed"), abandoned: t("abandoned") };
 
 /** Card by card: who won each challenge card, and the cards each player holds (scoreboard). */
 export function sheet(scores) {
   const rounds = (scores.rounds || []).map((r, i) => [
-    `Round ${i + 1}`,
-    `no. ${r.card}`,
-    r.winner ? `won by ${r.winner}` : OUTCOMES[r.outcome] || String(r.outcome || "").replace(/_/g, " "),
+    t("Round {number}", { number: i + 1 }),
+    t("no. {card}", { card: r.card }),
+    r.winner ? t("won by {player}", { player: r.winner }) : OUTCOMES[r.outcome] || String(r.outcome || "").replace(/_/g, " "),
   ]);
-  const held = Object.entries(scores.cards || {}).map(([p, cards]) => [h("span", { class: "who" }, p), cards.map((c) => `no. ${c}`).join(", ") || "—", h("strong", {}, String(scores.totals?.[p] ?? 0))]);
+  const held = Object.entries(scores.cards || {}).map(([p, cards]) => [h("span", { class: "who" }, p), cards.map((c) => t("no. {card}", { card: c })).join(t(", ")) || "—", h("strong", {}, String(scores.totals?.[p] ?? 0))]);
   return h(
     "div",
     {},
-    table("Cards won", ["Player", "Cards", "Total"], held),
-    rounds.length ? table("Round by round", ["Round", "Card", "Outcome"], rounds) : h("p", { class: "muted" }, "No round is over yet."),
+    table(t("Cards won"), [t("Player"), t("Cards"), t("Total")], held),
+    rounds.length ? table(t("Round by round"), [t("Round"), t("Card"), t("Outcome")], rounds) : h("p", { class: "muted" }, t("No round is over yet.")),
   );
 }
 
@@ -158,8 +207,11 @@ export function chapters(frames) {
   let round = 0;
   for (const f of frames) {
     const d = f.event.data || {};
-    if (f.event.type === "CardRevealed") found.push({ group: `Round ${++round}`, label: `Card no. ${d.card} turned`, step: f.step });
-    if (f.event.type === "CardWon") found.push({ group: `Round ${round}`, label: `${d.player} wins card no. ${d.card}`, step: f.step });
+    if (f.event.type === "CardRevealed") {
+      round += 1;
+      found.push({ group: t("Round {number}", { number: round }), label: t("Card no. {card} turned", { card: d.card }), step: f.step });
+    }
+    if (f.event.type === "CardWon") found.push({ group: t("Round {number}", { number: round }), label: t("{player} wins card no. {card}", d), step: f.step });
   }
   return found;
 }

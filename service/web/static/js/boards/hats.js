@@ -1,6 +1,7 @@
 // Hats: the tea table's spaces, each player's collection and black hats, and the last cookie.
 
 import { h, table, words } from "../dom.js";
+import { t, tn } from "../i18n.js";
 import { disputes, facts, name, overSteps, part, phase } from "./common.js";
 
 function hat(code) {
@@ -11,14 +12,14 @@ function hat(code) {
 function teaTable(state) {
   return h(
     "ol",
-    { class: "tea-table", "aria-label": "The tea table, space 1 first" },
+    { class: "tea-table", "aria-label": t("The tea table, space 1 first") },
     (state.tea_table || []).map((space) =>
       h(
         "li",
         { class: space.counts ? "space counts" : "space" },
-        h("span", { class: "space-no" }, `space ${space.space}`),
-        space.card ? hat(space.card) : h("span", { class: "muted" }, "empty"),
-        h("small", {}, space.counts ? `${space.type} worth ${space.type_value}` : "counts for nothing"),
+        h("span", { class: "space-no" }, t("space {space}", { space: space.space })),
+        space.card ? hat(space.card) : h("span", { class: "muted" }, t("empty")),
+        h("small", {}, space.counts ? t("{type} worth {value}", { type: space.type, value: space.type_value }) : t("counts for nothing")),
       ),
     ),
   );
@@ -42,16 +43,17 @@ function collections(state, cookie) {
     const c = state.collections[p];
     const hand = state.hands?.[p];
     return [
-      h("span", {}, name(p, state), cookie === p ? h("span", { class: "tag cookie" }, "🍪 last cookie") : null),
+      h("span", {}, name(p, state), cookie === p ? h("span", { class: "tag cookie" }, t("🍪 last cookie")) : null),
       h("span", { class: "cards" }, c.hats.length ? c.hats.map(hat) : "—"),
       String(c.black_hats),
       String(points[p]),
       state.favourites?.[p] ? hat(state.favourites[p]) : "—",
-      !hand ? "—" : hand.hidden ? `${hand.size} cards` : `${hand.size}${hand.known.length ? ` (known: ${hand.known.join(", ")})` : ""}`,
+      !hand ? "—" : hand.hidden ? tn("{count} card", "{count} cards", hand.size) : hand.known.length ? t("{size} (known: {cards})", { size: hand.size, cards: hand.known.join(t(", ")) }) : String(hand.size),
       String(state.plays?.[p] ?? 0),
     ];
   });
-  return table("Collections", ["Player", "Hats", "Black hats", "Points", "Favourite", "Hand", "Plays"], rows);
+  const heads = [t("Player"), t("Hats"), t("Black hats"), t("Points"), t("Favourite"), t("Hand"), t("Plays")];
+  return table(t("Collections"), heads, rows);
 }
 
 /** The board after one step. */
@@ -62,15 +64,15 @@ export function board(state) {
     "div",
     { class: "hats" },
     facts([
-      ["Phase", phase(state)],
-      turn ? ["Turn", `${turn.player}, turn ${turn.number} (round ${turn.round})`] : null,
-      ["Draw pile", String(state.draw_pile)],
-      ["Discard pile", String(state.discard_pile)],
-      state.removed_types?.length ? ["Removed types", words(state.removed_types)] : null,
-      state.teams?.length ? ["Teams", state.teams.map((t) => words(t)).join(" vs ")] : null,
-      cookie !== undefined ? ["Last cookie", cookie || "nobody (undecided)"] : ["Last cookie", "decided at the end"],
+      [t("Phase"), phase(state)],
+      turn ? [t("Turn"), t("{player}, turn {turn} (round {round})", { player: turn.player, turn: turn.number, round: turn.round })] : null,
+      [t("Draw pile"), String(state.draw_pile)],
+      [t("Discard pile"), String(state.discard_pile)],
+      state.removed_types?.length ? [t("Removed types"), words(state.removed_types)] : null,
+      state.teams?.length ? [t("Teams"), state.teams.map((team) => words(team)).join(t(" vs "))] : null,
+      cookie !== undefined ? [t("Last cookie"), cookie || t("nobody (undecided)")] : [t("Last cookie"), t("decided at the end")],
     ]),
-    part("The tea table", teaTable(state)),
+    part(t("The tea table"), teaTable(state)),
     collections(state, cookie),
     disputes(state),
   );
@@ -81,19 +83,28 @@ export function sentence(event) {
   const d = event.data || {};
   switch (event.type) {
     case "TurnStarted":
-      return `${d.player}'s turn ${d.turn}`;
+      return t("{player}'s turn {turn}", { player: d.player, turn: d.turn });
     case "HatSwapped":
-      return `${d.player} plays ${d.card} onto space ${d.space} and collects ${d.taken}`;
+      return t("{player} plays {card} onto space {space} and collects {taken}", d);
     case "BlackHatMade":
-      return `${d.player} collects a black hat${d.card ? ` (${d.card})` : ""}`;
+      return d.card
+        ? t("{player} collects a black hat ({card})", d)
+        : t("{player} collects a black hat", d);
     case "CardRedrawn":
-      return `${d.player} discards ${d.discarded || "a card"} and draws ${d.drawn || "a card"}`;
+    {
+      const unnamed = t("a card");
+      return t("{player} discards {discarded} and draws {drawn}", {
+        player: d.player,
+        discarded: d.discarded || unnamed,
+        drawn: d.drawn || unnamed,
+      });
+    }
     case "PartnerTraded":
-      return `${d.player} trades a card face down with their partner`;
+      return t("{player} trades a card face down with their partner", d);
     case "PlayEnded":
-      return `Play ends: every player has played ${d.plays} cards`;
+      return t("Play ends: every player has played {plays} cards", d);
     case "FavouriteRevealed":
-      return `${d.player} reveals the favourite hat ${d.card}`;
+      return t("{player} reveals the favourite hat {card}", d);
     default:
       return null;
   }
@@ -101,7 +112,7 @@ export function sentence(event) {
 
 /** Points per player over the steps, as the view counts them at each step. */
 export function chart(frames) {
-  return { title: "Points (as they would count if the match ended there)", axis: "step", points: overSteps(frames, (state) => (state.points ? totals(state) : null)) };
+  return { title: t("Points (as they would count if the match ended there)"), axis: t("step"), points: overSteps(frames, (state) => (state.points ? totals(state) : null)) };
 }
 
 /** The final breakdown: every category per player, and per team, from the scoreboard. */
@@ -114,14 +125,17 @@ export function sheet(scores) {
     String(c.cookie),
     h("strong", {}, String(c.total)),
   ]);
-  const teams = (scores.teams || []).map((t) => [words(t.players), String(t.black_hats), h("strong", {}, String(t.total))]);
-  const decided = { total: "the highest total", black_hats: "the most black hats", cookie: "the last cookie", shared: "nothing: the win is shared" };
+  const teams = (scores.teams || []).map((team) => [words(team.players), String(team.black_hats), h("strong", {}, String(team.total))]);
+  const decided = { total: t("the highest total"), black_hats: t("the most black hats"), cookie: t("the last cookie"), shared: t("nothing: the win is shared") };
+  const title = scores.finished ? t("Final score") : t("Score if the match ended now");
+  const heads = [t("Player"), t("Collection"), t("Black hats"), t("Favourite"), t("Cookie"), t("Total")];
+  const how = decided[scores.decided_by] || scores.decided_by;
   return h(
     "div",
     {},
-    table(scores.finished ? "Final score" : "Score if the match ended now", ["Player", "Collection", "Black hats", "Favourite", "Cookie", "Total"], rows),
-    teams.length ? table("Teams", ["Team", "Black hats", "Total"], teams) : null,
-    scores.finished && scores.decided_by ? h("p", {}, `Decided by ${decided[scores.decided_by] || scores.decided_by}.`) : null,
+    table(title, heads, rows),
+    teams.length ? table(t("Teams"), [t("Team"), t("Black hats"), t("Total")], teams) : null,
+    scores.finished && scores.decided_by ? h("p", {}, t("Decided by {how}.", { how })) : null,
   );
 }
 
@@ -129,5 +143,5 @@ export function sheet(scores) {
 export function chapters(frames) {
   return frames
     .filter((f) => f.event.type === "TurnStarted")
-    .map((f) => ({ group: `Round ${f.state.turn?.round ?? "?"}`, label: `Turn ${f.event.data.turn}: ${f.event.data.player}`, step: f.step }));
+    .map((f) => ({ group: t("Round {number}", { number: f.state.turn?.round ?? "?" }), label: t("Turn {number}: {player}", { number: f.event.data.turn, player: f.event.data.player }), step: f.step }));
 }

@@ -1,9 +1,44 @@
 // The Hobbit Card Game: characters, sides, health, the trick on the table and its distribution.
 
 import { h, table, words } from "../dom.js";
+import { t } from "../i18n.js";
 import { disputes, facts, name, overSteps, part, phase } from "./common.js";
 
+// The characters and sides by the names the table knows them by.
+const CHARACTERS = { bilbo: t("Bilbo"), thorin: t("Thorin"), smaug: t("Smaug"), gandalf: t("Gandalf"), bolg: t("Bolg") };
+const SIDES = { good: t("good"), evil: t("evil") };
+const side = (id) => SIDES[id] || id;
+
+/** How the match was decided, from the result's facts (the recorded sentence is English). */
+function explain(result) {
+  const survivors = result.survivors || {};
+  const dealt = result.damage_dealt || {};
+  const winner = result.side;
+  const other = winner === "good" ? "evil" : "good";
+  const values = {
+    side: side(winner),
+    other: side(other),
+    living: survivors[winner] ?? survivors.good,
+    against: survivors[other],
+    damage: dealt[winner] ?? dealt.good,
+    received: dealt[other],
+  };
+  switch (result.reason) {
+    case "side_wiped_out":
+      return t("{side} wins: {other} has no living character left", values);
+    case "more_survivors":
+      return t("{side} wins: {living} living characters against {against}", values);
+    case "more_damage_dealt":
+      return t("{side} wins: {living} living characters each, and {side} dealt {damage} damage against {received}", values);
+    case "draw":
+      return t("draw: {living} living characters each and {damage} damage dealt each", values);
+    default:
+      return result.explanation || "";
+  }
+}
+
 function title(word) {
+  if (CHARACTERS[word]) return CHARACTERS[word];
   return String(word || "").replace(/(^|[-_ ])(\w)/g, (_, gap, c) => `${gap === "-" || gap === "_" ? " " : gap}${c.toUpperCase()}`);
 }
 
@@ -26,33 +61,40 @@ function characters(state) {
   const rows = state.players.map((p) => {
     const c = state.characters[p];
     return [
-      h("span", {}, name(p, state), c.alive ? null : h("span", { class: "tag out" }, "eliminated")),
+      h("span", {}, name(p, state), c.alive ? null : h("span", { class: "tag out" }, t("eliminated"))),
       title(c.character),
-      h("span", { class: `side side-${c.side}` }, c.side),
+      h("span", { class: `side side-${c.side}` }, side(c.side)),
       health(c),
       String(c.pipes),
       String(c.cards_left ?? "—"),
       String(c.tricks_won ?? 0),
     ];
   });
-  return table("Characters", ["Player", "Character", "Side", "Health", "Pipes", "Cards left", "Tricks"], rows);
+  const heads = [t("Player"), t("Character"), t("Side"), t("Health"), t("Pipes"), t("Cards left"), t("Tricks")];
+  return table(t("Characters"), heads, rows);
 }
 
 function trick(state) {
-  const t = state.trick;
-  if (!t || !t.plays) return h("p", { class: "muted" }, "No trick yet.");
-  const plays = t.plays.length
-    ? h("ol", { class: "trick" }, t.plays.map((play) => h("li", {}, card(play.card, play.mark), h("span", { class: "by" }, play.player))))
-    : h("p", { class: "muted" }, `${t.leader || "—"} leads; no card played yet.`);
-  const given = Object.entries(t.distribution || {});
+  const now = state.trick;
+  if (!now || !now.plays) return h("p", { class: "muted" }, t("No trick yet."));
+  const plays = now.plays.length
+    ? h("ol", { class: "trick" }, now.plays.map((play) => h("li", {}, card(play.card, play.mark), h("span", { class: "by" }, play.player))))
+    : h("p", { class: "muted" }, t("{leader} leads; no card played yet.", { leader: now.leader || "—" }));
+  const given = Object.entries(now.distribution || {});
   return part(
-    `Trick ${t.number ?? ""}${t.led ? ` · ${t.led} led` : ""}${t.winner ? ` · won by ${t.winner}` : ""}`,
+    [
+      t("Trick {number}", { number: now.number ?? "" }),
+      now.led ? t("{colour} led", { colour: now.led }) : "",
+      now.winner ? t("won by {winners}", { winners: now.winner }) : "",
+    ]
+      .filter(Boolean)
+      .join(" · "),
     plays,
     given.length
       ? h(
           "div",
           {},
-          h("h4", {}, "Distribution"),
+          h("h4", {}, t("Distribution")),
           h("ul", { class: "plain" }, given.map(([c, p]) => h("li", {}, card(c), " → ", p))),
         )
       : null,
@@ -67,11 +109,11 @@ export function board(state) {
     "div",
     { class: "hobbit" },
     facts([
-      ["Round", `${state.round} of ${state.rounds}`],
-      ["Phase", phase(state)],
-      ["Damage dealt", `good ${dealt.good ?? 0}, evil ${dealt.evil ?? 0}`],
-      ["Survivors", `good ${alive.good ?? 0}, evil ${alive.evil ?? 0}`],
-      state.result ? ["Result", state.result.explanation || words(state.result.winners || [])] : null,
+      [t("Round"), t("{round} of {rounds}", { round: state.round, rounds: state.rounds })],
+      [t("Phase"), phase(state)],
+      [t("Damage dealt"), t("good {good}, evil {evil}", { good: dealt.good ?? 0, evil: dealt.evil ?? 0 })],
+      [t("Survivors"), t("good {good}, evil {evil}", { good: alive.good ?? 0, evil: alive.evil ?? 0 })],
+      state.result ? [t("Result"), explain(state.result) || words(state.result.winners || [])] : null,
     ]),
     characters(state),
     trick(state),
@@ -84,25 +126,29 @@ export function sentence(event) {
   const d = event.data || {};
   switch (event.type) {
     case "RoundStarted":
-      return `Round ${d.round} starts; ${d.leader} leads`;
+      return t("Round {round} starts; {leader} leads", d);
     case "CardPlayed":
-      return `${d.player} plays ${d.card}${d.mark ? ` (${d.mark})` : ""}`;
+      return d.mark ? t("{player} plays {card} ({mark})", d) : t("{player} plays {card}", d);
     case "TrickWon":
-      return `${d.player} wins trick ${d.trick} with ${d.card}`;
-    case "CardsDistributed":
-      return `${d.player} hands out the trick: ${Object.entries(d.cards || {}).map(([c, p]) => `${c} to ${p}`).join(", ")}`;
+      return t("{player} wins trick {trick} with {card}", d);
+    case "CardsDistributed": {
+      const cards = Object.entries(d.cards || {}).map(([c, p]) => t("{card} to {player}", { card: c, player: p }));
+      return t("{player} hands out the trick: {cards}", { player: d.player, cards: cards.join(t(", ")) });
+    }
     case "CardTookEffect":
-      return `${d.card} takes effect for ${d.player}: ${d.effect}`;
+      return t("{card} takes effect for {player}: {effect}", d);
     case "LeaderChosen":
-      return d.skipped ? `Trick ${d.trick}: ${d.player} leads (${d.winner} was skipped)` : `Trick ${d.trick}: ${d.player} leads`;
-    case "DamageChanged":
-      return `${d.player}: ${d.harm ? `${d.harm} harm` : ""}${d.harm && d.heal ? ", " : ""}${d.heal ? `${d.heal} healed` : ""}; health ${d.health}`;
+      return d.skipped ? t("Trick {trick}: {player} leads ({winner} was skipped)", d) : t("Trick {trick}: {player} leads", d);
+    case "DamageChanged": {
+      const parts = [d.harm ? t("{count} harm", { count: d.harm }) : "", d.heal ? t("{count} healed", { count: d.heal }) : ""];
+      return t("{player}: {changes}; health {health}", { ...d, changes: parts.filter(Boolean).join(t(", ")) });
+    }
     case "RoundEnded":
-      return `Round ${d.round} ends; still standing: ${words(d.survivors || [])}`;
+      return t("Round {round} ends; still standing: {players}", { round: d.round, players: words(d.survivors || []) });
     case "PlayerEliminated":
-      return `${d.player} (${title(d.character)}, ${d.side}) is eliminated`;
+      return t("{player} ({character}, {side}) is eliminated", { player: d.player, character: title(d.character), side: side(d.side) });
     case "MatchFinished":
-      return d.explanation ? `The match is over: ${d.explanation}` : null;
+      return d.reason ? t("The match is over: {explanation}", { explanation: explain(d) }) : null;
     default:
       return null;
   }
@@ -114,19 +160,21 @@ export function chart(frames) {
   const points = overSteps(frames, (state) =>
     state.characters ? Object.fromEntries(state.players.map((p) => [label(p, state.characters[p]), state.characters[p].health])) : null,
   );
-  return { title: "Health", axis: "step", points };
+  return { title: t("Health"), axis: t("step"), points };
 }
 
 /** Round by round: damage dealt and survivors per side when each round ended (from the view). */
 export function sheet(scores, frames) {
   const ends = frames.filter((f) => f.event.type === "RoundEnded");
-  const side = (values) => `good ${values?.good ?? 0}, evil ${values?.evil ?? 0}`;
-  const rows = ends.map((f) => [`Round ${f.event.data.round}`, side(f.state.damage_dealt), side(f.state.survivors)]);
+  const side = (values) => t("good {good}, evil {evil}", { good: values?.good ?? 0, evil: values?.evil ?? 0 });
+  const rows = ends.map((f) => [t("Round {number}", { number: f.event.data.round }), side(f.state.damage_dealt), side(f.state.survivors)]);
+  const heads = [t("Round"), t("Damage dealt"), t("Survivors")];
+  const now = t("damage dealt {damage}; survivors {survivors}", { damage: side(scores.damage_dealt), survivors: side(scores.survivors) });
   return h(
     "div",
     {},
-    rows.length ? table("Round by round", ["Round", "Damage dealt", "Survivors"], rows) : h("p", { class: "muted" }, "No round has ended yet."),
-    h("p", {}, h("strong", {}, scores.finished ? "Result: " : "Now: "), scores.explanation || `damage dealt ${side(scores.damage_dealt)}; survivors ${side(scores.survivors)}`),
+    rows.length ? table(t("Round by round"), heads, rows) : h("p", { class: "muted" }, t("No round has ended yet.")),
+    h("p", {}, h("strong", {}, scores.finished ? t("Result: ") : t("Now: ")), (scores.reason ? explain(scores) : "") || now),
   );
 }
 
@@ -135,8 +183,8 @@ export function chapters(frames) {
   const found = [];
   for (const f of frames) {
     const d = f.event.data || {};
-    if (f.event.type === "RoundStarted") found.push({ group: `Round ${d.round}`, label: `Round ${d.round} starts`, step: f.step });
-    if (f.event.type === "TrickWon") found.push({ group: `Round ${f.state.round}`, label: `Trick ${d.trick} won by ${d.player}`, step: f.step });
+    if (f.event.type === "RoundStarted") found.push({ group: t("Round {number}", { number: d.round }), label: t("Round {number} starts", { number: d.round }), step: f.step });
+    if (f.event.type === "TrickWon") found.push({ group: t("Round {number}", { number: f.state.round }), label: t("Trick {trick} won by {player}", { trick: d.trick, player: d.player }), step: f.step });
   }
   return found;
 }

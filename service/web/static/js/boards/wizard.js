@@ -2,16 +2,21 @@
 
 import { h, table, words } from "../dom.js";
 import { perPlayer } from "../history.js";
+import { LOCALE, t } from "../i18n.js";
 import { disputes, facts, name, part, phase } from "./common.js";
 
-const SUITS = { S: ["♠", "spades"], H: ["♥", "hearts"], D: ["♦", "diamonds"], C: ["♣", "clubs"] };
+const SUITS = { S: ["♠", t("spades")], H: ["♥", t("hearts")], D: ["♦", t("diamonds")], C: ["♣", t("clubs")] };
+
+// How the bids are made (options.bidding), in words.
+const BIDDING = { clockwise: t("clockwise"), secret: t("secret"), simultaneous: t("simultaneous") };
 
 /** A card as the table says it: "A♥", "Wizard", "Jester". */
 export function cardWords(card) {
-  if (!card) return "none";
+  if (!card) return t("none");
   const text = String(card);
-  if (/^wizard$/i.test(text)) return "Wizard";
-  if (/^jester$/i.test(text)) return "Jester";
+  // English says "Wizard" for the card as for the game; the catalogs name the card apart.
+  if (/^wizard$/i.test(text)) return LOCALE === "en" ? "Wizard" : t("Wizard card");
+  if (/^jester$/i.test(text)) return LOCALE === "en" ? "Jester" : t("Jester card");
   const suit = SUITS[text.slice(-1).toUpperCase()];
   return suit ? `${text.slice(0, -1).toUpperCase()}${suit[0]}` : text;
 }
@@ -24,8 +29,8 @@ function card(code) {
 }
 
 function trumpWords(state) {
-  if (state.trump === "dealer_chooses") return "the dealer chooses";
-  if (state.trump === "none") return "no trump";
+  if (state.trump === "dealer_chooses") return t("the dealer chooses");
+  if (state.trump === "none") return t("no trump");
   if (!state.trump) return "—";
   const suit = SUITS[state.trump];
   return suit ? `${suit[0]} ${suit[1]}` : state.trump;
@@ -34,12 +39,12 @@ function trumpWords(state) {
 function players(state) {
   const bids = state.bids || {};
   const rows = state.players.map((p) => [
-    h("span", {}, name(p, state), p === state.dealer ? h("span", { class: "tag" }, "dealer") : null),
-    p in bids ? String(bids[p]) : (state.have_bid || []).includes(p) ? "hidden" : "—",
+    h("span", {}, name(p, state), p === state.dealer ? h("span", { class: "tag" }, t("dealer")) : null),
+    p in bids ? String(bids[p]) : (state.have_bid || []).includes(p) ? t("hidden") : "—",
     String((state.tricks || {})[p] ?? 0),
     String((state.totals || {})[p] ?? 0),
   ]);
-  return table("Players in seat order", ["Player", "Bid", "Tricks won", "Total"], rows);
+  return table(t("Players in seat order"), [t("Player"), t("Bid"), t("Tricks won"), t("Total")], rows);
 }
 
 function trick(state) {
@@ -55,13 +60,13 @@ function trick(state) {
 // Between tricks the table is empty; the trick just taken is still worth seeing.
 function lastTrick(state) {
   const played = state.played || [];
-  if (!played.length) return h("p", { class: "muted" }, "No card on the table.");
+  if (!played.length) return h("p", { class: "muted" }, t("No card on the table."));
   const number = played[played.length - 1].trick;
   const cards = played.filter((play) => play.trick === number);
   return h(
     "div",
     {},
-    h("p", { class: "muted" }, `No card on the table. Trick ${number} was:`),
+    h("p", { class: "muted" }, t("No card on the table. Trick {number} was:", { number })),
     h("ol", { class: "trick done" }, cards.map((play) => h("li", {}, card(play.card), h("span", { class: "by" }, play.player)))),
   );
 }
@@ -70,8 +75,8 @@ function lastTrick(state) {
 // has none, and a round over shows the trick just taken without a number past its last.
 function table_(state) {
   const roundOver = !(state.trick || []).length && state.trick_number > state.round; // its last trick just won
-  if (state.phase === "playing" && !roundOver) return part(`Trick ${state.trick_number} of ${state.round} on the table`, trick(state));
-  if ((state.played || []).length) return part("The table", lastTrick(state));
+  if (state.phase === "playing" && !roundOver) return part(t("Trick {number} of {round} on the table", { number: state.trick_number, round: state.round }), trick(state));
+  if ((state.played || []).length) return part(t("The table"), lastTrick(state));
   return null;
 }
 
@@ -79,7 +84,7 @@ function hands(state) {
   const known = Object.entries(state.hands || {}).filter(([, cards]) => cards.length);
   if (!known.length) return null;
   return part(
-    "Hands (as recorded)",
+    t("Hands (as recorded)"),
     h(
       "ul",
       { class: "hands" },
@@ -96,11 +101,11 @@ export function board(state) {
     "div",
     { class: "wizard" },
     facts([
-      ["Round", `${state.round} of ${state.rounds_total}`],
-      ["Trump", h("span", {}, state.trump_card ? card(state.trump_card) : null, " ", trumpWords(state))],
-      ["Bidding", state.bidding],
-      ["Phase", phase(state)],
-      state.finished ? ["Winners", words(state.winners || []) || "nobody"] : null,
+      [t("Round"), t("{round} of {rounds}", { round: state.round, rounds: state.rounds_total })],
+      [t("Trump"), h("span", {}, state.trump_card ? card(state.trump_card) : null, " ", trumpWords(state))],
+      [t("Bidding"), BIDDING[state.bidding] || state.bidding],
+      [t("Phase"), phase(state)],
+      state.finished ? [t("Winners"), words(state.winners || []) || t("nobody")] : null,
     ]),
     players(state),
     table_(state),
@@ -115,24 +120,28 @@ export function sentence(event) {
   switch (event.type) {
     case "RoundStarted":
       return d.trump_card
-        ? `Round ${d.round}: ${d.dealer} deals, the trump card is ${cardWords(d.trump_card)}`
-        : `Round ${d.round}: ${d.dealer} deals, no trump card is turned`;
+        ? t("Round {round}: {dealer} deals, the trump card is {card}", { round: d.round, dealer: d.dealer, card: cardWords(d.trump_card) })
+        : t("Round {round}: {dealer} deals, no trump card is turned", { round: d.round, dealer: d.dealer });
     case "TrumpChosen":
-      return `Trump chosen: ${SUITS[d.suit]?.[1] || d.suit}`;
+      return t("Trump chosen: {suit}", { suit: SUITS[d.suit]?.[1] || d.suit });
     case "BidPlaced":
-      return d.hidden || d.tricks === null ? `${d.player} bids (hidden until revealed)` : `${d.player} bids ${d.tricks}`;
+      return d.hidden || d.tricks === null
+        ? t("{player} bids (hidden until revealed)", { player: d.player })
+        : t("{player} bids {tricks}", { player: d.player, tricks: d.tricks });
     case "BidsRevealed":
-      return `Bids revealed: ${perPlayer(d.bids)}`;
+      return t("Bids revealed: {bids}", { bids: perPlayer(d.bids) });
     case "CardPlayed":
-      return `${d.player} plays ${cardWords(d.card)}`;
+      return t("{player} plays {card}", { player: d.player, card: cardWords(d.card) });
     case "TrickWon": {
       const won = (d.cards || []).find((c) => c.player === d.player);
-      return `${d.player} wins trick ${d.trick}${won ? ` with ${cardWords(won.card)}` : ""}`;
+      return won
+        ? t("{player} wins trick {trick} with {card}", { player: d.player, trick: d.trick, card: cardWords(won.card) })
+        : t("{player} wins trick {trick}", { player: d.player, trick: d.trick });
     }
     case "RoundScored":
-      return `Round ${d.round} scored: ${perPlayer(d.points)}`;
+      return t("Round {round} scored: {points}", { round: d.round, points: perPlayer(d.points) });
     case "RoundRecorded":
-      return `Round ${d.round} recorded: bids ${perPlayer(d.bids)}; tricks ${perPlayer(d.tricks)}`;
+      return t("Round {round} recorded: bids {bids}; tricks {tricks}", { round: d.round, bids: perPlayer(d.bids), tricks: perPlayer(d.tricks) });
     default:
       return null;
   }
@@ -147,20 +156,20 @@ export function sheet(scores, frames) {
   const players = frames[0]?.state.players || Object.keys(scores.totals || {});
   const running = Object.fromEntries(frames.filter((f) => f.event.type === "RoundScored").map((f) => [f.event.data.round, f.event.data.totals]));
   const rows = (scores.rounds || []).map((r) => [
-    `Round ${r.round}`,
+    t("Round {number}", { number: r.round }),
     ...players.map((p) =>
       h(
         "span",
         { class: "score-cell" },
         h("strong", {}, signed(r.points[p])),
-        h("small", {}, ` bid ${r.bids[p]} · won ${r.tricks[p]}`),
+        h("small", {}, t(" bid {bid} · won {won}", { bid: r.bids[p], won: r.tricks[p] })),
         running[r.round] ? h("span", { class: "running" }, ` = ${running[r.round][p]}`) : null,
       ),
     ),
   ]);
-  const total = ["Total", ...players.map((p) => h("strong", {}, String(scores.totals[p])))];
-  if (!rows.length) return h("p", { class: "muted" }, "No round is scored yet.");
-  return table("Round by round", ["Round", ...players], [...rows, total]);
+  const total = [t("Total"), ...players.map((p) => h("strong", {}, String(scores.totals[p])))];
+  if (!rows.length) return h("p", { class: "muted" }, t("No round is scored yet."));
+  return table(t("Round by round"), [t("Round"), ...players], [...rows, total]);
 }
 
 /** Totals per player after each scored round. */
@@ -172,7 +181,7 @@ export function chart(frames) {
       points.push({ x: frame.event.data.round, step: frame.step, values: { ...frame.state.totals } });
     }
   }
-  return { title: "Total points", axis: "round", points };
+  return { title: t("Total points"), axis: t("round"), points };
 }
 
 /** Each round's start and each trick won, listed under their round. */
@@ -180,10 +189,11 @@ export function chapters(frames) {
   const found = [];
   for (const f of frames) {
     const d = f.event.data || {};
-    const group = `Round ${f.state.round}`;
-    if (f.event.type === "RoundStarted") found.push({ group: `Round ${d.round}`, label: `Round ${d.round} starts`, step: f.step });
-    if (f.event.type === "RoundRecorded") found.push({ group: `Round ${d.round}`, label: `Round ${d.round} recorded`, step: f.step });
-    if (f.event.type === "TrickWon") found.push({ group, label: `Trick ${d.trick} won by ${d.player}`, step: f.step });
+    const group = t("Round {number}", { number: f.state.round });
+    const its = t("Round {number}", { number: d.round });
+    if (f.event.type === "RoundStarted") found.push({ group: its, label: t("Round {number} starts", { number: d.round }), step: f.step });
+    if (f.event.type === "RoundRecorded") found.push({ group: its, label: t("Round {number} recorded", { number: d.round }), step: f.step });
+    if (f.event.type === "TrickWon") found.push({ group, label: t("Trick {trick} won by {player}", { trick: d.trick, player: d.player }), step: f.step });
   }
   return found;
 }

@@ -1,0 +1,101 @@
+"""A sample of every game's refusals read in 简体中文 and 日本語: the sentence names the player and
+the card or prop, and no English word is left in it; the English rendering is the rule's sentence."""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any
+
+import pytest
+
+from games.contract import RuleViolation
+from games.registry import get_game
+from games.validation import validate_action, validate_match
+from service.language.catalogs import render
+
+ENGLISH = re.compile(r"\b(?:is|the|not|turn|card|hand|play|plays|must|has|of|in|and|or|to|draw|on|at|swap)\b")
+
+
+def _state(game_id: str, setup: dict[str, Any], players: list[str], actions: list[dict[str, Any]]) -> Any:
+    game = get_game(game_id)
+    names, setup, options = validate_match(game, players, setup, {})
+    state: dict[str, Any] = {}
+    for event in game.setup(names, setup, options):
+        state = game.evolve(state, event)
+    for action in actions:
+        for event in game.decide(state, validate_action(game, action)):
+            state = game.evolve(state, event)
+    return state
+
+
+def _refusal(game_id: str, state: Any, action: dict[str, Any]) -> RuleViolation:
+    game = get_game(game_id)
+    with pytest.raises(RuleViolation) as refused:
+        game.decide(copy.deepcopy(state), validate_action(game, action))
+    return refused.value
+
+
+def _read(refusal: RuleViolation, *kept: str) -> dict[str, str]:
+    said = {locale: render(refusal.sentence, locale) for locale in ("zh_Hans", "ja")}
+    for locale, text in said.items():
+        for word in kept:
+            assert word in text, (locale, word, text)
+            text = text.replace(word, "")
+        assert not ENGLISH.findall(text), (locale, said[locale])
+    return said
+
+
+def test_a_hats_card_drawn_from_the_tea_table_names_the_player_and_the_card() -> None:
+    setup = get_game("hats").example(0)["setup"]
+    state = _state("hats", setup, ["ann", "bob"], [{"type": "black_hat", "player": "bob"}])
+    refusal = _refusal("hats", state, {"type": "redraw", "player": "ann", "drawn": "blue-4"})
+    assert refusal.message == "ann cannot draw blue-4: blue-4 is on the tea table at space 1"
+    said = _read(refusal, "ann", "blue-4")
+    assert "ティーテーブル" in said["ja"] and "茶桌" in said["zh_Hans"]
+
+
+def test_the_other_hat_tricks_props_are_named_in_the_tables_words() -> None:
+    setup = {"first_player": "ann", "first_trick": "hungry-rabbit"}
+    state = _state(
+        "other-hat-trick",
+        setup,
+        ["gus", "jo", "ann"],
+        [{"type": "swap", "player": "ann", "slot": 1, "with_player": "gus", "with_slot": 1}],
+    )
+    refusal = _refusal(
+        "other-hat-trick", state, {"type": "perform", "player": "ann", "props": ["hat", "hat"]}
+    )
+    said = _read(refusal)
+    assert "帽子" in said["ja"] and "ウサギ" in said["ja"] and "腹ペコのウサギ" in said["ja"]
+    refusal = _refusal(
+        "other-hat-trick", state, {"type": "perform", "player": "jo", "props": ["hat", "carrot"]}
+    )
+    said = _read(refusal, "jo", "ann")
+    assert refusal.code == "not_your_turn"
+
+
+def test_a_wizard_refusal_out_of_phase_says_what_the_match_waits_for() -> None:
+    state = _state("wizard", {"first_dealer": "ann"}, ["ann", "bob", "cy"], [])
+    refusal = _refusal("wizard", state, {"type": "play", "player": "bob", "card": "7H"})
+    assert refusal.code == "wrong_phase"
+    said = _read(refusal)
+    assert "出牌" in said["zh_Hans"] and "カードを出す" in said["ja"]
+
+
+def test_a_hobbit_play_out_of_turn_names_both_players() -> None:
+    setup = {"characters": {"ann": "bilbo", "bob": "smaug"}}
+    state = _state("hobbit", setup, ["ann", "bob"], [{"type": "start_round", "leader": "ann"}])
+    refusal = _refusal("hobbit", state, {"type": "play", "player": "bob", "card": "red-4", "mark": "light"})
+    assert refusal.code == "not_your_turn"
+    _read(refusal, "ann", "bob")
+
+
+def test_a_hat_trick_prop_too_large_is_named_with_both_props() -> None:
+    state = _state(
+        "hat-trick", {}, ["ann", "bob"], [{"type": "reveal", "card": 1, "colour": ["hat"], "grey": []}]
+    )
+    stack = [{"prop": "coin", "on": "table"}, {"prop": "hat", "in": "coin"}]
+    refusal = _refusal("hat-trick", state, {"type": "declare", "player": "ann", "stack": stack})
+    said = _read(refusal)
+    assert "金币" in said["zh_Hans"] and "魔术帽" in said["zh_Hans"]
