@@ -51,9 +51,10 @@ class Spectator:
         self.stream.close()
 
 
-def get(url: str, path: str, **params: Any) -> Any:
-    """GET a JSON read that must answer 200."""
-    answer = requests.get(f"{url}{path}", params=params, timeout=20)
+def get(url: str, path: str, token: str | None = None, **params: Any) -> Any:
+    """GET a JSON read that must answer 200 (as the holder of ``token``, when given)."""
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    answer = requests.get(f"{url}{path}", params=params, headers=headers, timeout=20)
     assert answer.status_code == 200, (path, answer.text)
     return answer.json()
 
@@ -103,13 +104,18 @@ def test_every_game_is_recorded_followed_projected_rewound_forked_exported_and_i
     rewound = get(url, f"/v1/matches/{match.id}/state", at=middle)["state"]
     assert rewound == spectator.frames[middle]
     fork = copy_of(url, f"/v1/matches/{match.id}/fork", json={"at": middle})
-    assert get(url, f"/v1/matches/{fork['id']}/state")["state"] == rewound
+    # The fork goes on from there: its recorded hands are its table's again until it is over.
+    assert get(url, f"/v1/matches/{fork['id']}/state", fork["token"])["state"] == rewound
     projected(url, fork["id"], fork["version"])
 
     exported = requests.get(f"{url}/v1/matches/{match.id}/export", params={"format": "ndjson"}, timeout=30)
     assert exported.status_code == 200
+    # A copy asked for: the store holds the match the export came from.
     made = copy_of(
-        url, "/v1/matches/import", data=exported.content, headers={"Content-Type": "application/x-ndjson"}
+        url,
+        "/v1/matches/import?copy=true",
+        data=exported.content,
+        headers={"Content-Type": "application/x-ndjson"},
     )
     final = get(url, f"/v1/matches/{match.id}/state")["state"]
     assert made["version"] == match.version and made["finished"] is True
