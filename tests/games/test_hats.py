@@ -493,15 +493,10 @@ def _after(state: State, kind: str, **fields: Any) -> State:
         (lambda: create(hands={"ann": ANN_HAND}), ("swap", "ann", "pink-6"), "card_not_in_hand", "red-2"),
         (lambda: create(hands={"bob": BOB_HAND}), ("swap", "ann", "pink-6"), "card_in_hand", "bob's hand"),
     ],
-    ids=[
-        "of_a_removed_type",
-        "on_the_tea_table",
-        "in_a_collection",
-        "named_as_a_black_hat",
-        "revealed_as_a_favourite",
-        "outside_a_recorded_hand",
-        "recorded_in_another_hand",
-    ],
+    ids=(
+        "of_a_removed_type on_the_tea_table in_a_collection named_as_a_black_hat revealed_as_a_favourite "
+        "outside_a_recorded_hand recorded_in_another_hand"
+    ).split(),
 )
 def test_a_card_that_cannot_be_played_now_is_refused_with_where_it_is(
     before: Callable[[], State], tried: tuple[str, str, str], code: str, said: str

@@ -69,17 +69,26 @@ class Watched:
     problems: list[str] = field(default_factory=list)
 
 
-@pytest.fixture
-def watched(browser: Any) -> Iterator[Watched]:
-    """A fresh page whose console errors, uncaught exceptions and 4xx/5xx answers are collected."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+@contextmanager
+def watching(browser: Any, timeout_ms: int, **context_options: Any) -> Iterator[Watched]:
+    """A page in a fresh browser context whose console errors and uncaught exceptions are collected."""
+    context = browser.new_context(**context_options)
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(timeout_ms)
     seen = Watched(page)
     page.on("console", lambda m: seen.problems.append(f"console: {m.text}") if m.type == "error" else None)
     page.on("pageerror", lambda e: seen.problems.append(f"pageerror: {e}"))
-    yield seen
-    context.close()
+    try:
+        yield seen
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def watched(browser: Any) -> Iterator[Watched]:
+    """A fresh page whose console errors, uncaught exceptions and 4xx/5xx answers are collected."""
+    with watching(browser, 10_000, viewport={"width": 1280, "height": 900}) as seen:
+        yield seen
 
 
 @pytest.fixture
