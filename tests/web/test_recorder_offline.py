@@ -54,6 +54,16 @@ def wait_for_queue(page: Any, count: int) -> None:
     page.wait_for_function(f"document.querySelector('[data-queue]').textContent === '{count}'")
 
 
+def one_bid_queued_offline(page: Any, site: str, player: str) -> Any:
+    """A dealt match opened on the phone, taken offline, with one player's bid waiting in the queue."""
+    match = dealt_wizard(site)
+    open_controlled(page, site, match)
+    page.context.set_offline(True)
+    bid(page, player)
+    wait_for_queue(page, 1)
+    return match
+
+
 def bidders(site: str, match_id: str) -> list[str]:
     """The players whose bids the match's log holds, in order."""
     return [e["data"]["player"] for e in api_log(site, match_id) if e["type"] == "BidPlaced"]
@@ -93,11 +103,7 @@ def test_a_match_moved_on_by_another_device_is_explained_and_the_table_re_applie
     site: str, phone: Watched
 ) -> None:
     page, context = phone.page, phone.page.context
-    match = dealt_wizard(site)
-    open_controlled(page, site, match)
-    context.set_offline(True)
-    bid(page, "ann")
-    wait_for_queue(page, 1)
+    match = one_bid_queued_offline(page, site, "ann")
     match.act(site, {"type": "bid", "player": "cy", "tricks": 1})
     context.set_offline(False)
     page.wait_for_selector("#conflict:not([hidden])")
@@ -114,11 +120,7 @@ def test_an_action_tapped_offline_is_taken_back_by_undo_before_it_is_ever_sent(
     site: str, phone: Watched
 ) -> None:
     page, context = phone.page, phone.page.context
-    match = dealt_wizard(site)
-    open_controlled(page, site, match)
-    context.set_offline(True)
-    bid(page, "bob")
-    wait_for_queue(page, 1)
+    match = one_bid_queued_offline(page, site, "bob")
     assert "not sent yet" in page.text_content("[data-action='undo']")
     page.click("[data-action='undo']")
     wait_for_queue(page, 0)
