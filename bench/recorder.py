@@ -16,26 +16,25 @@ from __future__ import annotations
 
 import gzip
 import os
-import shutil
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import requests
+
+from tests.support.serving import chromium_path, launch_chromium
+from tests.support.serving import serving as served_at
 
 TAPS = 40
 GOAL_BYTES = 150 * 1024
 GOAL_TAP_MS = 100.0
 PHONE = {"width": 375, "height": 740}
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
 
 # Click a control and wait until the status line says what became of it; milliseconds.
 TIMED_TAP = """async ([selector, state]) => {
@@ -65,45 +64,13 @@ TIMED_WRITE = """async ([url, token]) => {
 }"""
 
 
-def free_port() -> int:
-    """A TCP port nobody listens on now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @contextmanager
 def serving() -> Iterator[str]:
     """A `tabletape serve` with its own embedded Redis in a temporary folder; its base URL."""
-    port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     env.update(TABLETAPE_PREFIX=f"tt-bench-rec-{uuid.uuid4().hex[:6]}", TABLETAPE_RATE_LIMIT_WRITE="off")
-    with tempfile.TemporaryDirectory() as folder:
-        command = [
-            sys.executable,
-            "-m",
-            "service.cli.main",
-            "serve",
-            "--port",
-            str(port),
-            "--data-dir",
-            f"{folder}/var",
-        ]
-        with open(f"{folder}/serve.log", "wb") as log:
-            process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
-        url = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 30
-            while time.monotonic() < deadline:
-                try:
-                    if requests.get(f"{url}/healthz", timeout=1).status_code == 200:
-                        break
-                except requests.RequestException:
-                    time.sleep(0.2)
-            yield url
-        finally:
-            process.send_signal(signal.SIGTERM)
-            process.wait(timeout=20)
+    with tempfile.TemporaryDirectory() as folder, served_at(Path(folder), env) as url:
+        yield url
 
 
 def wizard(site: str, players: list[str], bidding: str = "clockwise") -> tuple[str, str]:
@@ -229,12 +196,12 @@ def main() -> int:
     """Run the recorder's benchmark in Chromium."""
     from playwright.sync_api import sync_playwright
 
-    chromium = os.environ.get("CHROMIUM") or shutil.which("chromium")
+    chromium = chromium_path()
     if not chromium:
         print("bench.recorder: skipped, no Chromium (apt-get install chromium)")
         return 0
     with serving() as site, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        browser = launch_chromium(playwright, chromium)
         match_id, token = wizard(site, ["ann", "bob", "cy"])
         first_load(browser, site, match_id, token)
         taps(browser, site)

@@ -13,11 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
-import socket
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 import uuid
@@ -29,9 +25,10 @@ from typing import Any
 import requests
 
 from games.registry import get_game
+from tests.support.serving import launch_chromium
+from tests.support.serving import serving as served_at
 
 RUNS = 5
-CHROMIUM = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
 # Set in the page: when the board first shows a step (any version of the viewer has #step).
 USABLE = """
 new MutationObserver((_, watcher) => {
@@ -51,47 +48,14 @@ BYTES = """() => {
 }"""
 
 
-def free_port() -> int:
-    """A TCP port nobody listens on now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @contextmanager
 def serving(source: Path) -> Iterator[str]:
     """`tabletape serve` of the tree at ``source`` on a free port, with its own embedded Redis."""
-    port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     env |= {"TABLETAPE_PREFIX": f"tt-bench-viewer-{uuid.uuid4().hex[:8]}", "PYTHONPATH": str(source)}
     env["TABLETAPE_RATE_LIMIT_WRITE"] = env["TABLETAPE_RATE_LIMIT_CREATE"] = "off"
-    with tempfile.TemporaryDirectory() as folder:
-        command = [sys.executable, "-m", "service.cli.main", "serve", "--port", str(port)]
-        command += ["--data-dir", str(Path(folder) / "var")]
-        with (Path(folder) / "serve.log").open("wb") as log:
-            process = subprocess.Popen(command, env=env, cwd=source, stdout=log, stderr=subprocess.STDOUT)
-        url = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 60
-            while not healthy(url):
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError((Path(folder) / "serve.log").read_text())
-                time.sleep(0.2)
-            yield url
-        finally:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
-
-
-def healthy(url: str) -> bool:
-    """Whether the server answers its health check."""
-    try:
-        return requests.get(f"{url}/healthz", timeout=1).status_code == 200
-    except requests.RequestException:
-        return False
+    with tempfile.TemporaryDirectory() as folder, served_at(Path(folder), env, cwd=source, seconds=60) as url:
+        yield url
 
 
 def record(site: str, script: dict[str, Any], upto: int | None = None) -> tuple[str, int]:
@@ -154,7 +118,7 @@ def main(source: Path) -> None:
         long_id, steps = record(site, script)
         short_id, short_steps = record(site, script, upto=1)
         caught_up(site, long_id)
-        browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM)
+        browser = launch_chromium(playwright, chromium_path())
         anchor_s, anchor_b = measure(browser, f"{site}/matches/{short_id}")
         long_s, long_b = measure(browser, f"{site}/matches/{long_id}")
         browser.close()

@@ -49,6 +49,11 @@ class Blueprint(SmorestBlueprint):
     ARGUMENTS_PARSER = Parser()
 
 
+def match_blueprint(name: str, import_name: str, description: str) -> Blueprint:
+    """A blueprint of views under ``/v1/matches``, published under ``name`` (its OpenAPI tag)."""
+    return Blueprint(name, import_name, url_prefix="/v1/matches", description=description)
+
+
 def services() -> Services:
     """The app's wired parts."""
     return cast(Services, current_app.extensions["tabletape"])
@@ -150,10 +155,10 @@ def page_links(
     }
 
 
-def ndjson_alternative(blp: Blueprint, description: str) -> Any:
-    """Document an NDJSON answer (one JSON value a line) beside a view's JSON one."""
+def text_alternative(blp: Blueprint, description: str, content_type: str = NDJSON) -> Any:
+    """Document a text answer (NDJSON: one JSON value a line; or an event stream) beside a view's JSON one."""
     return blp.alt_response(
-        200, description=description, content_type=NDJSON, schema={"type": "string"}, success=True
+        200, description=description, content_type=content_type, schema={"type": "string"}, success=True
     )
 
 

@@ -11,7 +11,7 @@ from flask import Response, request, url_for
 from events.codec import dumps
 from events.defaults import FEED_KEEPALIVE_SECONDS, FEED_POLL_SECONDS
 from projections.queries.feed import BadPosition, FeedPage, FeedReader
-from service.api import Blueprint, services
+from service.api import Blueprint, services, text_alternative
 from service.api.schemas.answers import EVENT_STREAM, NDJSON
 from service.api.schemas.feed import FeedPageOut, FeedQuery
 from service.http.errors import RequestRefused
@@ -24,21 +24,16 @@ blp = Blueprint(
 @blp.route("", methods=["GET"])
 @blp.arguments(FeedQuery(), location="query")
 @blp.response(200, FeedPageOut)
-@blp.alt_response(
-    200,
-    description="Accept: text/event-stream: live, one `event` per feed event (id: the position after "
+@text_alternative(
+    blp,
+    "Accept: text/event-stream: live, one `event` per feed event (id: the position after "
     "it; resume with Last-Event-ID), for `seconds` seconds.",
-    content_type=EVENT_STREAM,
-    schema={"type": "string"},
-    success=True,
+    EVENT_STREAM,
 )
-@blp.alt_response(
-    200,
-    description="Accept: application/x-ndjson: live, one event a line with `after` (the position "
+@text_alternative(
+    blp,
+    "Accept: application/x-ndjson: live, one event a line with `after` (the position "
     "after it), for `seconds` seconds.",
-    content_type=NDJSON,
-    schema={"type": "string"},
-    success=True,
 )
 @blp.doc(
     parameters=[

@@ -9,13 +9,13 @@ from flask import Response, current_app, jsonify, request, url_for
 from projections.live import hub as live
 from service.api import (
     CREATE_HEADERS,
-    Blueprint,
     api_key,
     bearer_token,
     idempotency_key,
-    ndjson_alternative,
+    match_blueprint,
     services,
     step_header,
+    text_alternative,
 )
 from service.api.schemas.answers import EVENT_STREAM, NDJSON, BgStatsFile, BgStatsLink, CopiedOut
 from service.api.schemas.requests import ExportQuery, ForkIn, ImportQuery, LiveQuery
@@ -23,12 +23,7 @@ from service.http.live_slots import LiveSlots
 from service.recording.recorder import Copied
 
 # The blueprint keeps the name it is published under (the OpenAPI tag "history").
-blp = Blueprint(
-    "history",
-    __name__,
-    url_prefix="/v1/matches",
-    description="Follow a match live, fork it, export it and import it.",
-)
+blp = match_blueprint("history", __name__, "Follow a match live, fork it, export it and import it.")
 
 
 def copied(made: Copied) -> dict[str, Any]:
@@ -119,7 +114,7 @@ def fork(body: dict[str, Any], match_id: str) -> dict[str, Any]:
     schema=BgStatsLink,
     success=True,
 )
-@ndjson_alternative(blp, "format=ndjson: the header, then one event a line.")
+@text_alternative(blp, "format=ndjson: the header, then one event a line.")
 def export(query: dict[str, Any], match_id: str) -> Any:
     """The match's log as NDJSON (header first), or a finished match as a BG Stats play.
 

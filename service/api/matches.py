@@ -12,11 +12,11 @@ from events.codec import dumps_sorted
 from service.api import (
     CREATE_HEADERS,
     WRITE_HEADERS,
-    Blueprint,
     api_key,
     bearer_token,
     idempotency_key,
     if_match,
+    match_blueprint,
     page_links,
     services,
 )
@@ -26,7 +26,7 @@ from service.http.rate_limits import rate_counters
 from service.recording.recorder import Recorded
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-blp = Blueprint("matches", __name__, url_prefix="/v1/matches", description="Record matches and correct them.")
+blp = match_blueprint("matches", __name__, "Record matches and correct them.")
 
 
 def links(match_id: str) -> dict[str, str]:

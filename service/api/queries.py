@@ -6,18 +6,18 @@ from typing import Any
 
 from flask import Response, jsonify, request, stream_with_context, url_for
 
-from service.api import Blueprint, bearer_token, ndjson_alternative, page_links, services
+from service.api import bearer_token, match_blueprint, page_links, services, text_alternative
 from service.api.schemas.answers import NDJSON, EventPage, ReplayPage, ScoresOut, StateOut
 from service.api.schemas.requests import RangeQuery, ReplayQuery, StateQuery
 from service.http.compression import FINISHED_CACHE, cache_finished
 
-blp = Blueprint("reads", __name__, url_prefix="/v1/matches", description="Read, rewind and replay matches.")
+blp = match_blueprint("reads", __name__, "Read, rewind and replay matches.")
 
 
 @blp.route("/<match_id>/events", methods=["GET"])
 @blp.arguments(RangeQuery(), location="query")
 @blp.response(200, EventPage, content_type="application/json")
-@ndjson_alternative(blp, "One event a line when Accept is application/x-ndjson")
+@text_alternative(blp, "One event a line when Accept is application/x-ndjson")
 def events(query: dict[str, Any], match_id: str) -> Any:
     """The raw log, steps from..to, paginated; NDJSON with Accept: application/x-ndjson.
 

@@ -7,15 +7,12 @@ from urllib.parse import quote
 
 from flask import Response, request
 
-from service.api import Blueprint, bearer_token, services
+from service.api import bearer_token, match_blueprint, services
 from service.api.schemas.answers import SeatOut, TableTokenOut
 from service.api.schemas.requests import RecoverIn
 
-blp = Blueprint(
-    "seats",
-    __name__,
-    url_prefix="/v1/matches",
-    description="Seats for the players' own phones, and the table's token recovered.",
+blp = match_blueprint(
+    "seats", __name__, "Seats for the players' own phones, and the table's token recovered."
 )
 
 

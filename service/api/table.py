@@ -8,18 +8,13 @@ from typing import Any
 from flask import Response, current_app, request
 
 from games.contract import Message
-from service.api import Blueprint, bearer_token, services
+from service.api import bearer_token, match_blueprint, services
 from service.api.schemas.table import BatchIn, BatchOut, NextOut
 from service.http.language import render
 from service.http.rate_limits import rate_counters
 from service.recording.batch import Outcome, record_batch
 
-blp = Blueprint(
-    "table",
-    __name__,
-    url_prefix="/v1/matches",
-    description="Record at the table: what is legal now, a queue.",
-)
+blp = match_blueprint("table", __name__, "Record at the table: what is legal now, a queue.")
 
 
 @blp.route("/<match_id>/next", methods=["GET"])

@@ -12,10 +12,9 @@ from pathlib import Path
 import pytest
 import redis
 
-from events.keys import Keys
 from service.bootstrap import Services, build
 from service.config import Settings
-from tests.e2e.faults.stack import Api, RedisServer, Worker, service_env
+from tests.e2e.faults.stack import Api, Deployed, RedisServer, Worker, service_env
 from tests.support.figures import figures_plugin
 from tests.support.redis_cluster import Cluster, redis_cluster
 
@@ -23,7 +22,7 @@ SNAPSHOT_EVERY = 25
 
 
 @dataclass
-class Deployment:
+class Deployment(Deployed):
     """The processes of one deployment on a cluster, and how to look inside its store."""
 
     folder: Path
@@ -33,16 +32,6 @@ class Deployment:
     prefix: str
     extra: dict[str, str]
     workers: list[Worker] = field(default_factory=list)
-
-    @property
-    def url(self) -> str:
-        """The API's base URL."""
-        return self.api.url
-
-    @property
-    def keys(self) -> Keys:
-        """The deployment's key names."""
-        return Keys(self.prefix)
 
     def env(self) -> dict[str, str]:
         """The environment every process of the deployment is started with (every node named, so

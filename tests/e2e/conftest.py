@@ -10,10 +10,8 @@ from __future__ import annotations
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
-import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -21,17 +19,10 @@ from pathlib import Path
 
 import pytest
 import redis
-import requests
 
 from service.config import Settings
+from tests.support.serving import free_port, wait_until_healthy
 from workers.jobs import forget
-
-
-def free_port() -> int:
-    """A TCP port nobody listens on now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @dataclass
@@ -52,21 +43,6 @@ class Served:
         found = re.search(r"embedded Redis at (\S+)", self.log.read_text())
         assert found, self.log.read_text()
         return dict(self.env, REDIS_URL=found.group(1))
-
-
-def wait_until_healthy(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
-    """Wait for /healthz to answer 200 (at most 30 s)."""
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"tabletape serve exited early:\n{log.read_text()}")
-        try:
-            if requests.get(f"{url}/healthz", timeout=1).status_code == 200:
-                return
-        except requests.RequestException:
-            pass
-        time.sleep(0.2)
-    raise RuntimeError(f"tabletape serve did not become healthy:\n{log.read_text()}")
 
 
 @pytest.fixture

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -461,42 +462,49 @@ def test_a_card_that_does_not_exist_is_refused(card: str) -> None:
     assert caught.code == "unknown_card" and card in caught.message
 
 
-def test_a_card_of_a_removed_type_is_refused() -> None:
-    caught = refused(create(TWO), "swap", player="ann", card="purple-6", space=1)
-    assert caught.code == "card_removed" and "purple" in caught.message
+def _after(state: State, kind: str, **fields: Any) -> State:
+    """The state after one action."""
+    return act(state, kind, **fields)[0]
 
 
-def test_a_card_on_the_tea_table_cannot_be_played_again() -> None:
-    caught = refused(create(), "swap", player="ann", card="purple-6", space=1)
-    assert caught.code == "card_on_table" and "space 6" in caught.message
-
-
-def test_a_card_in_a_collection_cannot_be_played_again() -> None:
-    state, _ = act(create(), "swap", player="ann", card="pink-2", space=1)
-    caught = refused(state, "black_hat", player="bob", card="red-1")
-    assert caught.code == "card_collected" and "ann's collection" in caught.message
-
-
-def test_a_named_black_hat_cannot_be_played_again() -> None:
-    state, _ = act(create(), "black_hat", player="ann", card="pink-3")
-    caught = refused(state, "swap", player="bob", card="pink-3", space=1)
-    assert caught.code == "card_collected" and "black hats" in caught.message
-
-
-def test_a_revealed_favourite_cannot_be_named_again() -> None:
-    state, _ = act(played_out(create()), "favourite", player="ann", card="pink-3")
-    caught = refused(state, "favourite", player="bob", card="pink-3")
-    assert caught.code == "card_revealed" and "ann" in caught.message
-
-
-def test_with_a_recorded_hand_a_card_outside_it_is_refused_at_once() -> None:
-    caught = refused(create(hands={"ann": ANN_HAND}), "swap", player="ann", card="pink-6", space=1)
-    assert caught.code == "card_not_in_hand" and "red-2" in caught.message
-
-
-def test_a_card_recorded_in_another_hand_is_refused() -> None:
-    caught = refused(create(hands={"bob": BOB_HAND}), "swap", player="ann", card="pink-6", space=1)
-    assert caught.code == "card_in_hand" and "bob's hand" in caught.message
+@pytest.mark.parametrize(
+    ("before", "tried", "code", "said"),
+    [
+        (lambda: create(TWO), ("swap", "ann", "purple-6"), "card_removed", "purple"),
+        (create, ("swap", "ann", "purple-6"), "card_on_table", "space 6"),
+        (
+            lambda: _after(create(), "swap", player="ann", card="pink-2", space=1),
+            ("black_hat", "bob", "red-1"),
+            "card_collected",
+            "ann's collection",
+        ),
+        (
+            lambda: _after(create(), "black_hat", player="ann", card="pink-3"),
+            ("swap", "bob", "pink-3"),
+            "card_collected",
+            "black hats",
+        ),
+        (
+            lambda: _after(played_out(create()), "favourite", player="ann", card="pink-3"),
+            ("favourite", "bob", "pink-3"),
+            "card_revealed",
+            "ann",
+        ),
+        (lambda: create(hands={"ann": ANN_HAND}), ("swap", "ann", "pink-6"), "card_not_in_hand", "red-2"),
+        (lambda: create(hands={"bob": BOB_HAND}), ("swap", "ann", "pink-6"), "card_in_hand", "bob's hand"),
+    ],
+    ids=(
+        "of_a_removed_type on_the_tea_table in_a_collection named_as_a_black_hat revealed_as_a_favourite "
+        "outside_a_recorded_hand recorded_in_another_hand"
+    ).split(),
+)
+def test_a_card_that_cannot_be_played_now_is_refused_with_where_it_is(
+    before: Callable[[], State], tried: tuple[str, str, str], code: str, said: str
+) -> None:
+    kind, player, card = tried
+    space = {"space": 1} if kind == "swap" else {}
+    caught = refused(before(), kind, player=player, card=card, **space)
+    assert caught.code == code and said in caught.message
 
 
 def test_a_named_play_strikes_the_card_off_the_recorded_hand() -> None:

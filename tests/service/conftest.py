@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 import redis
+from click.testing import CliRunner, Result
 from flask import Flask
 from flask.testing import FlaskClient
 from rq import SimpleWorker
@@ -16,6 +17,7 @@ from rq.serializers import JSONSerializer
 
 from events.keys import Keys
 from service.app import create_app
+from service.cli.main import main
 from service.config import Settings
 from tests.recording import play
 from workers.jobs import use_store
@@ -129,6 +131,14 @@ def record(
 def recorded(table: Callable[..., Table]) -> Callable[..., Table]:
     """Record (part of) a game's example match through the API."""
     return lambda game_id, seed=1, upto=None: record(table, game_id, seed, upto)
+
+
+@pytest.fixture
+def cli(store_env: dict[str, str]) -> Callable[..., Result]:
+    """Run a `tabletape` command against the test's Redis and prefix (keywords add to its environment)."""
+    return lambda *args, **extra: CliRunner().invoke(
+        main, list(args), env=store_env | extra, catch_exceptions=False
+    )
 
 
 def lines(answer: Any) -> list[dict[str, Any]]:

@@ -9,17 +9,10 @@ from pathlib import Path
 
 import pytest
 import redis
-from click.testing import CliRunner, Result
+from click.testing import Result
 
 from events.keys import Keys
-from service.cli.main import main
 from tests.service.conftest import SHORT, Table
-
-
-@pytest.fixture
-def cli(store_env: dict[str, str]) -> Callable[..., Result]:
-    """Run a `tabletape` command against the test's Redis and prefix."""
-    return lambda *args: CliRunner().invoke(main, list(args), env=store_env, catch_exceptions=False)
 
 
 @pytest.fixture

@@ -6,21 +6,19 @@ from collections.abc import Callable
 
 import pytest
 import redis
-from click.testing import CliRunner, Result
+from click.testing import Result
 from flask import Flask
 from flask.testing import FlaskClient
 
 from events.envelope import NewEvent
 from events.keys import Keys
-from service.cli.main import main
 from tests.service.conftest import Table
 
 
 @pytest.fixture
-def cli(store_env: dict[str, str]) -> Callable[..., Result]:
-    """Run a `tabletape` command against the test's Redis and prefix."""
-    env = store_env | {"TABLETAPE_SNAPSHOT_EVERY": "10"}
-    return lambda *args: CliRunner().invoke(main, list(args), env=env, catch_exceptions=False)
+def store_env(store_env: dict[str, str]) -> dict[str, str]:
+    """The test's store, with a snapshot every ten events."""
+    return store_env | {"TABLETAPE_SNAPSHOT_EVERY": "10"}
 
 
 def test_a_create_that_fails_lists_nothing(

@@ -12,7 +12,7 @@ import pytest
 from games.registry import get_game
 from service.bootstrap import Services, build
 from service.config import Settings
-from service.recording.recorder import Recorded
+from service.recording.recorder import Created, Recorded
 from tests.recording import record_example
 
 SENDS = 6
@@ -53,6 +53,13 @@ def warm(processes: list[Services], match_id: str) -> None:
         one.positions.head(match_id)
 
 
+def warmed(parts: Services, processes: list[Services], game_id: str, seed: int, upto: int) -> Created:
+    """A game's example match recorded up to ``upto`` actions, read once by every process."""
+    made = record_example(parts.recorder, game_id, seed, upto=upto)
+    warm(processes, made.match_id)
+    return made
+
+
 def assert_one_answer(answers: list[Any]) -> None:
     errors = [a for a in answers if isinstance(a, Exception)]
     assert not errors, errors
@@ -62,8 +69,7 @@ def assert_one_answer(answers: list[Any]) -> None:
 def test_concurrent_sends_of_one_action_record_it_once_and_all_get_its_answer(
     parts: Services, processes: list[Services]
 ) -> None:
-    made = record_example(parts.recorder, "wizard", 1, upto=1)
-    warm(processes, made.match_id)
+    made = warmed(parts, processes, "wizard", 1, 1)
     before = parts.store.version(made.match_id)
     bid = get_game("wizard").example(1)["actions"][1]
     answers = at_once(processes, lambda p: p.recorder.act(made.match_id, made.token, bid, None, "tap-1"))
@@ -89,8 +95,7 @@ def test_concurrent_redos_under_one_key_are_one_redo_and_never_nothing_to_redo(
 def test_concurrent_undos_under_one_key_take_back_one_action(
     parts: Services, processes: list[Services]
 ) -> None:
-    made = record_example(parts.recorder, "hats", 0, upto=8)
-    warm(processes, made.match_id)
+    made = warmed(parts, processes, "hats", 0, 8)
     version = parts.store.version(made.match_id)
     answers = at_once(processes, lambda p: p.recorder.undo(made.match_id, made.token, None, "undo-once"))
     assert_one_answer(answers)
@@ -100,8 +105,7 @@ def test_concurrent_undos_under_one_key_take_back_one_action(
 def test_a_send_that_finds_its_key_recorded_by_another_process_gets_that_answer_not_a_refusal(
     parts: Services, processes: list[Services]
 ) -> None:
-    made = record_example(parts.recorder, "wizard", 3, upto=3)
-    warm(processes, made.match_id)
+    made = warmed(parts, processes, "wizard", 3, 3)
     action = get_game("wizard").example(3)["actions"][3]
     first = processes[0].recorder.act(made.match_id, made.token, action, None, "k")
     # The second process still holds the position before the first write: deciding on it again

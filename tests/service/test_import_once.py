@@ -7,20 +7,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 from flask.testing import FlaskClient
 
-from service.cli.main import main
 from tests.service.conftest import SHORT, Table
 
 NDJSON = "application/x-ndjson"
-
-
-@pytest.fixture
-def cli(store_env: dict[str, str]) -> Callable[..., Result]:
-    """Run a `tabletape` command against the test's Redis and prefix."""
-    return lambda *args: CliRunner().invoke(main, list(args), env=store_env, catch_exceptions=False)
 
 
 def _finished(recorded: Callable[..., Table], work: Callable[[], int]) -> tuple[Table, str]:

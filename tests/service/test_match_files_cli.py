@@ -18,15 +18,6 @@ from service.cli.main import main
 from tests.service.conftest import SHORT, Table
 
 
-@pytest.fixture
-def cli(store_env: dict[str, str]) -> Callable[..., Result]:
-    """Run a `tabletape` command against the test's Redis and prefix."""
-    env = store_env
-    return lambda *args, **extra: CliRunner().invoke(
-        main, list(args), env=env | extra, catch_exceptions=False
-    )
-
-
 def new_ids(result: Result) -> list[str]:
     """The ids of the matches an import made, from its lines."""
     return [line.split("match ", 1)[1].split()[0] for line in result.stdout.splitlines() if "match " in line]

@@ -8,10 +8,6 @@ builds cannot be downloaded here, and the system browser is what a reader has an
 from __future__ import annotations
 
 import os
-import shutil
-import signal
-import subprocess
-import sys
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -22,22 +18,15 @@ from typing import Any
 import pytest
 import requests
 
-from tests.e2e.conftest import free_port, wait_until_healthy
 from tests.recording import play
-
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+from tests.support.serving import chromium_path as support_chromium_path
+from tests.support.serving import launch_chromium
+from tests.support.serving import serving as served_at
 
 
 def chromium_path() -> str:
     """Debian's chromium, or the one named by CHROMIUM."""
-    found = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    found = support_chromium_path()
     if not found:
         pytest.fail("the browser tests need Chromium: apt-get install -y chromium (or set CHROMIUM)")
     return found
@@ -46,26 +35,12 @@ def chromium_path() -> str:
 @contextmanager
 def serving(folder: Path, prefix: str) -> Iterator[str]:
     """The base URL of a `tabletape serve` with its own embedded Redis, one worker, a free port."""
-    port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     env["TABLETAPE_PREFIX"] = f"{prefix}-{uuid.uuid4().hex[:8]}"
     # A session records every game's matches from one address, faster than any table would.
     env["TABLETAPE_RATE_LIMIT_WRITE"] = env["TABLETAPE_RATE_LIMIT_CREATE"] = "off"
-    log = folder / "serve.log"
-    command = [sys.executable, "-m", "service.cli.main", "serve", "--port", str(port)]
-    command += ["--data-dir", str(folder / "var")]
-    with log.open("wb") as out:
-        process = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_healthy(url, process, log)
+    with served_at(folder, env) as url:
         yield url
-    finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
 
 
 @pytest.fixture(scope="session")
@@ -81,7 +56,7 @@ def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        launched = launch_chromium(playwright, chromium_path())
         yield launched
         launched.close()
 
@@ -94,17 +69,26 @@ class Watched:
     problems: list[str] = field(default_factory=list)
 
 
-@pytest.fixture
-def watched(browser: Any) -> Iterator[Watched]:
-    """A fresh page whose console errors, uncaught exceptions and 4xx/5xx answers are collected."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+@contextmanager
+def watching(browser: Any, timeout_ms: int, **context_options: Any) -> Iterator[Watched]:
+    """A page in a fresh browser context whose console errors and uncaught exceptions are collected."""
+    context = browser.new_context(**context_options)
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(timeout_ms)
     seen = Watched(page)
     page.on("console", lambda m: seen.problems.append(f"console: {m.text}") if m.type == "error" else None)
     page.on("pageerror", lambda e: seen.problems.append(f"pageerror: {e}"))
-    yield seen
-    context.close()
+    try:
+        yield seen
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def watched(browser: Any) -> Iterator[Watched]:
+    """A fresh page whose console errors, uncaught exceptions and 4xx/5xx answers are collected."""
+    with watching(browser, 10_000, viewport={"width": 1280, "height": 900}) as seen:
+        yield seen
 
 
 @pytest.fixture

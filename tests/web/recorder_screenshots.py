@@ -10,7 +10,8 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from tests.web.conftest import CHROMIUM_ARGS, chromium_path, serving
+from tests.support.serving import launch_chromium
+from tests.web.conftest import chromium_path, serving
 from tests.web.recorder_support import PHONE, create_with_form, moved_on, settled
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -22,7 +23,7 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as folder, serving(Path(folder), "tt-shots") as site:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+            browser = launch_chromium(playwright, chromium_path())
             page = browser.new_page(viewport=PHONE, is_mobile=True, has_touch=True)
             players = ["ann", "bob", "cy", "dee"]
             create_with_form(page, site, "wizard", players, {"first_dealer": "ann"}, {"canadian_rule": True})

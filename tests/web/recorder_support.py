@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import requests
 
-from tests.web.conftest import Watched
+from tests.web.conftest import Watched, watching
 
 PHONE = {"width": 375, "height": 740}
 
@@ -18,14 +18,8 @@ PHONE = {"width": 375, "height": 740}
 @pytest.fixture
 def phone(browser: Any) -> Iterator[Watched]:
     """A page on a 375 px wide touch screen whose JavaScript errors are collected."""
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    seen = Watched(page)
-    page.on("console", lambda m: seen.problems.append(f"console: {m.text}") if m.type == "error" else None)
-    page.on("pageerror", lambda e: seen.problems.append(f"pageerror: {e}"))
-    yield seen
-    context.close()
+    with watching(browser, 15_000, viewport=PHONE, is_mobile=True, has_touch=True) as seen:
+        yield seen
 
 
 def no_sideways_scrolling(page: Any) -> None:

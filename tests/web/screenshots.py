@@ -16,7 +16,8 @@ from typing import Any
 
 import requests
 
-from tests.web.conftest import CHROMIUM_ARGS, chromium_path, record_seed, viewer_path, wait_for_viewer
+from tests.support.serving import launch_chromium
+from tests.web.conftest import chromium_path, record_seed, viewer_path, wait_for_viewer
 from tests.web.conftest import serving as serve_in
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -62,7 +63,7 @@ def main(folder: Path | None) -> None:
     boards = DOCS / "viewer"
     boards.mkdir(exist_ok=True)
     with serving() as site, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        browser = launch_chromium(playwright, chromium_path())
         ids = {game: record_seed(site, game, seed).id for game, seed in SEEDS.items()}
         wide = browser.new_page(viewport={"width": 1280, "height": 900})
         shoot(wide, site, viewer_path(ids["wizard"], busiest_step(site, ids["wizard"])), DOCS / "viewer.png")

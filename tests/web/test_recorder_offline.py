@@ -25,6 +25,13 @@ def simultaneous_wizard(site: str) -> Any:
     return start(site, "wizard", script)
 
 
+def dealt_wizard(site: str) -> Any:
+    """A simultaneous-bidding Wizard match with its first round dealt (trump: seven of hearts)."""
+    match = simultaneous_wizard(site)
+    match.act(site, {"type": "start_round", "trump_card": "7H"})
+    return match
+
+
 def open_controlled(page: Any, site: str, match: Any) -> None:
     """Open the recorder with its token and wait until the service worker keeps the page."""
     page.goto(f"{site}{record_path(match.id)}#token={match.token}")
@@ -42,6 +49,26 @@ def queued(page: Any) -> int:
     return int(page.text_content("[data-queue]"))
 
 
+def wait_for_queue(page: Any, count: int) -> None:
+    """Wait until the page shows this many waiting actions."""
+    page.wait_for_function(f"document.querySelector('[data-queue]').textContent === '{count}'")
+
+
+def one_bid_queued_offline(page: Any, site: str, player: str) -> Any:
+    """A dealt match opened on the phone, taken offline, with one player's bid waiting in the queue."""
+    match = dealt_wizard(site)
+    open_controlled(page, site, match)
+    page.context.set_offline(True)
+    bid(page, player)
+    wait_for_queue(page, 1)
+    return match
+
+
+def bidders(site: str, match_id: str) -> list[str]:
+    """The players whose bids the match's log holds, in order."""
+    return [e["data"]["player"] for e in api_log(site, match_id) if e["type"] == "BidPlaced"]
+
+
 def test_bids_tapped_offline_survive_a_reload_and_are_recorded_once_in_order_online(
     site: str, phone: Watched
 ) -> None:
@@ -53,23 +80,22 @@ def test_bids_tapped_offline_survive_a_reload_and_are_recorded_once_in_order_onl
     settled(page)
     context.set_offline(True)
     bid(page, "ann")
-    page.wait_for_function("document.querySelector('[data-queue]').textContent === '1'")
+    wait_for_queue(page, 1)
     assert "Offline" in page.text_content("#offline")
     assert page.locator("[data-action='bid'][data-player='ann']").count() == 0
     bid(page, "bob")
-    page.wait_for_function("document.querySelector('[data-queue]').textContent === '2'")
+    wait_for_queue(page, 2)
     page.reload()
     settled(page)
     assert queued(page) == 2
     bid(page, "cy")
-    page.wait_for_function("document.querySelector('[data-queue]').textContent === '3'")
+    wait_for_queue(page, 3)
     assert page.get_attribute("#status", "data-state") == "queued"
     context.set_offline(False)
-    page.wait_for_function("document.querySelector('[data-queue]').textContent === '0'")
+    wait_for_queue(page, 0)
     page.wait_for_selector("#status[data-state='recorded']")
     assert "All 3 waiting actions are recorded" in page.text_content("#status")
-    bids = [e for e in api_log(site, match.id) if e["type"] == "BidPlaced"]
-    assert [e["data"]["player"] for e in bids] == ["ann", "bob", "cy"]
+    assert bidders(site, match.id) == ["ann", "bob", "cy"]
     assert phone.problems == []
 
 
@@ -77,22 +103,16 @@ def test_a_match_moved_on_by_another_device_is_explained_and_the_table_re_applie
     site: str, phone: Watched
 ) -> None:
     page, context = phone.page, phone.page.context
-    match = simultaneous_wizard(site)
-    match.act(site, {"type": "start_round", "trump_card": "7H"})
-    open_controlled(page, site, match)
-    context.set_offline(True)
-    bid(page, "ann")
-    page.wait_for_function("document.querySelector('[data-queue]').textContent === '1'")
+    match = one_bid_queued_offline(page, site, "ann")
     match.act(site, {"type": "bid", "player": "cy", "tricks": 1})
     context.set_offline(False)
     page.wait_for_selector("#conflict:not([hidden])")
     assert "Another device recorded" in page.text_content("#conflict")
     assert queued(page) == 1
     page.click("[data-resolve='reapply']")
-    page.wait_for_function("document.querySelector('[data-queue]').textContent === '0'")
+    wait_for_queue(page, 0)
     settled(page)
-    bids = [e["data"]["player"] for e in api_log(site, match.id) if e["type"] == "BidPlaced"]
-    assert bids == ["cy", "ann"]
+    assert bidders(site, match.id) == ["cy", "ann"]
     assert phone.problems == []
 
 
@@ -100,26 +120,20 @@ def test_an_action_tapped_offline_is_taken_back_by_undo_before_it_is_ever_sent(
     site: str, phone: Watched
 ) -> None:
     page, context = phone.page, phone.page.context
-    match = simultaneous_wizard(site)
-    match.act(site, {"type": "start_round", "trump_card": "7H"})
-    open_controlled(page, site, match)
-    context.set_offline(True)
-    bid(page, "bob")
-    page.wait_for_function("document.querySelector('[data-queue]').textContent === '1'")
+    match = one_bid_queued_offline(page, site, "bob")
     assert "not sent yet" in page.text_content("[data-action='undo']")
     page.click("[data-action='undo']")
-    page.wait_for_function("document.querySelector('[data-queue]').textContent === '0'")
+    wait_for_queue(page, 0)
     context.set_offline(False)
     settled(page)
-    assert not [e for e in api_log(site, match.id) if e["type"] == "BidPlaced"]
+    assert not bidders(site, match.id)
 
 
 def test_a_server_without_the_batch_endpoint_gets_the_queue_one_write_at_a_time(
     site: str, phone: Watched
 ) -> None:
     page, context = phone.page, phone.page.context
-    match = simultaneous_wizard(site)
-    match.act(site, {"type": "start_round", "trump_card": "7H"})
+    match = dealt_wizard(site)
     page.route(
         "**/actions/batch",
         lambda route: route.fulfill(status=404, json={"status": 404, "title": "Not Found"}),
@@ -128,10 +142,9 @@ def test_a_server_without_the_batch_endpoint_gets_the_queue_one_write_at_a_time(
     context.set_offline(True)
     for player in ("cy", "ann"):
         bid(page, player)
-    page.wait_for_function("document.querySelector('[data-queue]').textContent === '2'")
+    wait_for_queue(page, 2)
     context.set_offline(False)
-    page.wait_for_function("document.querySelector('[data-queue]').textContent === '0'")
+    wait_for_queue(page, 0)
     page.wait_for_selector("#status[data-state='recorded']")
-    bids = [e["data"]["player"] for e in api_log(site, match.id) if e["type"] == "BidPlaced"]
-    assert bids == ["cy", "ann"]
+    assert bidders(site, match.id) == ["cy", "ann"]
     assert [p for p in phone.problems if "404" not in p] == []

@@ -11,17 +11,16 @@ from typing import Any
 import pytest
 import redis
 
-from events.keys import Keys
 from service.bootstrap import Services, build
 from service.config import Settings
-from tests.e2e.faults.stack import Api, RedisServer, Worker, service_env, wait_for
+from tests.e2e.faults.stack import Api, Deployed, RedisServer, Worker, service_env, wait_for
 from tests.support.figures import figures_plugin
 
 SNAPSHOT_EVERY = 25
 
 
 @dataclass
-class Stack:
+class Stack(Deployed):
     """A whole deployment on this machine: Redis, the API under gunicorn, and RQ workers."""
 
     folder: Path
@@ -30,16 +29,6 @@ class Stack:
     prefix: str
     workers: list[Worker] = field(default_factory=list)
     extra_env: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def url(self) -> str:
-        """The API's base URL."""
-        return self.api.url
-
-    @property
-    def keys(self) -> Keys:
-        """The deployment's key names."""
-        return Keys(self.prefix)
 
     def env(self, **extra: str) -> dict[str, str]:
         """The environment of the deployment's processes."""

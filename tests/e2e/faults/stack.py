@@ -19,6 +19,8 @@ from pathlib import Path
 import redis
 import requests
 
+from events.keys import Keys
+
 ROOT = Path(__file__).resolve().parents[3]
 MACHINE_REDIS = "/usr/bin/redis-server"
 
@@ -243,3 +245,20 @@ class Worker(Process):
     def start(self) -> None:
         """Start the worker (it connects, sweeps, then waits for jobs)."""
         self.spawn()
+
+
+class Deployed:
+    """What every test deployment answers alike: the API's base URL and its key names."""
+
+    api: Api
+    prefix: str
+
+    @property
+    def url(self) -> str:
+        """The API's base URL."""
+        return self.api.url
+
+    @property
+    def keys(self) -> Keys:
+        """The deployment's key names."""
+        return Keys(self.prefix)
