@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.contract import N_
 from games.schemas import schema
 
 _MOST_TRICKS = 30  # the last round of a two-player match; decide checks the current round's limit
@@ -93,7 +94,7 @@ ACTIONS: dict[str, dict[str, Any]] = {
 
 SETUP: dict[str, Any] = schema(
     "Facts of the starting position.",
-    {"first_dealer": {**_PLAYER, "description": "Who deals round 1 (the table draws for it)."}},
+    {"first_dealer": {**_PLAYER, "description": N_("Who deals round 1 (the table draws for it).")}},
     ["first_dealer"],
 )
 
@@ -103,16 +104,20 @@ OPTIONS: dict[str, Any] = schema(
         "bidding": {
             "enum": ["clockwise", "simultaneous", "secret"],
             "default": "clockwise",
-            "description": "clockwise: one at a time from the dealer's left. simultaneous: in any "
-            "order, shown together once all are in. secret: in any order, hidden in views until "
-            "the round is scored.",
+            "description": N_(
+                "clockwise: one at a time from the dealer's left. simultaneous: in any "
+                "order, shown together once all are in. secret: in any order, hidden in views until "
+                "the round is scored."
+            ),
         },
         "canadian_rule": {
             "type": "boolean",
             "default": False,
-            "description": "When the dealer, bidding last, leads the scores alone, the bids may "
-            "not add up to the round's number (a bid of 0 is always allowed). Needs clockwise "
-            "bidding.",
+            "description": N_(
+                "When the dealer, bidding last, leads the scores alone, the bids may "
+                "not add up to the round's number (a bid of 0 is always allowed). Needs clockwise "
+                "bidding."
+            ),
         },
     },
     [],

@@ -6,7 +6,7 @@
 // from this cache when the network fails or is slower than FALLBACK_MS. Every recorder page is
 // the same shell, which reads its match from the address, so one cached copy opens any match.
 
-const CACHE = "tabletape-recorder-v1";
+const CACHE = "tabletape-recorder-v2";
 const FALLBACK_MS = 4000;
 const SHELL = "/matches/_/record";
 const FILES = [
@@ -17,6 +17,9 @@ const FILES = [
   "/assets/recorder.css",
   "/assets/icon-192.png",
   "/assets/js/dom.js",
+  "/assets/js/i18n.js",
+  "/i18n/zh_Hans.json",
+  "/i18n/ja.json",
   "/assets/js/api.js",
   "/assets/js/history.js",
   "/assets/js/boards/common.js",
@@ -53,7 +56,7 @@ function cacheKey(url) {
 }
 
 function kept(url) {
-  return url.pathname === "/new" || url.pathname.startsWith("/assets/") || url.pathname === "/manifest.webmanifest" || /^\/matches\/[^/]+\/record$/.test(url.pathname);
+  return url.pathname === "/new" || url.pathname.startsWith("/assets/") || url.pathname.startsWith("/i18n/") || url.pathname === "/manifest.webmanifest" || /^\/matches\/[^/]+\/record$/.test(url.pathname);
 }
 
 async function networkFirst(request, key) {

@@ -5,12 +5,14 @@
 // the API spells it) and an accessible name in words ("7 of hearts").
 
 import { h } from "../dom.js";
+import { t } from "../i18n.js";
+import { keyWords } from "./schema-form.js";
 
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
 /** "bids.ann" -> "bids · ann"; "with_player" -> "with player". */
 export function fieldWords(name) {
-  return name.split(".").map((p) => p.replace(/_/g, " ")).join(" · ");
+  return name.split(".").map(keyWords).join(" · ");
 }
 
 /** The action an entry and its chosen values make: {type, ...fixed, fields at their paths}.
@@ -28,7 +30,7 @@ export function build(entry, chosen) {
 /** "bob: play a card", "Record a whole round". */
 export function entryTitle(entry, labels) {
   const doing = labels.action?.(entry.type) || entry.type.replace(/_/g, " ");
-  return entry.fixed.player ? `${entry.fixed.player}: ${doing}` : doing.charAt(0).toUpperCase() + doing.slice(1);
+  return entry.fixed.player ? t("{player}: {doing}", { player: entry.fixed.player, doing }) : doing.charAt(0).toUpperCase() + doing.slice(1);
 }
 
 function valueButton(entry, field, value, labels, onclick) {
@@ -37,7 +39,7 @@ function valueButton(entry, field, value, labels, onclick) {
   // A value the rules accept but flag (a revoke seen from public facts) says so before the tap.
   const flag = field.flags?.[typeof value === "string" ? value : JSON.stringify(value)];
   const text = `${said.text ?? plain}${flag ? " ⚠" : ""}`;
-  const spoken = flag ? `${said.spoken ?? plain}, flagged: ${flag}` : said.spoken;
+  const spoken = flag ? t("{value}, flagged: {flag}", { value: said.spoken ?? plain, flag }) : said.spoken;
   return h(
     "button",
     {
@@ -115,7 +117,7 @@ function schemaInput(entry, field, picks, refresh) {
         e.target.setCustomValidity("");
       } catch {
         picks.delete(field.name);
-        e.target.setCustomValidity("not JSON");
+        e.target.setCustomValidity(t("not JSON"));
       }
       refresh();
     },
@@ -125,7 +127,7 @@ function schemaInput(entry, field, picks, refresh) {
 function compound(entry, labels, onSend) {
   const picks = new Map();
   const buttons = [];
-  const send = h("button", { type: "button", class: "send primary wide", "data-submit": entry.type, "data-player": entry.fixed.player, disabled: true }, `Send: ${entryTitle(entry, labels)}`);
+  const send = h("button", { type: "button", class: "send primary wide", "data-submit": entry.type, "data-player": entry.fixed.player, disabled: true }, t("Send: {action}", { action: entryTitle(entry, labels) }));
   const refresh = () => {
     for (const { button, field, value } of buttons) {
       const picked = picks.get(field.name);
@@ -137,7 +139,7 @@ function compound(entry, labels, onSend) {
     send.disabled = !complete(entry, picks);
   };
   const groups = entry.fields.map((field) => {
-    const label = `${fieldWords(field.name)}${field.optional ? " (optional)" : ""}${field.multiple ? " (several)" : ""}`;
+    const label = `${fieldWords(field.name)}${field.optional ? t(" (optional)") : ""}${field.multiple ? t(" (several)") : ""}`;
     if (!field.values && field.optional) {
       // A fact the table may add (recorded hands): out of the way until asked for.
       return h("details", { class: "field-group" }, h("summary", {}, label), schemaInput(entry, field, picks, refresh));
@@ -180,7 +182,7 @@ export function entryPanel(entry, labels, onSend) {
   const oneTap = f.length === 1 && f[0].values && !f[0].multiple && !f[0].optional && !entry.choices && !entry.sum;
   let body;
   if (!f.length) {
-    body = h("button", { type: "button", class: "send primary wide", "data-submit": entry.type, "data-player": entry.fixed.player, onclick: () => onSend(entry, {}) }, `Send: ${entryTitle(entry, labels)}`);
+    body = h("button", { type: "button", class: "send primary wide", "data-submit": entry.type, "data-player": entry.fixed.player, onclick: () => onSend(entry, {}) }, t("Send: {action}", { action: entryTitle(entry, labels) }));
   } else body = oneTap ? single(entry, labels, onSend) : compound(entry, labels, onSend);
   return h(
     "section",

@@ -4,6 +4,7 @@
 
 import { getJSON } from "../api.js";
 import { h, put } from "../dom.js";
+import { TAG, t } from "../i18n.js";
 import { problemWords } from "./problems.js";
 import { collect, field, playerOptions } from "./schema-form.js";
 import { keepToken } from "./token.js";
@@ -15,11 +16,11 @@ let game = null;
 
 function seatInput(n, value = "") {
   const id = `seat-${n}`;
-  const remove = h("button", { type: "button", class: "remove", "aria-label": `Remove seat ${n}`, onclick: () => removeSeat(id) }, "✕");
+  const remove = h("button", { type: "button", class: "remove", "aria-label": t("Remove seat {n}", { n }), onclick: () => removeSeat(id) }, "✕");
   return h(
     "li",
     { class: "seat" },
-    h("label", { for: id }, `Seat ${n}`),
+    h("label", { for: id }, t("Seat {n}", { n })),
     h("input", { id, name: "players", value, autocomplete: "off", autocapitalize: "words", spellcheck: "false", oninput: refreshPlayers }),
     remove,
   );
@@ -32,8 +33,8 @@ function players() {
 function renumber() {
   const seats = [...$("seats").children];
   seats.forEach((li, i) => {
-    li.querySelector("label").textContent = `Seat ${i + 1}`;
-    li.querySelector(".remove").setAttribute("aria-label", `Remove seat ${i + 1}`);
+    li.querySelector("label").textContent = t("Seat {n}", { n: i + 1 });
+    li.querySelector(".remove").setAttribute("aria-label", t("Remove seat {n}", { n: i + 1 }));
     li.querySelector(".remove").disabled = seats.length <= (game?.players.min ?? 1);
   });
   $("add-seat").disabled = seats.length >= (game?.players.max ?? 99);
@@ -71,7 +72,7 @@ function drawSchemas() {
     const required = new Set(schema.required || []);
     const box = $(part);
     const kept = new Map([...box.querySelectorAll("[name]")].map((c) => [c.name + (c.id || ""), c.type === "checkbox" ? c.checked : c.value]));
-    put(box, h("legend", {}, part === "setup" ? "Setup" : "Options"), names.map((n) => field(part, n, schema.properties[n], required.has(n), players())));
+    put(box, h("legend", {}, part === "setup" ? t("Setup") : t("Options")), names.map((n) => field(part, n, schema.properties[n], required.has(n), players())));
     for (const control of box.querySelectorAll("[name]")) {
       const was = kept.get(control.name + (control.id || ""));
       if (was === undefined) continue;
@@ -83,9 +84,10 @@ function drawSchemas() {
 }
 
 async function chooseGame(id) {
-  $("new-status").textContent = "Loading the game…";
+  $("new-status").textContent = t("Loading the game…");
   game = await getJSON(`/v1/games/${encodeURIComponent(id)}`);
-  $("game-about").textContent = `${game.players.min === game.players.max ? game.players.min : `${game.players.min} to ${game.players.max}`} players.`;
+  const { min, max } = game.players;
+  $("game-about").textContent = min === max ? t("{count} players.", { count: min }) : t("{min} to {max} players.", { min, max });
   const seats = $("seats");
   while (seats.children.length < game.players.min) seats.append(seatInput(seats.children.length + 1));
   while (seats.children.length > game.players.max) seats.lastElementChild.remove();
@@ -112,18 +114,18 @@ async function create(event) {
   try {
     sent = body();
   } catch (error) {
-    $("problem").textContent = `A field holds something that is not JSON: ${error.message}`;
+    $("problem").textContent = t("A field holds something that is not JSON: {error}", { error: error.message });
     return;
   }
   $("create").disabled = true;
   try {
-    const answer = await fetch("/v1/matches", { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" }, body: JSON.stringify(sent) });
+    const answer = await fetch("/v1/matches", { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json", "Accept-Language": TAG }, body: JSON.stringify(sent) });
     const made = await answer.json().catch(() => null);
     if (!answer.ok) throw new Error(problemWords(answer.status, made));
     keepToken(made.id, made.token);
     window.location.assign(`/matches/${encodeURIComponent(made.id)}/record`);
   } catch (error) {
-    $("problem").textContent = error instanceof TypeError ? "The match could not be created: the network is not reachable." : error.message;
+    $("problem").textContent = error instanceof TypeError ? t("The match could not be created: the network is not reachable.") : error.message;
     $("create").disabled = false;
   }
 }
@@ -140,5 +142,5 @@ async function start() {
 }
 
 start().catch((error) => {
-  $("new-status").textContent = `The games could not be read: ${error.message}`;
+  $("new-status").textContent = t("The games could not be read: {error}", { error: error.message });
 });

@@ -1,9 +1,12 @@
+import { t } from "../i18n.js";
+
 // The API's problems (RFC 9457 bodies) in words for people: the detail, and each field error.
 
 /** A sentence (or a few) for an API problem body, or for a failed fetch. */
 export function problemWords(status, body) {
-  if (!body) return status ? `The server answered ${status}.` : "The network is not reachable.";
-  const parts = [body.detail || body.title || `The server answered ${status}.`];
+  const answered = t("The server answered {status}.", { status });
+  if (!body) return status ? answered : t("The network is not reachable.");
+  const parts = [body.detail || body.title || answered];
   const errors = body.errors || body.fields;
   if (errors && typeof errors === "object") parts.push(...flatten(errors, ""));
   return parts.join(" ");

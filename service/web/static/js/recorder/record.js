@@ -3,6 +3,7 @@
 // keeps every action until the server has it (offline included).
 
 import { h, put, words } from "../dom.js";
+import { TAG, t, tn } from "../i18n.js";
 import { build, entryPanel, entryTitle, fieldWords } from "./choices.js";
 import { enqueue, recall, registerWorker, remember, remove, waiting } from "./offline.js";
 import { problemWords } from "./problems.js";
@@ -16,7 +17,9 @@ const ID = decodeURIComponent(window.location.pathname.split("/")[2] || "");
 // On a player's own phone (/matches/{id}/seat/{player}): that seat's choices and facts only.
 const SEAT = document.getElementById("recorder").dataset.seat || "";
 const SECRET_BIDDING = ["secret", "simultaneous"];
-const R = { token: null, match: null, answer: null, labels: {}, online: navigator.onLine, queue: [] };
+// `said`: the last action this page recorded, in the page's words, and the version it made (the
+// API words its Undo sentence in English; the one just tapped is said in the page's language).
+const R = { token: null, match: null, answer: null, labels: {}, online: navigator.onLine, queue: [], said: null };
 const api = (tail = "") => `/v1/matches/${encodeURIComponent(ID)}${tail}`;
 
 /** An Idempotency-Key: random, and made without crypto.randomUUID (absent over plain HTTP). */
@@ -30,7 +33,7 @@ const offline = () => Object.assign(new Error("offline"), { status: 0 });
 
 async function getJSON(url) {
   if (!navigator.onLine) throw offline();
-  const headers = { Accept: "application/json" };
+  const headers = { Accept: "application/json", "Accept-Language": TAG };
   if (R.token) headers.Authorization = `Bearer ${R.token}`;
   const answer = await fetch(url, { headers, cache: "no-store" });
   const body = await answer.json().catch(() => null);
@@ -44,7 +47,7 @@ function say(text, state) {
 }
 
 function shown(name, v, entry, spoken) {
-  if (Array.isArray(v)) return v.map((x) => shown(name, x, entry, spoken)).join(", ") || "none";
+  if (Array.isArray(v)) return v.map((x) => shown(name, x, entry, spoken)).join(t(", ")) || t("none");
   const said = R.labels.value?.(name, v, entry);
   const plain = v && typeof v === "object" ? Object.entries(v).map(([k, x]) => `${k} ${x}`).join(" ") : String(v);
   return (spoken ? said?.spoken : said?.text) ?? plain;
@@ -55,7 +58,9 @@ function describe(entry, chosen) {
   const many = Object.keys(chosen).length > 1 || !entry.fixed.player;
   const values = Object.entries(chosen).map(([name, v]) => (many ? `${fieldWords(name)} ${shown(name, v, entry, false)}` : shown(name, v, entry, true)));
   const title = entryTitle(entry, R.labels);
-  return `${title}${values.length ? `${entry.fixed.player ? "" : ":"} ${values.join(", ")}` : ""}`.replace(/\.+$/, "");
+  if (!values.length) return title.replace(/\.+$/, "");
+  const joined = values.join(t(", "));
+  return (entry.fixed.player ? t("{title} {values}", { title, values: joined }) : t("{title}: {values}", { title, values: joined })).replace(/\.+$/, "");
 }
 
 // --- drawing ---------------------------------------------------------------------------------
@@ -64,11 +69,11 @@ function drawTurn() {
   const a = R.answer;
   const waitingNow = R.queue.length;
   $("queue").textContent = String(waitingNow);
-  $("net").textContent = R.online ? "online" : "offline";
+  $("net").textContent = R.online ? t("online") : t("offline");
   $("net").className = `net ${R.online ? "on" : "off"}`;
   if (!a) return;
-  const who = a.finished ? "The match is over." : a.to_act.length ? `${words(a.to_act)} to act` : "Nobody to act";
-  $("turn").textContent = waitingNow && !R.online ? `As of step ${a.version}: ${who}` : who;
+  const who = a.finished ? t("The match is over.") : a.to_act.length ? t("{players} to act", { players: words(a.to_act) }) : t("Nobody to act");
+  $("turn").textContent = waitingNow && !R.online ? t("As of step {step}: {who}", { step: a.version, who }) : who;
 }
 
 // Offline, the last answer stays; an entry already used by a waiting action is left out.
@@ -83,7 +88,11 @@ function offered() {
 function drawChoices() {
   if (!R.token || !R.answer) return put($("choices"));
   const entries = offered();
-  const empty = R.answer.finished ? "The match is over: nothing more to record." : R.online ? "Nothing can be recorded now." : "No choice left from the last answer: the choices come back when the network does.";
+  const empty = R.answer.finished
+    ? t("The match is over: nothing more to record.")
+    : R.online
+      ? t("Nothing can be recorded now.")
+      : t("No choice left from the last answer: the choices come back when the network does.");
   put($("choices"), entries.length ? entries.map((e) => entryPanel(e, R.labels, tap)) : h("p", { class: "muted" }, empty));
 }
 
@@ -93,8 +102,18 @@ function drawOffline() {
   if (R.online || !R.answer) return;
   const n = R.queue.length;
   note.textContent = n
-    ? `Offline. ${n} action${n === 1 ? "" : "s"} wait on this device and go out in order when the network is back. The choices shown are those tabletape gave at step ${R.answer.version}; it cannot tell what is legal after the waiting actions until it is online, and the rules check each one then.`
-    : `Offline. The choices shown were legal at step ${R.answer.version}; what you record now waits on this device until the network is back.`;
+    ? tn(
+        "Offline. {count} action waits on this device and goes out when the network is back. The choices shown are those tabletape gave at step {step}; it cannot tell what is legal after the waiting action until it is online, and the rules check it then.",
+        "Offline. {count} actions wait on this device and go out in order when the network is back. The choices shown are those tabletape gave at step {step}; it cannot tell what is legal after the waiting actions until it is online, and the rules check each one then.",
+        n,
+        { step: R.answer.version },
+      )
+    : t("Offline. The choices shown were legal at step {step}; what you record now waits on this device until the network is back.", { step: R.answer.version });
+}
+
+/** What Undo takes back: the action this page just recorded in its own words, else the API's. */
+function undoSentence() {
+  return R.said && R.said.version === R.answer?.version ? R.said.sentence : R.answer.undo.sentence;
 }
 
 function drawCorrections() {
@@ -103,15 +122,15 @@ function drawCorrections() {
   const redo = $("redo");
   if (last && last.status === "waiting") {
     undo.disabled = false;
-    undo.textContent = `Undo: take back “${last.sentence}” (not sent yet)`;
+    undo.textContent = t("Undo: take back “{sentence}” (not sent yet)", { sentence: last.sentence });
   } else {
     const can = R.answer?.undo?.possible && !R.queue.length && !!R.token;
     undo.disabled = !can;
-    undo.textContent = can ? `Undo: ${R.answer.undo.sentence}` : "Undo";
+    undo.textContent = can ? t("Undo: {sentence}", { sentence: undoSentence() }) : t("Undo");
   }
   const canRedo = R.answer?.redo?.possible && !R.queue.length && !!R.token;
   redo.disabled = !canRedo;
-  redo.textContent = canRedo ? `Redo: ${R.answer.redo.sentence}` : "Redo";
+  redo.textContent = canRedo ? t("Redo: {sentence}", { sentence: R.answer.redo.sentence }) : t("Redo");
 }
 
 function drawConflict(stopped) {
@@ -125,13 +144,21 @@ function drawConflict(stopped) {
   const buttons = [];
   if (stopped.kind === "conflict") {
     const now = stopped.version ?? R.answer?.version;
-    put(box, h("p", {}, `Another device recorded in this match meanwhile: it is at step ${now}, and the ${n} action${n === 1 ? "" : "s"} waiting here expected step ${item.expected_version}. The first is “${item.sentence}”.`));
-    buttons.push(h("button", { type: "button", "data-resolve": "reapply", onclick: () => resolve(() => reapply(item, now)) }, `Send ${n === 1 ? "it" : `all ${n}`} again after step ${now}`));
+    const facts = { step: now, expected: item.expected_version, sentence: item.sentence };
+    const told = tn(
+      "Another device recorded in this match meanwhile: it is at step {step}, and the {count} action waiting here expected step {expected}. It is “{sentence}”.",
+      "Another device recorded in this match meanwhile: it is at step {step}, and the {count} actions waiting here expected step {expected}. The first is “{sentence}”.",
+      n,
+      facts,
+    );
+    put(box, h("p", {}, told));
+    const again = tn("Send it again after step {step}", "Send all {count} again after step {step}", n, { step: now });
+    buttons.push(h("button", { type: "button", "data-resolve": "reapply", onclick: () => resolve(() => reapply(item, now)) }, again));
   } else {
-    put(box, h("p", {}, `The rules refused a waiting action, “${item.sentence}”: ${problemWords(null, item.problem)}`));
-    buttons.push(h("button", { type: "button", "data-resolve": "drop-one", onclick: () => resolve(() => discard(ID, [item.n])) }, n > 1 ? "Discard it and send the rest" : "Discard it"));
+    put(box, h("p", {}, t("The rules refused a waiting action, “{sentence}”: {problem}", { sentence: item.sentence, problem: problemWords(null, item.problem) })));
+    buttons.push(h("button", { type: "button", "data-resolve": "drop-one", onclick: () => resolve(() => discard(ID, [item.n])) }, n > 1 ? t("Discard it and send the rest") : t("Discard it")));
   }
-  buttons.push(h("button", { type: "button", "data-resolve": "discard", onclick: () => resolve(() => discard(ID, R.queue.map((i) => i.n))) }, `Discard the ${n} waiting action${n === 1 ? "" : "s"}`));
+  buttons.push(h("button", { type: "button", "data-resolve": "discard", onclick: () => resolve(() => discard(ID, R.queue.map((i) => i.n))) }, tn("Discard the {count} waiting action", "Discard the {count} waiting actions", n)));
   box.append(h("div", { class: "row" }, buttons));
   box.hidden = false;
 }
@@ -161,12 +188,12 @@ async function send(kind, action, sentence) {
   $("alert").textContent = "";
   await queueItem(kind, action, sentence);
   if (!R.online) {
-    say(`Queued: ${sentence}. ${R.queue.length} waiting.`, "queued");
+    say(t("Queued: {sentence}. {count} waiting.", { sentence, count: R.queue.length }), "queued");
     draw();
     $("recorder").dataset.busy = "0";
     return;
   }
-  say(`Sending: ${sentence}…`, "sending");
+  say(t("Sending: {sentence}…", { sentence }), "sending");
   drawTurn();
   await sync(sentence);
 }
@@ -178,19 +205,22 @@ async function sync(sentence) {
   const stopped = done.stopped;
   if (stopped?.kind === "offline") {
     R.online = false;
-    say(sentence ? `Queued: ${sentence}. ${R.queue.length} waiting.` : `${R.queue.length} waiting.`, "queued");
+    const count = R.queue.length;
+    say(sentence ? t("Queued: {sentence}. {count} waiting.", { sentence, count }) : t("{count} waiting.", { count }), "queued");
   } else if (stopped?.kind === "refused" && R.queue.length === 1 && sentence) {
     // Refused as it was tapped: nothing was recorded, and the refusal is said in words.
     await remove(stopped.item.n);
     R.queue = [];
-    $("alert").textContent = `Not recorded: ${problemWords(null, stopped.problem)}`;
+    $("alert").textContent = t("Not recorded: {problem}", { problem: problemWords(null, stopped.problem) });
     say("", "refused");
   } else if (!stopped && done.recorded) {
-    say(sentence && done.recorded === 1 ? `Recorded: ${sentence}.` : `All ${done.recorded} waiting actions are recorded.`, "recorded");
-  } else if (stopped?.kind === "later") say(`${R.queue.length} waiting: the server is busy; they go out again shortly.`, "queued");
+    const all = tn("The {count} waiting action is recorded.", "All {count} waiting actions are recorded.", done.recorded);
+    say(sentence && done.recorded === 1 ? t("Recorded: {sentence}.", { sentence }) : all, "recorded");
+    R.said = sentence && done.recorded === 1 && done.version != null ? { version: done.version, sentence } : null;
+  } else if (stopped?.kind === "later") say(t("{count} waiting: the server is busy; they go out again shortly.", { count: R.queue.length }), "queued");
   // What the rules accept but flag (a revoke found from public facts) is said at once.
-  const disputes = done.events.filter((e) => e.type === "DisputeRaised").map((e) => e.data?.dispute?.message || e.data?.message || "a dispute");
-  if (disputes.length) $("alert").textContent = `Recorded, with a dispute: ${disputes.join(" ")} Undo takes it back.`;
+  const disputes = done.events.filter((e) => e.type === "DisputeRaised").map((e) => e.data?.dispute?.message || e.data?.message || t("a dispute"));
+  if (disputes.length) $("alert").textContent = t("Recorded, with a dispute: {disputes} Undo takes it back.", { disputes: disputes.join(" ") });
   drawConflict(R.queue.length ? stopped : null);
   await refresh();
 }
@@ -204,11 +234,11 @@ async function undo() {
   if (last && last.status === "waiting") {
     await remove(last.n);
     R.queue = await waiting(ID);
-    say(`Taken back before it was sent: ${last.sentence}.`, "recorded");
+    say(t("Taken back before it was sent: {sentence}.", { sentence: last.sentence }), "recorded");
     draw();
     return;
   }
-  await send("undo", null, `Undo: ${R.answer.undo.sentence}`);
+  await send("undo", null, t("Undo: {sentence}", { sentence: undoSentence() }));
 }
 
 async function resolve(step) {
@@ -248,11 +278,13 @@ async function loadMatch() {
     R.online = false;
   }
   R.answer = known?.next || null;
-  if (!R.match) throw new Error("This match has not been opened on this device before, and the network is not reachable.");
+  if (!R.match) throw new Error(t("This match has not been opened on this device before, and the network is not reachable."));
   R.labels = await import(`./labels/${R.match.game}.js`).catch(() => ({}));
-  document.title = `Record ${R.match.game} · ${words(R.match.players)} · tabletape`;
-  const game = R.match.game.replace(/-/g, " ");
-  $("title").textContent = `${game.charAt(0).toUpperCase()}${game.slice(1)}: ${words(R.match.players)}`;
+  const named = R.match.game.replace(/-/g, " ");
+  const game = `${named.charAt(0).toUpperCase()}${named.slice(1)}`;
+  const players = words(R.match.players);
+  document.title = t("Record {game} · {players} · tabletape", { game, players });
+  $("title").textContent = t("{game}: {players}", { game, players });
 }
 
 // Secret bids: who has bid shows at once, the bid itself only once the game shows it to all.
@@ -260,19 +292,19 @@ function drawBids(state) {
   const line = $("bids-line");
   line.hidden = !(state && SECRET_BIDDING.includes(state.bidding) && state.phase === "bidding");
   if (line.hidden) return;
-  const said = state.players.map((p) => `${p}: ${p in state.bids ? state.bids[p] : state.have_bid.includes(p) ? "bid entered" : "not yet"}`);
-  line.textContent = `Bids — ${said.join(", ")}`;
+  const said = state.players.map((p) => `${p}: ${p in state.bids ? state.bids[p] : state.have_bid.includes(p) ? t("bid entered") : t("not yet")}`);
+  line.textContent = t("Bids — {bids}", { bids: said.join(t(", ")) });
 }
 
 async function seatLink(player, row) {
-  const made = await fetch(api(`/seats/${encodeURIComponent(player)}`), { method: "POST", headers: { Authorization: `Bearer ${R.token}`, Accept: "application/json" } });
+  const made = await fetch(api(`/seats/${encodeURIComponent(player)}`), { method: "POST", headers: { Authorization: `Bearer ${R.token}`, Accept: "application/json", "Accept-Language": TAG } });
   const body = await made.json().catch(() => null);
   if (!made.ok) return put(row, h("p", { class: "error" }, problemWords(made.status, body)));
   const link = `${window.location.origin}${body.link}`;
   // The code is drawn by the server from a POST body, so the link's token is in no URL.
   const svg = await fetch("/qr.svg", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ link }) });
-  const img = h("img", { class: "seat-qr", alt: `QR code of ${player}'s seat link`, src: URL.createObjectURL(await svg.blob()) });
-  put(row, h("input", { readonly: "", value: link, "aria-label": `${player}'s seat link` }), img);
+  const img = h("img", { class: "seat-qr", alt: t("QR code of {player}'s seat link", { player }), src: URL.createObjectURL(await svg.blob()) });
+  put(row, h("input", { readonly: "", value: link, "aria-label": t("{player}'s seat link", { player }) }), img);
 }
 
 function drawSeats() {
@@ -282,7 +314,7 @@ function drawSeats() {
     $("seat-list"),
     R.match.players.map((p) => {
       const row = h("div", { class: "seat-row", "data-seat-of": p });
-      const button = h("button", { type: "button", onclick: () => seatLink(p, row) }, `Link for ${p}`);
+      const button = h("button", { type: "button", onclick: () => seatLink(p, row) }, t("Link for {player}", { player: p }));
       return h("div", { class: "seat" }, button, row);
     }),
   );
@@ -293,13 +325,13 @@ async function openSheet() {
   try {
     put($("sheet-body"), h("div", { class: "scroll" }, sheet(await getJSON(api("/scores")), R.match.players)));
   } catch (error) {
-    put($("sheet-body"), h("p", {}, error.status ? error.message : "The score sheet needs the network."));
+    put($("sheet-body"), h("p", {}, error.status ? error.message : t("The score sheet needs the network.")));
   }
 }
 
 function wire() {
   $("undo").addEventListener("click", undo);
-  $("redo").addEventListener("click", () => send("redo", null, `Redo: ${R.answer.redo.sentence}`));
+  $("redo").addEventListener("click", () => send("redo", null, t("Redo: {sentence}", { sentence: R.answer.redo.sentence })));
   $("sheet-open").addEventListener("click", openSheet);
   $("viewer-link").href = `/matches/${encodeURIComponent(ID)}`;
   $("hand-over").addEventListener("click", () => {
@@ -308,7 +340,7 @@ function wire() {
     $("hand-over").setAttribute("aria-expanded", String(!box.hidden));
     $("hand-over-link").value = handOverLink(ID, R.token);
   });
-  $("copy-link").addEventListener("click", () => navigator.clipboard?.writeText($("hand-over-link").value).then(() => say("The link is copied.", "idle")));
+  $("copy-link").addEventListener("click", () => navigator.clipboard?.writeText($("hand-over-link").value).then(() => say(t("The link is copied."), "idle")));
   window.addEventListener("online", () => {
     R.online = true;
     sync(null);
@@ -332,16 +364,16 @@ async function start() {
   wire();
   registerWorker();
   await loadMatch();
-  if (SEAT) $("title").textContent += ` — ${SEAT}'s seat`;
+  if (SEAT) $("title").textContent += t(" — {player}'s seat", { player: SEAT });
   drawSeats();
   R.queue = await waiting(ID);
   if (R.queue.length && R.online) await sync(null);
   else await refresh();
-  if (!R.online && R.queue.length) say(`${R.queue.length} waiting.`, "queued");
+  if (!R.online && R.queue.length) say(t("{count} waiting.", { count: R.queue.length }), "queued");
 }
 
 start().catch((error) => {
   $("recorder").dataset.busy = "0";
-  $("turn").textContent = "The match could not be opened.";
+  $("turn").textContent = t("The match could not be opened.");
   $("alert").textContent = error.message;
 });

@@ -4,6 +4,43 @@
 // player gets one control per player), `setup.table` (a short list: one input per item).
 
 import { h } from "../dom.js";
+import { t } from "../i18n.js";
+
+// The API's field and key names (machine words) as people read them.
+const KEYS = {
+  first_dealer: t("first dealer"),
+  bidding: t("bidding"),
+  canadian_rule: t("Canadian rule"),
+  clockwise: t("clockwise"),
+  simultaneous: t("simultaneous"),
+  secret: t("secret"),
+  bids: t("bids"),
+  bid: t("bid"),
+  tricks: t("tricks"),
+  points: t("points"),
+  totals: t("totals"),
+  total: t("total"),
+  round: t("round"),
+  rounds: t("rounds"),
+  winners: t("winners"),
+  dealer: t("dealer"),
+  leader: t("leader"),
+  player: t("player"),
+  card: t("card"),
+  cards: t("cards"),
+  trump_card: t("trump card"),
+  suit: t("suit"),
+  hands: t("hands"),
+  scores: t("scores"),
+  score: t("score"),
+  start_player: t("start player"),
+  first_player: t("first player"),
+};
+
+/** A machine key ("first_dealer") in the page's words ("first dealer"). */
+export function keyWords(key) {
+  return KEYS[key] || String(key).replace(/[_-]+/g, " ");
+}
 
 // A string field that names a player (first dealer, start player, first player, leader).
 const PLAYER_FIELD = /(^|_)(player|dealer|leader)$/;
@@ -11,7 +48,7 @@ const MAX_LISTED_ITEMS = 12;
 
 /** "first_dealer" -> "First dealer". */
 export function fieldWords(name) {
-  const text = name.replace(/[_-]+/g, " ");
+  const text = keyWords(name);
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
@@ -20,9 +57,9 @@ function keyedByPlayer(schema) {
 }
 
 function select(name, values, chosen, required, id, describedBy) {
-  const options = required && chosen !== undefined ? [] : [h("option", { value: "" }, required ? "choose…" : "—")];
+  const options = required && chosen !== undefined ? [] : [h("option", { value: "" }, required ? t("choose…") : "—")];
   for (const value of values) {
-    options.push(h("option", { value: String(value), selected: String(value) === String(chosen) }, String(value)));
+    options.push(h("option", { value: String(value), selected: String(value) === String(chosen) }, keyWords(value)));
   }
   return h("select", { name, id, required, "aria-describedby": describedBy }, options);
 }
@@ -44,18 +81,19 @@ function leaf(name, schema, required, id, describedBy, players) {
     return h("input", { name, id, required, autocomplete: "off", "aria-describedby": describedBy });
   }
   if (schema.type === "array" && schema.items?.type === "string") {
-    return h("input", { name, id, "data-list": "", autocomplete: "off", placeholder: "separated by spaces", "aria-describedby": describedBy });
+    return h("input", { name, id, "data-list": "", autocomplete: "off", placeholder: t("separated by spaces"), "aria-describedby": describedBy });
   }
   return h("textarea", { name, id, "data-json": "", rows: 2, placeholder: "JSON", "aria-describedby": describedBy });
 }
 
 /** The options of a player select: the names entered so far, in seat order. */
 export function playerOptions(players, required) {
-  return [h("option", { value: "" }, required ? "choose a player…" : "—"), ...players.map((p) => h("option", { value: p }, p))];
+  return [h("option", { value: "" }, required ? t("choose a player…") : "—"), ...players.map((p) => h("option", { value: p }, p))];
 }
 
 function hint(id, text) {
-  return text ? h("p", { class: "hint muted", id }, text) : null;
+  // A game marks its descriptions for translation where it defines them, so the catalog holds them.
+  return text ? h("p", { class: "hint muted", id }, t(text)) : null;
 }
 
 /** One field of a schema: its label, its control(s) and its description. */
@@ -63,7 +101,7 @@ export function field(prefix, name, schema, required, players) {
   const path = `${prefix}.${name}`;
   const id = path.replace(/\W/g, "-");
   const hid = `${id}-hint`;
-  const label = `${fieldWords(name)}${required || schema.default !== undefined ? "" : " (optional)"}`;
+  const label = `${fieldWords(name)}${required || schema.default !== undefined ? "" : t(" (optional)")}`;
   if (keyedByPlayer(schema)) {
     const rows = players.map((p, i) =>
       h("div", { class: "pair" }, h("label", { for: `${id}-${i}` }, p), leaf(`${path}.${p}`, schema.additionalProperties, false, `${id}-${i}`, hid, players)),

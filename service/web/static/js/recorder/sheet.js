@@ -3,6 +3,8 @@
 // and points) as rows, and the remaining facts as words.
 
 import { h, table, words } from "../dom.js";
+import { t } from "../i18n.js";
+import { keyWords } from "./schema-form.js";
 
 const SKIP = new Set(["version", "log_version", "projected", "finished"]);
 
@@ -12,7 +14,7 @@ function perPlayer(value, players) {
 
 function cell(value) {
   if (Array.isArray(value)) return value.join(", ") || "—";
-  if (value && typeof value === "object") return Object.entries(value).map(([k, v]) => `${k.replace(/_/g, " ")} ${v}`).join(" · ");
+  if (value && typeof value === "object") return Object.entries(value).map(([k, v]) => `${keyWords(k)} ${v}`).join(" · ");
   return value === null || value === undefined ? "—" : String(value);
 }
 
@@ -22,11 +24,11 @@ function playerTable(scores, players) {
   const flat = columns.filter((k) => !nested.includes(k));
   const tables = [];
   if (flat.length) {
-    tables.push(table("Per player", ["Player", ...flat.map((k) => k.replace(/_/g, " "))], players.map((p) => [p, ...flat.map((k) => cell(scores[k][p]))])));
+    tables.push(table(t("Per player"), [t("Player"), ...flat.map(keyWords)], players.map((p) => [p, ...flat.map((k) => cell(scores[k][p]))])));
   }
   for (const key of nested) {
     const inner = [...new Set(players.flatMap((p) => Object.keys(scores[key][p] || {})))];
-    tables.push(table(key.replace(/_/g, " "), ["Player", ...inner.map((k) => k.replace(/_/g, " "))], players.map((p) => [p, ...inner.map((k) => cell(scores[key][p]?.[k]))])));
+    tables.push(table(keyWords(key), [t("Player"), ...inner.map(keyWords)], players.map((p) => [p, ...inner.map((k) => cell(scores[key][p]?.[k]))])));
   }
   return { tables, used: columns };
 }
@@ -37,9 +39,9 @@ function roundTable(rounds, players) {
   const last = (k) => (/points|total/.test(k) ? 1 : 0);
   const keyed = Object.keys(rounds[0]).filter((k) => perPlayer(rounds[0][k], players)).sort((a, b) => last(a) - last(b));
   const plain = Object.keys(rounds[0]).filter((k) => k !== "round" && !keyed.includes(k));
-  if (!keyed.length) return table("Rounds", ["Round", ...plain], rounds.map((r, i) => [String(r.round ?? i + 1), ...plain.map((k) => cell(r[k]))]));
-  const rows = rounds.map((r, i) => [String(r.round ?? i + 1), ...players.map((p) => keyed.map((k) => `${k.replace(/_/g, " ")} ${cell(r[k][p])}`).join(" · "))]);
-  return table("Rounds", ["Round", ...players], rows);
+  if (!keyed.length) return table(t("Rounds"), [t("Round"), ...plain.map(keyWords)], rounds.map((r, i) => [String(r.round ?? i + 1), ...plain.map((k) => cell(r[k]))]));
+  const rows = rounds.map((r, i) => [String(r.round ?? i + 1), ...players.map((p) => keyed.map((k) => `${keyWords(k)} ${cell(r[k][p])}`).join(" · "))]);
+  return table(t("Rounds"), [t("Round"), ...players], rows);
 }
 
 /** The sheet for a scoreboard: tables per player, per round, and its other facts. */
@@ -49,9 +51,9 @@ export function sheet(scores, players) {
   return h(
     "div",
     { class: "sheet-body" },
-    h("p", {}, scores.finished ? `Finished. Won by ${words(scores.winners || []) || "nobody"}.` : "In progress."),
+    h("p", {}, scores.finished ? t("Finished. Won by {winners}.", { winners: words(scores.winners || []) || t("nobody") }) : t("In progress.")),
     tables,
     roundTable(scores.rounds, players),
-    facts.length ? h("dl", { class: "facts" }, facts.map((k) => h("div", {}, h("dt", {}, k.replace(/_/g, " ")), h("dd", {}, cell(scores[k]))))) : null,
+    facts.length ? h("dl", { class: "facts" }, facts.map((k) => h("div", {}, h("dt", {}, keyWords(k)), h("dd", {}, cell(scores[k]))))) : null,
   );
 }

@@ -1,8 +1,10 @@
 // Hat Trick's challenge cards, props and verdicts in words.
 
-const PROPS = { hat: "black top hat", goblet: "red goblet", tube: "orange tube", coin: "green coin", rabbit: "white rabbit" };
+import { t } from "../../i18n.js";
 
-export const actions = { reveal: "reveal a challenge card", declare: "declare a stack", judge: "judge a declaration", abandon_round: "abandon the round" };
+const PROPS = { hat: t("black top hat"), goblet: t("red goblet"), tube: t("orange tube"), coin: t("green coin"), rabbit: t("white rabbit") };
+
+export const actions = { reveal: t("reveal a challenge card"), declare: t("declare a stack"), judge: t("judge a declaration"), abandon_round: t("abandon the round") };
 
 /** What an action type is called. */
 export function action(type) {
@@ -13,11 +15,17 @@ export function action(type) {
 export function value(field, v) {
   const last = field.split(".").pop();
   if (v && typeof v === "object" && v.prop) {
-    const where = v.in ? `in ${v.in}` : v.on === "table" ? "on the table" : `on ${v.on}`;
-    return { text: `${v.prop} ${where}`, spoken: `${PROPS[v.prop] || v.prop} ${v.in ? `in the ${PROPS[v.in] || v.in}` : v.on === "table" ? "on the table" : `on the ${PROPS[v.on] || v.on}`}` };
+    const where = v.in ? t("{prop} in {place}", { prop: v.prop, place: v.in }) : v.on === "table" ? t("{prop} on the table", { prop: v.prop }) : t("{prop} on {place}", { prop: v.prop, place: v.on });
+    const prop = PROPS[v.prop] || v.prop;
+    const spoken = v.in
+      ? t("{prop} in the {place}", { prop, place: PROPS[v.in] || v.in })
+      : v.on === "table"
+        ? t("{prop} on the table", { prop })
+        : t("{prop} on the {place}", { prop, place: PROPS[v.on] || v.on });
+    return { text: where, spoken };
   }
-  if (last === "card") return { text: String(v), spoken: `challenge card ${v}` };
-  if (PROPS[v]) return { text: String(v), spoken: `${PROPS[v]}${field.includes(".") || last !== "prop" ? ` (${field.replace(/[._]/g, " ")})` : ""}` };
-  if (last === "verdict") return { text: v, spoken: v === "pass" ? "passes" : "fails" };
+  if (last === "card") return { text: String(v), spoken: t("challenge card {card}", { card: v }) };
+  if (PROPS[v]) return { text: String(v), spoken: field.includes(".") || last !== "prop" ? `${PROPS[v]} (${field.replace(/[._]/g, " ")})` : PROPS[v] };
+  if (last === "verdict") return { text: v, spoken: v === "pass" ? t("passes") : t("fails") };
   return null;
 }

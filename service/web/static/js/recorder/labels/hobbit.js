@@ -1,6 +1,8 @@
 // The Hobbit Card Game's cards and choices in words: "purple-12" is "purple 12".
 
-export const actions = { start_round: "start the round", play: "play a card", distribute: "hand out the trick" };
+import { t } from "../../i18n.js";
+
+export const actions = { start_round: t("start the round"), play: t("play a card"), distribute: t("hand out the trick") };
 
 /** What an action type is called. */
 export function action(type) {
@@ -11,7 +13,7 @@ export function action(type) {
 export function value(field, v) {
   const last = field.split(".").pop();
   if (last === "card") return { text: String(v).replace("-", " "), spoken: String(v).replace("-", " ") };
-  if (field.startsWith("cards.")) return { text: String(v), spoken: v === "discard" ? `discard ${last.replace("-", " ")}` : `${last.replace("-", " ")} to ${v}` };
-  if (last === "mark") return { text: String(v), spoken: `${v} mark` };
+  if (field.startsWith("cards.")) return { text: String(v), spoken: v === "discard" ? t("discard {card}", { card: last.replace("-", " ") }) : t("{card} to {player}", { card: last.replace("-", " "), player: v }) };
+  if (last === "mark") return { text: String(v), spoken: t("{mark} mark", { mark: v }) };
   return null;
 }

@@ -1,19 +1,27 @@
 // The Other Hat Trick's tricks, props and slots in words.
 
+import { t } from "../../i18n.js";
+
 const TRICKS = {
-  "hungry-rabbit": "The Hungry Rabbit",
-  "bunch-of-carrots": "The Bunch of Carrots",
-  "vegetable-patch": "The Vegetable Patch",
-  "rabbit-that-didnt-like-carrots": "The Rabbit That Didn't Like Carrots",
-  "pair-of-rabbits": "The Pair of Rabbits",
-  "vegetable-hat-trick": "The Vegetable Hat Trick",
-  "carrot-hat-trick": "The Carrot Hat Trick",
-  "slightly-easier-hat-trick": "The Slightly Easier Hat Trick",
-  "hat-trick": "The Hat Trick",
-  "other-hat-trick": "The Other Hat Trick",
+  "hungry-rabbit": t("The Hungry Rabbit"),
+  "bunch-of-carrots": t("The Bunch of Carrots"),
+  "vegetable-patch": t("The Vegetable Patch"),
+  "rabbit-that-didnt-like-carrots": t("The Rabbit That Didn't Like Carrots"),
+  "pair-of-rabbits": t("The Pair of Rabbits"),
+  "vegetable-hat-trick": t("The Vegetable Hat Trick"),
+  "carrot-hat-trick": t("The Carrot Hat Trick"),
+  "slightly-easier-hat-trick": t("The Slightly Easier Hat Trick"),
+  "hat-trick": t("The Hat Trick"),
+  "other-hat-trick": t("The Other Hat Trick"),
 };
 
-export const actions = { turn_trick: "turn the next trick", swap: "swap a prop", perform: "perform the trick", fail: "fail the trick", reveal_all: "reveal every prop" };
+export const actions = {
+  turn_trick: t("turn the next trick"),
+  swap: t("swap a prop"),
+  perform: t("perform the trick"),
+  fail: t("fail the trick"),
+  reveal_all: t("reveal every prop"),
+};
 
 /** What an action type is called. */
 export function action(type) {
@@ -24,7 +32,10 @@ export function action(type) {
 export function value(field, v) {
   const last = field.split(".").pop();
   if (last === "trick") return { text: TRICKS[v] || String(v), spoken: TRICKS[v] || String(v) };
-  if (last === "slot" || last === "with_slot") return { text: `slot ${Number(v) + 1}`, spoken: `${last === "slot" ? "own" : "their"} prop in slot ${Number(v) + 1}` };
+  if (last === "slot" || last === "with_slot") {
+    const n = Number(v) + 1;
+    return { text: t("slot {n}", { n }), spoken: last === "slot" ? t("own prop in slot {n}", { n }) : t("their prop in slot {n}", { n }) };
+  }
   if (typeof v === "string") return { text: v.replace(/-/g, " "), spoken: v.replace(/-/g, " ") };
   return null;
 }
