@@ -108,6 +108,16 @@ class Evolvers(dict[str, Evolver]):
 
         return register
 
+    def sets(self, event_type: str, /, **fields: Any) -> None:
+        """Register the evolver of an event that only sets ``fields`` of the state (a new phase,
+        the match finished): its data changes nothing more."""
+
+        def set_fields(state: State, _: dict[str, Any]) -> State:
+            state.update(fields)
+            return state
+
+        self[event_type] = set_fields
+
 
 def evolve_with(evolvers: Mapping[str, Evolver], state: State, event: Event) -> State:
     """The state after ``event``; an event type the game does not know leaves it as it was."""

@@ -10,9 +10,10 @@ characters are refused: two names that look the same must be the same name.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from games.contract import Message, fail, words
+from games.contract import Message, fail, require, words
 
 # Zero-width characters and bidirectional controls: a name holding one looks like another name.
 _INVISIBLE = frozenset(
@@ -82,3 +83,30 @@ def seats_from(players: list[str], first: str) -> list[str]:
 def left_of(players: list[str], player: str, steps: int = 1) -> str:
     """The player ``steps`` seats clockwise after ``player`` (1: the one to the left)."""
     return players[(players.index(player) + steps) % len(players)]
+
+
+def by_seat(
+    players: list[str], given: Mapping[str, Any], twice: str, /, **values: Any
+) -> Iterator[tuple[str, Any]]:
+    """Each ``(player, value)`` of a ``{name: value}`` object, the name read as the seated player it
+    means; a player named twice (two spellings of one name) is refused (``duplicate_player``) with
+    the sentence ``twice``, filled with ``player`` and ``values``."""
+    named: set[str] = set()
+    for name, value in given.items():
+        player = find_player(players, name)
+        require(player not in named, "duplicate_player", twice, player=player, **values)
+        named.add(player)
+        yield player, value
+
+
+def require_everyone(players: list[str], given: Iterable[str], message: str, /, **values: Any) -> None:
+    """Refuse (``missing_player``) unless every one of ``players`` is among ``given``: ``message``
+    names them as ``{missing}``, filled in with ``values``."""
+    named = set(given)
+    missing = [p for p in players if p not in named]
+    require(not missing, "missing_player", message, missing=", ".join(missing), **values)
+
+
+def require_turn(player: str, due: str, message: str, /, **values: Any) -> None:
+    """Refuse (``not_your_turn``) unless ``player`` is the one due to act: ``message`` says who is."""
+    require(player == due, "not_your_turn", message, **values)

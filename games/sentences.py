@@ -12,7 +12,7 @@ from typing import Any
 
 from jsonschema import ValidationError
 
-from games.contract import Message, words
+from games.contract import N_, Message, words
 
 _TYPES = {
     "string": words("a text in quotes"),
@@ -22,6 +22,16 @@ _TYPES = {
     "object": words("an object {...}"),
     "array": words("a list [...]"),
     "null": words("null"),
+}
+
+# A number out of its bounds, and a list or object with too few or too many entries.
+_NUMBER_LIMITS = {
+    **dict.fromkeys(("minimum", "exclusiveMinimum"), N_("{where} is {value}, but it is at least {limit}")),
+    **dict.fromkeys(("maximum", "exclusiveMaximum"), N_("{where} is {value}, but it is at most {limit}")),
+}
+_SIZE_LIMITS = {
+    **dict.fromkeys(("minItems", "minProperties"), N_("{where} needs at least {limit} entries, not {count}")),
+    **dict.fromkeys(("maxItems", "maxProperties"), N_("{where} holds at most {limit} entries, not {count}")),
 }
 
 
@@ -87,28 +97,10 @@ def explain(error: ValidationError, whole: Message) -> Message:
             where=where,
             choices=", ".join(_shown(c) for c in choices),
         )
-    if kind in ("minimum", "exclusiveMinimum"):
-        return Message(
-            "{where} is {value}, but it is at least {limit}", where=where, value=_shown(value), limit=expected
-        )
-    if kind in ("maximum", "exclusiveMaximum"):
-        return Message(
-            "{where} is {value}, but it is at most {limit}", where=where, value=_shown(value), limit=expected
-        )
-    if kind in ("minItems", "minProperties"):
-        return Message(
-            "{where} needs at least {limit} entries, not {count}",
-            where=where,
-            limit=expected,
-            count=len(value),
-        )
-    if kind in ("maxItems", "maxProperties"):
-        return Message(
-            "{where} holds at most {limit} entries, not {count}",
-            where=where,
-            limit=expected,
-            count=len(value),
-        )
+    if kind in _NUMBER_LIMITS:
+        return Message(_NUMBER_LIMITS[kind], where=where, value=_shown(value), limit=expected)
+    if kind in _SIZE_LIMITS:
+        return Message(_SIZE_LIMITS[kind], where=where, limit=expected, count=len(value))
     if kind == "uniqueItems":
         return Message("{where} names the same entry twice", where=where)
     return Message(

@@ -111,10 +111,7 @@ def _partner_traded(state: State, data: dict[str, Any]) -> State:
     return state
 
 
-@evolve.on("PlayEnded")
-def _play_ended(state: State, _: dict[str, Any]) -> State:
-    state["phase"] = "favourites"
-    return state
+evolve.sets("PlayEnded", phase="favourites")
 
 
 @evolve.on("FavouriteRevealed")
@@ -125,11 +122,7 @@ def _favourite_revealed(state: State, data: dict[str, Any]) -> State:
     return state
 
 
-@evolve.on("MatchFinished")
-def _match_finished(state: State, _: dict[str, Any]) -> State:
-    state["phase"] = "finished"
-    state["finished"] = True
-    return state
+evolve.sets("MatchFinished", phase="finished", finished=True)
 
 
 # --- private helpers --------------------------------------------------------------------------

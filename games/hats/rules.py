@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.contract import Action, Event, State, event, fail, require, words
+from games.contract import N_, Action, Event, State, event, fail, require, words
 from games.decider import Handler, decide_with, derive
 from games.hats.constants import (
     HAND_SIZE,
@@ -22,6 +22,7 @@ from games.hats.evolve import evolve
 from games.hats.turns import extra_turn, main_turn, partner_of, play_end
 from games.hats.view import outcome
 from games.hats.whereabouts import check_from_deck, check_leaves_hand
+from games.players import by_seat
 from games.players import find_player as canon_player
 
 # --- setup ------------------------------------------------------------------------------------
@@ -84,9 +85,7 @@ def _hands(
 ) -> dict[str, list[str]]:
     seen = {card: f"tea-table space {space}" for space, card in enumerate(table, start=1)}
     hands: dict[str, list[str]] = {}
-    for name, cards in given.items():
-        player = canon_player(players, name)
-        require(player not in hands, "duplicate_player", "{player}'s hand is given twice", player=player)
+    for player, cards in by_seat(players, given, N_("{player}'s hand is given twice")):
         require(
             len(cards) == HAND_SIZE,
             "wrong_hand_size",

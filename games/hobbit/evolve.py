@@ -141,10 +141,7 @@ def _leader_chosen(state: State, data: dict[str, Any]) -> State:
     return state
 
 
-@evolve.on("RoundEnded")
-def _round_ended(state: State, data: dict[str, Any]) -> State:
-    state["phase"] = "round_start"
-    return state
+evolve.sets("RoundEnded", phase="round_start")
 
 
 @evolve.on("MatchFinished")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.contract import Action, Event, State, event, fail, require
+from games.contract import N_, Action, Event, State, event, fail, require
 from games.decider import Handler, decide_with
 from games.hobbit.constants import (
     CHARACTERS,
@@ -24,8 +24,8 @@ from games.hobbit.constants import (
     value,
 )
 from games.hobbit.distribution import distribute
+from games.players import by_seat, name_key, require_everyone, require_turn
 from games.players import find_player as _seated
-from games.players import name_key
 
 # --- setup ---------------------------------------------------------------------------------------
 
@@ -57,9 +57,7 @@ def setup(players: list[str], setup: dict[str, Any], options: dict[str, Any]) ->
 def _characters(players: list[str], given: Any) -> dict[str, str]:
     require(isinstance(given, dict), "characters_required", "setup.characters is required")
     chosen: dict[str, str] = {}
-    for name, character in given.items():
-        player = _seated(players, name)
-        require(player not in chosen, "duplicate_player", "{player} has two characters", player=player)
+    for player, character in by_seat(players, given, N_("{player} has two characters")):
         character = str(character).strip().lower()
         require(
             character in CHARACTERS,
@@ -77,8 +75,7 @@ def _characters(players: list[str], given: Any) -> dict[str, str]:
             holder=holder and holder[0],
         )
         chosen[player] = character
-    missing = [p for p in players if p not in chosen]
-    require(not missing, "missing_player", "no character for {missing}", missing=", ".join(missing))
+    require_everyone(players, chosen, N_("no character for {missing}"))
     for side in SIDES:
         require(
             any(CHARACTERS[c] == side for c in chosen.values()),
@@ -144,15 +141,13 @@ def _start_round(state: State, action: Action) -> list[Event]:
 def _hands(state: State, given: dict[str, Any], dealt: list[str], size: int) -> dict[str, list]:
     hands: dict[str, list[str]] = {}
     holder: dict[str, str] = {}
-    for name, cards in given.items():
-        player = _seated(state["players"], name)
+    for player, cards in by_seat(state["players"], given, N_("{player}'s hand is given twice")):
         require(
             player in dealt,
             "player_eliminated",
             "{player} is eliminated and is dealt no cards",
             player=player,
         )
-        require(player not in hands, "duplicate_player", "{player}'s hand is given twice", player=player)
         hand = [_card(text) for text in cards]
         require(
             len(hand) == size,
@@ -175,8 +170,7 @@ def _hands(state: State, given: dict[str, Any], dealt: list[str], size: int) -> 
             )
             holder[card] = player
         hands[player] = hand
-    missing = [p for p in dealt if p not in hands]
-    require(not missing, "missing_player", "the hands miss {missing}", missing=", ".join(missing))
+    require_everyone(dealt, hands, N_("the hands miss {missing}"))
     return {p: hands[p] for p in dealt}
 
 
@@ -188,13 +182,7 @@ def _play(state: State, action: Action) -> list[Event]:
     )
     trick = state["trick"]
     turn = trick["order"][len(trick["plays"])]
-    require(
-        player == turn,
-        "not_your_turn",
-        "it is {turn}'s turn to play, not {player}'s",
-        turn=turn,
-        player=player,
-    )
+    require_turn(player, turn, N_("it is {turn}'s turn to play, not {player}'s"), turn=turn, player=player)
     card = _card(action["card"])
     require(card not in state["seen"], "card_already_played", "{card} was played this round", card=card)
     if state["hands"] is not None:

@@ -73,7 +73,7 @@ def _trick_turned(state: State, data: Data) -> State:
     state["pile"].append(data["trick"])
     state["turned"].append(data["trick"])
     if state["phase"] == REFILL:
-        _next_turn(state)
+        _end_turn(state)
     else:
         state["phase"] = SWAP
     return state
@@ -104,10 +104,7 @@ def _trick_performed(state: State, data: Data) -> State:
 @_EVOLVERS.on("SleightOfHand")
 def _sleight_of_hand(state: State, data: Data) -> State:
     sleight_of_hand(state, list(data["places"]))
-    if state["pile"]:
-        _next_turn(state)
-    else:
-        state["phase"] = REFILL
+    _end_turn(state)
     return state
 
 
@@ -144,14 +141,19 @@ def _props_revealed(state: State, data: Data) -> State:
     return state
 
 
-@_EVOLVERS.on("MatchFinished")
-def _match_finished(state: State, data: Data) -> State:
-    state["finished"] = True
-    state["phase"] = FINISHED
-    return state
+_EVOLVERS.sets("MatchFinished", finished=True, phase=FINISHED)
 
 
 # --- private helpers -------------------------------------------------------------------------
+
+
+def _end_turn(state: State) -> None:
+    """The turn ends after a trick: it passes to the left once the pile holds a trick to choose
+    from; an empty pile is refilled first (``REFILL``), and the turn passes when it is."""
+    if state["pile"]:
+        _next_turn(state)
+    else:
+        state["phase"] = REFILL
 
 
 def _next_turn(state: State) -> None:

@@ -34,7 +34,7 @@ from games.other_hat_trick.constants import (
 from games.other_hat_trick.knowledge import Claim, contradiction
 from games.other_hat_trick.turns import require_phase
 from games.other_hat_trick.view import final_scores
-from games.players import find_player, name_key
+from games.players import by_seat, find_player, name_key, require_turn
 from games.words import and_words
 
 # --- setup -----------------------------------------------------------------------------------
@@ -218,13 +218,8 @@ HANDLERS: dict[str, Handler] = {
 def _acting_player(state: State, action: Action, phases: tuple[str, ...], doing: str) -> str:
     player = find_player(state["players"], action["player"])
     require_phase(state, phases, doing)
-    require(
-        player == state["turn"],
-        "not_your_turn",
-        "it is {turn}'s turn, not {player}'s",
-        turn=state["turn"],
-        player=player,
-    )
+    turn = state["turn"]
+    require_turn(player, turn, N_("it is {turn}'s turn, not {player}'s"), turn=turn, player=player)
     return player
 
 
@@ -272,11 +267,9 @@ def _require_fits(state: State, claims: list[Claim]) -> None:
 
 def _read_reveal(state: State, given: dict[str, Any]) -> dict[str, Any]:
     revealed: dict[str, Any] = {MIDDLE_NAME: given[MIDDLE_NAME]}
-    for name, props in given.items():
-        if name != MIDDLE_NAME:
-            player = find_player(state["players"], name)
-            require(player not in revealed, "duplicate_player", "{player} is revealed twice", player=player)
-            revealed[player] = list(props)
+    players = {name: props for name, props in given.items() if name != MIDDLE_NAME}
+    for player, props in by_seat(state["players"], players, N_("{player} is revealed twice")):
+        revealed[player] = list(props)
     missing = [p for p in state["players"] if p not in revealed]
     require(
         not missing,

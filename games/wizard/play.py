@@ -4,7 +4,7 @@ and the derived events that close a trick, a round and the match."""
 from __future__ import annotations
 
 from games.contract import N_, Action, Event, State, event, fail, require
-from games.players import find_player
+from games.players import find_player, require_turn
 from games.wizard.constants import (
     BIDDING,
     PLAYING,
@@ -86,10 +86,10 @@ def play(state: State, action: Action) -> list[Event]:
     require_phase(state, PLAYING, N_("play a card"))
     player = find_player(state["players"], action["player"])
     next_up = (to_act(state) or ["nobody"])[0]
-    require(
-        player == next_up,
-        "not_your_turn",
-        "it is {next_up}'s turn to play in trick {trick_number}, not {player}'s",
+    require_turn(
+        player,
+        next_up,
+        N_("it is {next_up}'s turn to play in trick {trick_number}, not {player}'s"),
         next_up=next_up,
         trick_number=state["trick_number"],
         player=player,

@@ -10,7 +10,7 @@ from typing import Any
 
 from games.contract import N_, Action, Event, State, event, fail, require, words
 from games.decider import Handler, decide_with
-from games.players import find_player
+from games.players import by_seat, find_player, require_everyone, require_turn
 from games.wizard.constants import (
     CHOOSE_TRUMP,
     START_ROUND,
@@ -104,10 +104,10 @@ def _choose_trump(state: State, action: Action) -> list[Event]:
     dealer = state["dealer"]
     if "player" in action:
         chooser = find_player(state["players"], action["player"])
-        require(
-            chooser == dealer,
-            "not_your_turn",
-            "after a turned Wizard the dealer, {dealer}, chooses trump, not {chooser}",
+        require_turn(
+            chooser,
+            dealer,
+            N_("after a turned Wizard the dealer, {dealer}, chooses trump, not {chooser}"),
             dealer=dealer,
             chooser=chooser,
         )
@@ -156,9 +156,7 @@ HANDLERS: dict[str, Handler] = {
 def _read_hands(state: State, given: dict[str, list[str]], trump_card: str | None) -> dict[str, list[str]]:
     """Recorded hands by player (seat order), canonical, after the checks a deal must pass."""
     round_no, hands = state["round"], {}
-    for name, cards in given.items():
-        player = find_player(state["players"], name)
-        require(player not in hands, "duplicate_player", "{player}'s hand is given twice", player=player)
+    for player, cards in by_seat(state["players"], given, N_("{player}'s hand is given twice")):
         hands[player] = [read_card(card) for card in cards]
         require(
             len(hands[player]) == round_no,
@@ -208,15 +206,7 @@ def _refuse_extra_copies(hands: dict[str, list[str]], cards: list[str], turned: 
 def _per_player(state: State, given: dict[str, int], what: str, code: str) -> dict[str, int]:
     """One number per player (seat order) in 0..round, from a {player: n} object."""
     round_no, found = state["round"], {}
-    for name, value in given.items():
-        player = find_player(state["players"], name)
-        require(
-            player not in found,
-            "duplicate_player",
-            "{player}'s {what} is given twice",
-            player=player,
-            what=what,
-        )
+    for player, value in by_seat(state["players"], given, N_("{player}'s {what} is given twice"), what=what):
         require(
             0 <= value <= round_no,
             code,
@@ -227,12 +217,6 @@ def _per_player(state: State, given: dict[str, int], what: str, code: str) -> di
             round_no=round_no,
         )
         found[player] = value
-    missing = [p for p in state["players"] if p not in found]
-    require(
-        not missing,
-        "missing_player",
-        "record_round needs a {what} for every player; missing: {missing}",
-        what=what,
-        missing=", ".join(missing),
-    )
+    needed = N_("record_round needs a {what} for every player; missing: {missing}")
+    require_everyone(state["players"], found, needed, what=what)
     return {p: found[p] for p in state["players"]}

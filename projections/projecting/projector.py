@@ -119,26 +119,22 @@ class _Run:
         return Projected(self.match_id, checkpoint, self.folded if self.written else 0, self.caught_up)
 
 
+@dataclass(eq=False)
 class Projector:
     """Keeps matches' projections equal to what their logs say."""
 
-    def __init__(
-        self,
-        positions: Positions,
-        models: ReadModels,
-        snapshot_every: int = SNAPSHOT_EVERY,
-        publisher: FeedPublisher | None = None,
-    ) -> None:
-        self.positions = positions
-        # The global feed, published before a run's write: a match leaves the dirty set only
-        # after its events are in the feed (projections.readmodels.feed).
-        self.publisher = publisher
-        self.models = models
-        self.store: EventStore = positions.store
-        self.stored: StoredProjections = positions.stored
-        self.client: redis.Redis = positions.stored.client
-        self.keys = positions.stored.keys
-        self.snapshot_every = snapshot_every
+    positions: Positions
+    models: ReadModels
+    snapshot_every: int = SNAPSHOT_EVERY
+    # The global feed, published before a run's write: a match leaves the dirty set only after
+    # its events are in the feed (projections.readmodels.feed).
+    publisher: FeedPublisher | None = None
+
+    def __post_init__(self) -> None:
+        self.store: EventStore = self.positions.store
+        self.stored: StoredProjections = self.positions.stored
+        self.client: redis.Redis = self.stored.client
+        self.keys = self.stored.keys
         self._sha = {name: self.client.register_script(_source(name)).sha for name in _SCRIPTS}
         # A position at a step never changes, so one held here is as good as the stored one
         # while the stored checkpoint is its step (take.lua then sends no position).

@@ -25,6 +25,14 @@ export function t(msgid, values) {
   return fill(typeof found === "string" && found ? found : msgid, values);
 }
 
+/**
+ * A message already in the page's language, its {named} placeholders filled from `values`: for
+ * tables of sentences marked with t("…") where they are written and filled where they are shown.
+ */
+export function filled(text, values) {
+  return fill(text, values);
+}
+
 /** A message whose form follows `n` (given to the text as {count}); Chinese and Japanese have one form. */
 export function tn(singular, plural, n, values) {
   const forms = catalog[singular];

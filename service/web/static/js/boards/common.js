@@ -2,7 +2,7 @@
 
 import { h, words } from "../dom.js";
 import { disputeWords } from "../history.js";
-import { t } from "../i18n.js";
+import { filled, t } from "../i18n.js";
 
 // Each game's phases in words (the state keeps the machine name).
 const PHASES = {
@@ -27,6 +27,14 @@ const PHASES = {
 /** A phase's machine name in words. */
 export function phaseWords(id) {
   return PHASES[id] || String(id || "").replace(/_/g, " ");
+}
+
+/**
+ * The sentence a table gives for a machine code (an event type, a reason), filled from `values`;
+ * null when the table has none. The table's sentences are marked with t("…"), placeholders open.
+ */
+export function sentenceFor(sentences, code, values) {
+  return Object.hasOwn(sentences, code) ? filled(sentences[code], values) : null;
 }
 
 /** A titled part of a board. */

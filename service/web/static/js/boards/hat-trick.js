@@ -3,7 +3,7 @@
 
 import { h, table, words } from "../dom.js";
 import { LOCALE, t } from "../i18n.js";
-import { disputes, facts, name, overSteps, part, phase } from "./common.js";
+import { disputes, facts, name, overSteps, part, phase, sentenceFor } from "./common.js";
 
 // The props by the table's words (the state keeps their ids), and why a card was discarded.
 const PROPS = { coin: t("coin"), rabbit: t("rabbit"), tube: t("tube"), goblet: t("goblet"), hat: t("hat"), table: t("table") };
@@ -34,24 +34,19 @@ function stackWords(stack) {
     .join(t(", "));
 }
 
+// What each requirement of a stack asks, by its code.
+const REQUIREMENTS = {
+  colour_visible: t("the {prop} must be fully visible"),
+  grey_hidden: t("the {prop} must be hidden in the stack"),
+  others_out: t("the {prop} is not on the card but is in the stack"),
+  star_holds: t("the {prop} is starred and must hold another prop"),
+  star_empty: t("the {prop} is starred and must hold nothing"),
+};
+
 /** Why a stack failed: the recorded sentence in English, else its requirement in the page's language. */
 function reasonWords(reason) {
   if (LOCALE === "en" && reason.message) return reason.message;
-  const values = { prop: prop(reason.prop) };
-  switch (reason.requirement) {
-    case "colour_visible":
-      return t("the {prop} must be fully visible", values);
-    case "grey_hidden":
-      return t("the {prop} must be hidden in the stack", values);
-    case "others_out":
-      return t("the {prop} is not on the card but is in the stack", values);
-    case "star_holds":
-      return t("the {prop} is starred and must hold another prop", values);
-    case "star_empty":
-      return t("the {prop} is starred and must hold nothing", values);
-    default:
-      return reason.message || reason.requirement;
-  }
+  return sentenceFor(REQUIREMENTS, reason.requirement, { prop: prop(reason.prop) }) ?? (reason.message || reason.requirement);
 }
 
 /** A stack drawn as built: each prop with what is in it inside its box and what is on it above. */

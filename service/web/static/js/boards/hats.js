@@ -2,7 +2,7 @@
 
 import { h, table, words } from "../dom.js";
 import { t, tn } from "../i18n.js";
-import { disputes, facts, name, overSteps, part, phase } from "./common.js";
+import { disputes, facts, name, overSteps, part, phase, sentenceFor } from "./common.js";
 
 function hat(code) {
   const [type, value] = String(code || "").split("-");
@@ -78,14 +78,19 @@ export function board(state) {
   );
 }
 
+// The events told by their data alone.
+const SENTENCES = {
+  TurnStarted: t("{player}'s turn {turn}"),
+  HatSwapped: t("{player} plays {card} onto space {space} and collects {taken}"),
+  PartnerTraded: t("{player} trades a card face down with their partner"),
+  PlayEnded: t("Play ends: every player has played {plays} cards"),
+  FavouriteRevealed: t("{player} reveals the favourite hat {card}"),
+};
+
 /** A sentence for each of Hats' events. */
 export function sentence(event) {
   const d = event.data || {};
   switch (event.type) {
-    case "TurnStarted":
-      return t("{player}'s turn {turn}", { player: d.player, turn: d.turn });
-    case "HatSwapped":
-      return t("{player} plays {card} onto space {space} and collects {taken}", d);
     case "BlackHatMade":
       return d.card
         ? t("{player} collects a black hat ({card})", d)
@@ -99,14 +104,8 @@ export function sentence(event) {
         drawn: d.drawn || unnamed,
       });
     }
-    case "PartnerTraded":
-      return t("{player} trades a card face down with their partner", d);
-    case "PlayEnded":
-      return t("Play ends: every player has played {plays} cards", d);
-    case "FavouriteRevealed":
-      return t("{player} reveals the favourite hat {card}", d);
     default:
-      return null;
+      return sentenceFor(SENTENCES, event.type, d);
   }
 }
 

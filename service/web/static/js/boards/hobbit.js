@@ -2,12 +2,20 @@
 
 import { h, table, words } from "../dom.js";
 import { t } from "../i18n.js";
-import { disputes, facts, name, overSteps, part, phase } from "./common.js";
+import { disputes, facts, name, overSteps, part, phase, sentenceFor } from "./common.js";
 
 // The characters and sides by the names the table knows them by.
 const CHARACTERS = { bilbo: t("Bilbo"), thorin: t("Thorin"), smaug: t("Smaug"), gandalf: t("Gandalf"), bolg: t("Bolg") };
 const SIDES = { good: t("good"), evil: t("evil") };
 const side = (id) => SIDES[id] || id;
+
+// How a match can be decided, by the result's reason.
+const ENDINGS = {
+  side_wiped_out: t("{side} wins: {other} has no living character left"),
+  more_survivors: t("{side} wins: {living} living characters against {against}"),
+  more_damage_dealt: t("{side} wins: {living} living characters each, and {side} dealt {damage} damage against {received}"),
+  draw: t("draw: {living} living characters each and {damage} damage dealt each"),
+};
 
 /** How the match was decided, from the result's facts (the recorded sentence is English). */
 function explain(result) {
@@ -23,18 +31,7 @@ function explain(result) {
     damage: dealt[winner] ?? dealt.good,
     received: dealt[other],
   };
-  switch (result.reason) {
-    case "side_wiped_out":
-      return t("{side} wins: {other} has no living character left", values);
-    case "more_survivors":
-      return t("{side} wins: {living} living characters against {against}", values);
-    case "more_damage_dealt":
-      return t("{side} wins: {living} living characters each, and {side} dealt {damage} damage against {received}", values);
-    case "draw":
-      return t("draw: {living} living characters each and {damage} damage dealt each", values);
-    default:
-      return result.explanation || "";
-  }
+  return sentenceFor(ENDINGS, result.reason, values) ?? (result.explanation || "");
 }
 
 function title(word) {
