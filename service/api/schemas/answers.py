@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from marshmallow import INCLUDE, Schema, fields
 
+from service.api.openapi_shape import game_view
+
 NDJSON = "application/x-ndjson"
 EVENT_STREAM = "text/event-stream"
 
@@ -37,7 +39,7 @@ class RecordedSchema(Schema):
     id = fields.String(required=True)
     version = fields.Integer(required=True)
     events = fields.List(fields.Nested(StoredEventOut), required=True)
-    state = fields.Raw(required=True, metadata={"description": "The game's view after the write."})
+    state = fields.Raw(required=True, metadata=game_view("The game's view after the write."))
 
 
 class CreatedSchema(RecordedSchema):
@@ -100,7 +102,7 @@ class StateOut(Schema):
 
     id = fields.String(required=True)
     version = fields.Integer(required=True)
-    state = fields.Raw(required=True)
+    state = fields.Raw(required=True, metadata=game_view("The game's view at the step."))
     links = fields.Dict(required=True)
 
 
@@ -114,7 +116,7 @@ class FrameOut(Schema):
     effective = fields.Boolean(
         required=True, metadata={"description": "False for an undone step or a correction."}
     )
-    state = fields.Raw(required=True, metadata={"description": "The game's view after the step."})
+    state = fields.Raw(required=True, metadata=game_view("The game's view after the step."))
 
 
 class ReplayPage(Schema):
