@@ -4,7 +4,6 @@ free port, with the game's own types for the create body and the state."""
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 import io
 import os
@@ -12,7 +11,6 @@ import re
 import shutil
 import subprocess
 import sys
-import threading
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,25 +18,8 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-import redis
-from werkzeug.serving import make_server
-
-from service.app import create_app
-from service.config import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def live_url(settings: Settings, redis_client: redis.Redis) -> Iterator[str]:
-    """The API under a real HTTP server on a free port (projections made in the request)."""
-    app = create_app(dataclasses.replace(settings, sync_projections=True))
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.port}"
-    server.shutdown()
-    app.extensions["tabletape"].close()
 
 
 @pytest.fixture
