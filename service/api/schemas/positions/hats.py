@@ -3,85 +3,78 @@
 from __future__ import annotations
 
 from games.hats.constants import TYPES
-from service.api.schemas.positions.parts import (
-    COUNT,
-    DISPUTES,
-    FLAG,
-    NUMBER,
-    PLAYER,
-    PLAYERS,
-    TO_ACT,
-    Schema,
-    by_player,
-    closed,
-    described,
-    either,
-    listed,
-    nullable,
-)
+from service.api.schemas.positions import parts as p
 
-CARD: Schema = {"type": "string", "description": "A hat card, type-value: 'blue-4'."}
-KIND: Schema = either(TYPES, "A hat type.")
-SPACE: Schema = closed(
+CARD: p.Schema = {"type": "string", "description": "A hat card, type-value: 'blue-4'."}
+KIND: p.Schema = p.either(TYPES, "A hat type.")
+SPACE: p.Schema = p.closed(
     "A tea-table space: its card, the card's type and that type's value, and whether it counts.",
-    {"space": COUNT, "card": CARD, "type": KIND, "type_value": COUNT, "counts": FLAG},
+    {"space": p.COUNT, "card": CARD, "type": KIND, "type_value": p.COUNT, "counts": p.FLAG},
 )
-COLLECTION: Schema = closed(
+COLLECTION: p.Schema = p.closed(
     "A player's collected hats and black hats (named once the table may see them).",
-    {"hats": listed(CARD), "black_hats": COUNT, "black_hats_named": listed(CARD)},
+    {"hats": p.listed(CARD), "black_hats": p.COUNT, "black_hats_named": p.listed(CARD)},
 )
-POINTS: Schema = closed(
+POINTS: p.Schema = p.closed(
     "Every category as the scoreboard would count it if the match ended now.",
-    {"collection": NUMBER, "black_hats": NUMBER, "favourite": NUMBER, "cookie": NUMBER, "total": NUMBER},
+    {
+        "collection": p.NUMBER,
+        "black_hats": p.NUMBER,
+        "favourite": p.NUMBER,
+        "cookie": p.NUMBER,
+        "total": p.NUMBER,
+    },
 )
-HAND: Schema = closed(
+HAND: p.Schema = p.closed(
     "A hand: its size, the cards surely in it, recorded cards one or more of which left unnamed, "
     "and at most how many are not recorded; `hidden` when a reader without the token is not shown it.",
     {
-        "size": COUNT,
-        "known": listed(CARD),
-        "maybe": listed(CARD),
-        "unknown": COUNT,
-        "hidden": FLAG,
+        "size": p.COUNT,
+        "known": p.listed(CARD),
+        "maybe": p.listed(CARD),
+        "unknown": p.COUNT,
+        "hidden": p.FLAG,
     },
     optional=("hidden",),
 )
-TURN: Schema = closed(
+TURN: p.Schema = p.closed(
     "The turn in play and what is left of it.",
     {
-        "number": COUNT,
-        "round": COUNT,
-        "player": PLAYER,
-        "played": FLAG,
-        "extra": nullable(either(("redraw", "partner_trade"), "The extra action taken this turn.")),
-        "left": listed(either(("swap", "black_hat", "redraw", "partner_trade")), "What may still be done."),
+        "number": p.COUNT,
+        "round": p.COUNT,
+        "player": p.PLAYER,
+        "played": p.FLAG,
+        "extra": p.nullable(p.either(("redraw", "partner_trade"), "The extra action taken this turn.")),
+        "left": p.listed(
+            p.either(("swap", "black_hat", "redraw", "partner_trade")), "What may still be done."
+        ),
     },
 )
 
-VIEW: Schema = closed(
+VIEW: p.Schema = p.closed(
     "A Hats table: tea table, collections, points, hand sizes and whose turn.",
     {
-        "phase": either(("play", "favourites", "finished")),
-        "to_act": TO_ACT,
-        "players": described(PLAYERS, "Names in seat order."),
-        "teams": listed(PLAYERS, "The partnerships (empty without teams)."),
+        "phase": p.either(("play", "favourites", "finished")),
+        "to_act": p.TO_ACT,
+        "players": p.described(p.PLAYERS, "Names in seat order."),
+        "teams": p.listed(p.PLAYERS, "The partnerships (empty without teams)."),
         "turn": TURN,
-        "tea_table": listed(SPACE, "Space 1 first."),
+        "tea_table": p.listed(SPACE, "Space 1 first."),
         "type_values": {
             "type": "object",
             "description": "Each type in play and its value (the lowest space showing it, else 0).",
-            "properties": {kind: COUNT for kind in TYPES},
+            "properties": {kind: p.COUNT for kind in TYPES},
             "additionalProperties": False,
         },
-        "collections": by_player(COLLECTION, "Each player's collection."),
-        "points": by_player(POINTS, "Each player's points if the match ended now."),
-        "hands": by_player(HAND, "Each player's hand."),
-        "plays": by_player(COUNT, "Turns played by each player."),
-        "favourites": by_player(nullable(CARD), "Each player's favourite hat, once chosen."),
-        "removed_types": listed(KIND, "The types out of the game (two players)."),
-        "draw_pile": COUNT,
-        "discard_pile": COUNT,
-        "finished": FLAG,
-        "disputes": DISPUTES,
+        "collections": p.by_player(COLLECTION, "Each player's collection."),
+        "points": p.by_player(POINTS, "Each player's points if the match ended now."),
+        "hands": p.by_player(HAND, "Each player's hand."),
+        "plays": p.by_player(p.COUNT, "Turns played by each player."),
+        "favourites": p.by_player(p.nullable(CARD), "Each player's favourite hat, once chosen."),
+        "removed_types": p.listed(KIND, "The types out of the game (two players)."),
+        "draw_pile": p.COUNT,
+        "discard_pile": p.COUNT,
+        "finished": p.FLAG,
+        "disputes": p.DISPUTES,
     },
 )

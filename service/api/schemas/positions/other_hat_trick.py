@@ -3,84 +3,58 @@ is known of every prop's place."""
 
 from __future__ import annotations
 
-from games.other_hat_trick.constants import (
-    CHOOSE,
-    FINISHED,
-    MIDDLE_NAME,
-    PERFORM,
-    PROP_COUNTS,
-    PROPS,
-    REFILL,
-    REVEAL,
-    SWAP,
-    TRICK_IDS,
-)
-from service.api.schemas.positions.parts import (
-    COUNT,
-    DISPUTES,
-    FLAG,
-    NUMBER,
-    PLAYERS,
-    TEXT,
-    TO_ACT,
-    Schema,
-    by_player,
-    closed,
-    described,
-    either,
-    listed,
-    nullable,
-)
+from games.other_hat_trick import constants as game
+from service.api.schemas.positions import parts as p
 
-PROP: Schema = either(PROPS, "A prop.")
-TRICK: Schema = either(TRICK_IDS, "A trick's id.")
-PLACE: Schema = closed(
+PROP: p.Schema = p.either(game.PROPS, "A prop.")
+TRICK: p.Schema = p.either(game.TRICK_IDS, "A trick's id.")
+PLACE: p.Schema = p.closed(
     "A place of a prop: face up or not, the prop if known, the props it may be, and the step it "
     "was last seen at.",
     {
-        "face_up": FLAG,
-        "prop": nullable(PROP),
-        "possible": listed(PROP),
-        "seen_at_step": nullable(NUMBER),
+        "face_up": p.FLAG,
+        "prop": p.nullable(PROP),
+        "possible": p.listed(PROP),
+        "seen_at_step": p.nullable(p.NUMBER),
     },
 )
-PROPS_VIEW: Schema = {
-    "type": "object",
-    "description": f"Each player's two places, and the {MIDDLE_NAME!r} one.",
-    "properties": {MIDDLE_NAME: PLACE},
-    "required": [MIDDLE_NAME],
-    "additionalProperties": listed(PLACE),
-}
-REVEALED: Schema = {
-    "type": "object",
-    "description": f"The props each player revealed at the end, and the {MIDDLE_NAME!r} one.",
-    "properties": {MIDDLE_NAME: PROP},
-    "required": [MIDDLE_NAME],
-    "additionalProperties": listed(PROP),
-}
 
-VIEW: Schema = closed(
+
+def by_seat(seat: p.Schema, middle: p.Schema, description: str) -> p.Schema:
+    """An object with each player's ``seat`` and the middle place's ``middle``."""
+    return {
+        "type": "object",
+        "description": f"{description}, and the {game.MIDDLE_NAME!r} one.",
+        "properties": {game.MIDDLE_NAME: middle},
+        "required": [game.MIDDLE_NAME],
+        "additionalProperties": seat,
+    }
+
+
+VIEW: p.Schema = p.closed(
     "An Other Hat Trick table: trick pile and deck, whose turn and which step of it, and every prop's place.",
     {
-        "players": described(PLAYERS, "Names in seat order."),
-        "phase": either((CHOOSE, SWAP, PERFORM, REFILL, REVEAL, FINISHED)),
-        "turn": nullable(described(TEXT, "Whose turn it is.")),
-        "to_act": TO_ACT,
-        "step": COUNT,
-        "pile": listed(TRICK, "The trick pile, bottom first."),
-        "top": nullable(TRICK),
-        "attempting": nullable(described(TRICK, "The trick being attempted.")),
-        "deck": COUNT,
-        "props": PROPS_VIEW,
-        "prop_set": closed("How many of each prop there are.", {prop: COUNT for prop in PROP_COUNTS}),
-        "arrangements": described(COUNT, "How many arrangements of the props fit what the table saw."),
-        "performed": by_player(listed(TRICK), "The tricks each player performed."),
-        "titles": closed("Each trick's printed name.", {trick: TEXT for trick in TRICK_IDS}),
-        "totals": by_player(NUMBER, "Points so far."),
-        "other_hat_trick_failures": COUNT,
-        "ended_by": nullable(either(("performed", "three_failures"))),
-        "revealed": nullable(REVEALED),
-        "finished": FLAG,
-        "disputes": DISPUTES,
+        "players": p.described(p.PLAYERS, "Names in seat order."),
+        "phase": p.either((game.CHOOSE, game.SWAP, game.PERFORM, game.REFILL, game.REVEAL, game.FINISHED)),
+        "turn": p.nullable(p.described(p.TEXT, "Whose turn it is.")),
+        "to_act": p.TO_ACT,
+        "step": p.COUNT,
+        "pile": p.listed(TRICK, "The trick pile, bottom first."),
+        "top": p.nullable(TRICK),
+        "attempting": p.nullable(p.described(TRICK, "The trick being attempted.")),
+        "deck": p.COUNT,
+        "props": by_seat(p.listed(PLACE), PLACE, "Each player's two places"),
+        "prop_set": p.closed(
+            "How many of each prop there are.", {prop: p.COUNT for prop in game.PROP_COUNTS}
+        ),
+        "arrangements": p.described(p.COUNT, "How many arrangements of the props fit what the table saw."),
+        "performed": p.by_player(p.listed(TRICK), "The tricks each player performed."),
+        "titles": p.closed("Each trick's printed name.", {trick: p.TEXT for trick in game.TRICK_IDS}),
+        "totals": p.by_player(p.NUMBER, "Points so far."),
+        "other_hat_trick_failures": p.COUNT,
+        "ended_by": p.nullable(p.either(("performed", "three_failures"))),
+        "revealed": p.nullable(by_seat(p.listed(PROP), PROP, "The props each player revealed at the end")),
+        "finished": p.FLAG,
+        "disputes": p.DISPUTES,
     },
 )
