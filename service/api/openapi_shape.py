@@ -2,8 +2,10 @@
 
 An apispec plugin gives every operation a readable ``operationId``, its security (bearer tokens on
 a match's writes), and every error answer it can give (each with the problem schema); the games'
-action, setup and options schemas join the components, and the action body becomes, per game, a
-union discriminated by ``type``. Client generators (openapi-python-client) read all of it.
+action, setup, options and view schemas join the components. The action body becomes, per game, a
+union discriminated by ``type``; the create body a union of the games' bodies discriminated by
+``game``, each with its game's setup and options; a ``state`` one of the games' views. Client
+generators (openapi-python-client, openapi-typescript) read all of it.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 from apispec import APISpec, BasePlugin
 
 from games.registry import all_games
+from service.api.schemas.positions import VIEWS
 
 PROBLEM_TYPE = "application/problem+json"
 BEARER = "bearerAuth"
@@ -94,11 +97,17 @@ ERRORS: dict[int, tuple[str, str]] = {
 class ShapePlugin(BasePlugin):
     """Adds operation ids, security and error answers to every operation as it is registered."""
 
+    def init_spec(self, spec: APISpec) -> None:
+        """Keep the document: the create body is typed per game in its components."""
+        self.spec = spec
+
     def operation_helper(self, path: str | None = None, operations: Any = None, **kwargs: Any) -> None:
         """Complete each operation of one path."""
         for method, operation in (operations or {}).items():
             if method in ("get", "post", "put", "patch", "delete") and path is not None:
                 _complete(path, method, operation)
+                if operation["operationId"] == "createMatch":
+                    _type_create_body(self.spec)
 
 
 def register_components(spec: APISpec) -> None:
@@ -111,12 +120,49 @@ def register_components(spec: APISpec) -> None:
     for game in all_games().values():
         for schema_name, schema in _game_schemas(game).items():
             spec.components.schema(schema_name, schema)
+    for game_id, view in VIEWS.items():
+        spec.components.schema(view_name(game_id), view)
+
+
+def view_name(game_id: str) -> str:
+    """The name of a game's view schema in the components: ``WizardView``."""
+    return f"{_pascal(game_id)}View"
+
+
+def game_view(description: str) -> dict[str, Any]:
+    """A ``state`` member: one of the games' views (each view's members tell the games apart: a
+    client narrows by one only its game's view has, e.g. ``trump_card`` for Wizard)."""
+    return {"description": description, "oneOf": [{"$ref": _ref(view_name(g))} for g in VIEWS]}
 
 
 def action_body() -> dict[str, Any]:
     """The action request body: any game's action, each game's a union discriminated by ``type``."""
     unions = [{"$ref": f"#/components/schemas/{_pascal(g.id)}Action"} for g in all_games().values()]
     return {"anyOf": unions}
+
+
+def _type_create_body(spec: APISpec) -> None:
+    """The create body, ``CreateMatch``, as a union of the games' bodies discriminated by
+    ``game``: each fixes ``game``, counts the players as the game allows and takes the game's
+    setup and options. The request schema's own members give the rest (time zone, location); the
+    server loads the body as before, the game then checks the setup and options."""
+    schemas = spec.components.schemas
+    common = schemas["CreateMatch"]["properties"]
+    mapping = {}
+    for game in all_games().values():
+        name = f"{_pascal(game.id)}CreateMatch"
+        mapping[game.id] = _ref(name)
+        schemas[name] = _create_body(game, common)
+    schemas["CreateMatch"] = {
+        "description": "A new match: the game, its players in seat order, and the game's setup "
+        "and options; `game` says which game's body it is.",
+        "oneOf": [{"$ref": ref} for ref in mapping.values()],
+        "discriminator": {"propertyName": "game", "mapping": mapping},
+    }
+
+
+def _ref(name: str) -> str:
+    return f"#/components/schemas/{name}"
 
 
 def _complete(path: str, method: str, operation: dict[str, Any]) -> None:
@@ -182,6 +228,25 @@ def _game_schemas(game: Any) -> dict[str, dict[str, Any]]:
     found[f"{prefix}Setup"] = _plain(game.setup_schema)
     found[f"{prefix}Options"] = _plain(game.options_schema)
     return found
+
+
+def _create_body(game: Any, common: dict[str, Any]) -> dict[str, Any]:
+    prefix = _pascal(game.id)
+    counted = {"minItems": game.min_players, "maxItems": game.max_players}
+    return {
+        "type": "object",
+        "description": f"A new match of {game.title}.",
+        "properties": {
+            "game": {"type": "string", "const": game.id},
+            "players": {**common["players"], **counted},
+            "setup": {"$ref": _ref(f"{prefix}Setup")},
+            "options": {"$ref": _ref(f"{prefix}Options")},
+            "timezone": common["timezone"],
+            "location": common["location"],
+        },
+        "required": ["game", "players"] + (["setup"] if game.setup_schema.get("required") else []),
+        "additionalProperties": False,
+    }
 
 
 def _action_schema(action: str, schema: Any) -> dict[str, Any]:

@@ -1,41 +1,25 @@
 """An app developer's view: a Python client generated from openapi.yaml by openapi-python-client
-records a Wizard round against the real API served on a free port."""
+(a package that declares what it needs) records a Wizard round against the real API served on a
+free port, with the game's own types for the create body and the state."""
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 import io
 import os
+import re
 import shutil
 import subprocess
 import sys
-import threading
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
-import redis
-from werkzeug.serving import make_server
-
-from service.app import create_app
-from service.config import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def live_url(settings: Settings, redis_client: redis.Redis) -> Iterator[str]:
-    """The API under a real HTTP server on a free port (projections made in the request)."""
-    app = create_app(dataclasses.replace(settings, sync_projections=True))
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.port}"
-    server.shutdown()
-    app.extensions["tabletape"].close()
 
 
 @pytest.fixture
@@ -43,7 +27,7 @@ def generated(tmp_path: Path) -> Iterator[ModuleType]:
     """The client package openapi-python-client generates from the committed openapi.yaml."""
     tool = shutil.which("openapi-python-client", path=str(Path(sys.executable).parent))
     assert tool, "openapi-python-client is in the test extras"
-    target = tmp_path / "tabletape_client"
+    target = tmp_path / "tabletape-client"
     env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
     run = subprocess.run(
         [
@@ -54,7 +38,7 @@ def generated(tmp_path: Path) -> Iterator[ModuleType]:
             "--config",
             str(ROOT / "openapi-client.yaml"),
             "--meta",
-            "none",
+            "uv",
             "--output-path",
             str(target),
             "--fail-on-warning",
@@ -65,11 +49,15 @@ def generated(tmp_path: Path) -> Iterator[ModuleType]:
         timeout=300,
     )
     assert run.returncode == 0, run.stdout + run.stderr
-    sys.path.insert(0, str(tmp_path))
+    # The package says what it needs, so `pip install` of it brings its HTTP client and models.
+    project = tomllib.loads((target / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    needs = {re.split(r"[<>=!~ \[]", spec, maxsplit=1)[0].lower() for spec in project["dependencies"]}
+    assert project["name"] == "tabletape-client" and {"httpx", "attrs"} <= needs, project
+    sys.path.insert(0, str(target))
     try:
         yield importlib.import_module("tabletape_client")
     finally:
-        sys.path.remove(str(tmp_path))
+        sys.path.remove(str(target))
         for name in [m for m in sys.modules if m.split(".")[0] == "tabletape_client"]:
             del sys.modules[name]
 
@@ -86,11 +74,11 @@ def test_a_generated_client_records_a_wizard_round_and_reads_its_scores(
     open_client = generated.Client(base_url=live_url, raise_on_unexpected_status=True)
     made = part("api.matches.create_match").sync(
         client=open_client,
-        body=models.CreateMatch(
+        body=models.WizardCreateMatch(
             game="wizard",
             players=["ann", "bob", "cy"],
-            setup=models.CreateMatchSetup.from_dict({"first_dealer": "ann"}),
-            options=models.CreateMatchOptions.from_dict({"canadian_rule": True}),
+            setup=models.WizardSetup(first_dealer="ann"),
+            options=models.WizardOptions(canadian_rule=True),
         ),
     )
     assert isinstance(made, models.Created), made
@@ -109,6 +97,10 @@ def test_a_generated_client_records_a_wizard_round_and_reads_its_scores(
         answer = record.sync_detailed(made.id, client=writer, body=action)
         assert answer.status_code == 201, answer.content
     assert [e.type_ for e in answer.parsed.events] == ["CardPlayed", "TrickWon", "RoundScored"]
+    after = answer.parsed.state
+    assert isinstance(after, models.WizardView), after
+    assert after.phase == models.WizardViewPhase.START_ROUND and after.round_ == 2
+    assert after.totals.to_dict() == {"ann": 30, "bob": -10, "cy": 20}
     refused = record.sync_detailed(made.id, client=open_client.with_headers({}), body=round_one[1])
     assert refused.status_code == 401 and isinstance(refused.parsed, models.Problem)
     board = part("api.reads.get_match_scores").sync(made.id, client=open_client)

@@ -2,10 +2,34 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import INCLUDE, Schema, fields
+
+from service.api.openapi_shape import game_view
 
 NDJSON = "application/x-ndjson"
 EVENT_STREAM = "text/event-stream"
+_KINDS: dict[str, type[fields.Field]] = {
+    "str": fields.String,
+    "int": fields.Integer,
+    "float": fields.Float,
+    "bool": fields.Boolean,
+    "dict": fields.Dict,
+}
+
+
+def plain(
+    name: str, doc: str, members: str, *, base: type[Schema] = Schema, **more: fields.Field
+) -> type[Schema]:
+    """A schema of members an answer may leave out, named ``name`` in the OpenAPI document:
+    ``members`` lists the plain ones, each ``name`` (a string) or ``name:kind`` (int, float,
+    bool, dict); ``more`` gives the others."""
+    declared: dict[str, Any] = {}
+    for member in members.split():
+        field_name, _, kind = member.partition(":")
+        declared[field_name] = _KINDS[kind or "str"]()
+    return type(name, (base,), {"__doc__": doc, "__module__": __name__, **declared, **more})
 
 
 class Problem(Schema):
@@ -37,7 +61,7 @@ class RecordedSchema(Schema):
     id = fields.String(required=True)
     version = fields.Integer(required=True)
     events = fields.List(fields.Nested(StoredEventOut), required=True)
-    state = fields.Raw(required=True, metadata={"description": "The game's view after the write."})
+    state = fields.Raw(required=True, metadata=game_view("The game's view after the write."))
 
 
 class CreatedSchema(RecordedSchema):
@@ -77,14 +101,12 @@ class MatchOut(Schema):
     links = fields.Dict(required=True)
 
 
-class MatchPage(Schema):
-    """A page of the match list."""
-
-    matches = fields.List(fields.Dict())
-    total = fields.Integer()
-    offset = fields.Integer()
-    limit = fields.Integer()
-    links = fields.Dict()
+MatchPage = plain(
+    "MatchPage",
+    "A page of the match list.",
+    "total:int offset:int limit:int links:dict",
+    matches=fields.List(fields.Dict()),
+)
 
 
 class EventPage(Schema):
@@ -100,7 +122,7 @@ class StateOut(Schema):
 
     id = fields.String(required=True)
     version = fields.Integer(required=True)
-    state = fields.Raw(required=True)
+    state = fields.Raw(required=True, metadata=game_view("The game's view at the step."))
     links = fields.Dict(required=True)
 
 
@@ -114,7 +136,7 @@ class FrameOut(Schema):
     effective = fields.Boolean(
         required=True, metadata={"description": "False for an undone step or a correction."}
     )
-    state = fields.Raw(required=True, metadata={"description": "The game's view after the step."})
+    state = fields.Raw(required=True, metadata=game_view("The game's view after the step."))
 
 
 class ReplayPage(Schema):
@@ -164,132 +186,71 @@ class CopiedOut(Schema):
     links = fields.Dict()
 
 
-class BgStatsGame(Schema):
-    """A game of BG Stats' file; ``bggId`` is 0 where no BoardGameGeek id is known."""
-
-    id = fields.Integer()
-    uuid = fields.String()
-    name = fields.String()
-    bggId = fields.Integer()
-    bggName = fields.String()
-    highestWins = fields.Boolean()
-    noPoints = fields.Boolean()
-    cooperative = fields.Boolean()
-    usesTeams = fields.Boolean()
-
-
-class BgStatsPlayer(Schema):
-    """A player of BG Stats' file."""
-
-    id = fields.Integer()
-    uuid = fields.String()
-    name = fields.String()
-    isAnonymous = fields.Boolean()
-
-
-class BgStatsLocation(Schema):
-    """A location of BG Stats' file (the match's ``location``)."""
-
-    id = fields.Integer()
-    uuid = fields.String()
-    name = fields.String()
-
-
-class BgStatsScore(Schema):
-    """One seat of a play."""
-
-    playerRefId = fields.Integer()
-    score = fields.String(metadata={"description": "The total as text; empty for a game without points."})
-    winner = fields.Boolean()
-    rank = fields.Integer()
-    newPlayer = fields.Boolean()
-    startPlayer = fields.Boolean()
-    seatOrder = fields.Integer()
-    role = fields.String(metadata={"description": "The Hobbit: the player's character."})
-    team = fields.String(metadata={"description": "Hats: the partnership; The Hobbit: the side."})
-
-
-class BgStatsPlayOut(Schema):
-    """A play of BG Stats' file."""
-
-    uuid = fields.String()
-    playDate = fields.String(
+BgStatsGame = plain(
+    "BgStatsGame",
+    "A game of BG Stats' file; ``bggId`` is 0 where no BoardGameGeek id is known.",
+    "id:int uuid name bggId:int bggName highestWins:bool noPoints:bool cooperative:bool usesTeams:bool",
+)
+BgStatsPlayer = plain("BgStatsPlayer", "A player of BG Stats' file.", "id:int uuid name isAnonymous:bool")
+BgStatsLocation = plain(
+    "BgStatsLocation", "A location of BG Stats' file (the match's ``location``).", "id:int uuid name"
+)
+BgStatsScore = plain(
+    "BgStatsScore",
+    "One seat of a play.",
+    "playerRefId:int winner:bool rank:int newPlayer:bool startPlayer:bool seatOrder:int",
+    score=fields.String(metadata={"description": "The total as text; empty for a game without points."}),
+    role=fields.String(metadata={"description": "The Hobbit: the player's character."}),
+    team=fields.String(metadata={"description": "Hats: the partnership; The Hobbit: the side."}),
+)
+BgStatsPlayOut = plain(
+    "BgStatsPlayOut",
+    "A play of BG Stats' file.",
+    "uuid entryDate durationMin:int gameRefId:int locationRefId:int rounds:int usesTeams:bool "
+    "ignored:bool manualWinner:bool board",
+    playDate=fields.String(
         metadata={"description": "Local time of the match's time zone, YYYY-MM-DD HH:MM:SS."}
-    )
-    entryDate = fields.String()
-    durationMin = fields.Integer()
-    gameRefId = fields.Integer()
-    locationRefId = fields.Integer()
-    rounds = fields.Integer()
-    usesTeams = fields.Boolean()
-    ignored = fields.Boolean()
-    manualWinner = fields.Boolean()
-    board = fields.String()
-    playerScores = fields.List(fields.Nested(BgStatsScore))
-
-
-class BgStatsFile(Schema):
-    """BG Stats' own export file: games, players, locations and plays, joined by refIds."""
-
-    about = fields.String()
-    games = fields.List(fields.Nested(BgStatsGame))
-    players = fields.List(fields.Nested(BgStatsPlayer))
-    locations = fields.List(fields.Nested(BgStatsLocation))
-    plays = fields.List(fields.Nested(BgStatsPlayOut))
-
-
-class BgStatsLink(Schema):
-    """BG Stats' createPlay URL: opening it on a device with BG Stats offers the play to save."""
-
-    url = fields.String()
-
-
-class GameRecord(Schema):
-    """A player's record in one game."""
-
-    matches = fields.Integer()
-    wins = fields.Integer()
-    win_rate = fields.Float()
-    figures = fields.Dict(metadata={"description": "The game's figures, averaged over the matches."})
-    average_points = fields.Float()
-
-
-class PlayerOut(Schema):
-    """A player's statistics over their finished matches."""
-
-    name = fields.String()
-    matches = fields.Integer()
-    wins = fields.Integer()
-    win_rate = fields.Float()
-    in_progress = fields.Integer()
-    by_game = fields.Dict(keys=fields.String(), values=fields.Nested(GameRecord))
-    links = fields.Dict()
-
-
-class LeaderRow(GameRecord):
-    """One line of a leaderboard."""
-
-    rank = fields.Integer()
-    name = fields.String()
-
-
-class LeaderboardOut(Schema):
-    """A game's players, most wins first."""
-
-    game = fields.String()
-    players = fields.List(fields.Nested(LeaderRow))
-
-
-class GameOut(Schema):
-    """A game: its actions, setup and options as JSON Schemas."""
-
-    id = fields.String()
-    title = fields.String()
-    players = fields.Dict()
-    source = fields.String()
-    actions = fields.Dict()
-    setup = fields.Dict()
-    options = fields.Dict()
+    ),
+    playerScores=fields.List(fields.Nested(BgStatsScore)),
+)
+BgStatsFile = plain(
+    "BgStatsFile",
+    "BG Stats' own export file: games, players, locations and plays, joined by refIds.",
+    "about",
+    games=fields.List(fields.Nested(BgStatsGame)),
+    players=fields.List(fields.Nested(BgStatsPlayer)),
+    locations=fields.List(fields.Nested(BgStatsLocation)),
+    plays=fields.List(fields.Nested(BgStatsPlayOut)),
+)
+BgStatsLink = plain(
+    "BgStatsLink",
+    "BG Stats' createPlay URL: opening it on a device with BG Stats offers the play to save.",
+    "url",
+)
+GameRecord = plain(
+    "GameRecord",
+    "A player's record in one game.",
+    "matches:int wins:int win_rate:float average_points:float",
+    figures=fields.Dict(metadata={"description": "The game's figures, averaged over the matches."}),
+)
+PlayerOut = plain(
+    "PlayerOut",
+    "A player's statistics over their finished matches.",
+    "name matches:int wins:int win_rate:float in_progress:int links:dict",
+    by_game=fields.Dict(keys=fields.String(), values=fields.Nested(GameRecord)),
+)
+LeaderRow = plain("LeaderRow", "One line of a leaderboard.", "rank:int name", base=GameRecord)
+LeaderboardOut = plain(
+    "LeaderboardOut",
+    "A game's players, most wins first.",
+    "game",
+    players=fields.List(fields.Nested(LeaderRow)),
+)
+GameOut = plain(
+    "GameOut",
+    "A game: its actions, setup and options as JSON Schemas.",
+    "id title players:dict source actions:dict setup:dict options:dict",
+)
 
 
 class GameExample(Schema):
@@ -302,16 +263,10 @@ class GameExample(Schema):
     finished = fields.Boolean(metadata={"description": "Whether the last action finishes the match."})
 
 
-class GameDetail(GameOut):
-    """One game, with an example match."""
-
-    example = fields.Nested(GameExample)
-
-
-class GameList(Schema):
-    """Every registered game."""
-
-    games = fields.List(fields.Nested(GameOut))
+GameDetail = plain(
+    "GameDetail", "One game, with an example match.", "", base=GameOut, example=fields.Nested(GameExample)
+)
+GameList = plain("GameList", "Every registered game.", "", games=fields.List(fields.Nested(GameOut)))
 
 
 class Health(Schema):
