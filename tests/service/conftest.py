@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -15,7 +14,6 @@ from flask import Flask
 from flask.testing import FlaskClient
 from rq import SimpleWorker
 from rq.serializers import JSONSerializer
-from werkzeug.serving import make_server
 
 from events.keys import Keys
 from service.app import create_app
@@ -30,18 +28,6 @@ def app(settings: Settings, redis_client: redis.Redis) -> Iterator[Flask]:
     """The API on the real server; projections are queued for a worker, as in production."""
     app = create_app(dataclasses.replace(settings, snapshot_every=10))
     yield app
-    app.extensions["tabletape"].close()
-
-
-@pytest.fixture
-def live_url(settings: Settings, redis_client: redis.Redis) -> Iterator[str]:
-    """The API under a real HTTP server on a free port (projections made in the request)."""
-    app = create_app(dataclasses.replace(settings, sync_projections=True))
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.port}"
-    server.shutdown()
     app.extensions["tabletape"].close()
 
 
