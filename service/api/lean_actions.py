@@ -35,6 +35,7 @@ from events.errors import DiskFull
 from events.store import RateCounters
 from service.api import bearer_token, idempotency_key, if_match
 from service.api.matches import answer_body, appended, steps_location
+from service.api.schemas.requests import common_action
 from service.config import Settings
 from service.http import conventions
 from service.http.body_limits import chunked, media_type, read_body
@@ -51,7 +52,6 @@ ROUTE = "matches.post_action"
 # The environ key under which a refusal, or an answer whose write is still to be counted, goes
 # to the app.
 CARRIED = "tabletape.lean"
-MAX_TYPE = 64  # the longest action type the documented body takes (service.api.schemas.requests)
 Environ = dict[str, Any]
 
 
@@ -152,10 +152,7 @@ class LeanActions:
             body = loads(data.decode("utf-8"))
         except Exception:  # the app's parser names what is wrong with it
             return None
-        kind = body.get("type") if isinstance(body, dict) else None
-        if not isinstance(kind, str) or not 1 <= len(kind) <= MAX_TYPE:
-            return None
-        return {"type": kind, **{k: v for k, v in body.items() if k != "type"}}
+        return common_action(body)
 
     def _write(
         self, environ: Environ, start_response: Any, begun: Carried, match_id: str, action: Any, data: bytes
