@@ -19,7 +19,7 @@ import click
 from service.run.embedded_redis import stop_with_parent
 
 
-@dataclass
+@dataclass(eq=False)
 class Child:
     """One supervised process: its command, its current run, and when to start it again."""
 
