@@ -272,11 +272,18 @@ def main() -> None:
                 f"http: {name} CPU per request: "
                 + ", ".join(f"{k} {v / answered[name] * 1e6:.0f} us" for k, v in spent[name].items() if v > 0)
             )
+        cpu = {name: sum(spent[name].values()) / answered[name] for name in apps}
+        print(
+            f"http: CPU per request, all parts together: tabletape {cpu['tabletape'] * 1e6:.0f} us, "
+            f"minimal Flask + one EVALSHA {cpu['anchor'] * 1e6:.0f} us; "
+            f"ratio {cpu['anchor'] / cpu['tabletape']:.2f}x "
+            "(steadier than the rates when others load the machine)"
+        )
         ours, anchor = (answered[name] / took[name] for name in ("tabletape", "anchor"))
         print(
             f"http: tabletape under gunicorn {ours:.0f} requests/s ({refused['tabletape']} not 2xx); minimal "
             f"Flask + one EVALSHA {anchor:.0f} requests/s ({ROUNDS} rounds of {SECONDS} s each, taking "
-            f"turns); ratio {ours / anchor:.2f}x (goal >= 0.6x)"
+            f"turns); ratio {ours / anchor:.2f}x (goal >= 0.8x)"
         )
 
 

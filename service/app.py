@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from flask import Flask, Request, Response
@@ -11,7 +10,19 @@ from werkzeug.datastructures import Headers
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from projections.projecting.lag import LagWatch
-from service.api import feed, games, health, history, matches, openapi_shape, players, queries, seats, table
+from service.api import (
+    feed,
+    games,
+    health,
+    history,
+    lean_actions,
+    matches,
+    openapi_shape,
+    players,
+    queries,
+    seats,
+    table,
+)
 from service.api import hooks as webhooks
 from service.api.schemas.answers import Problem
 from service.bootstrap import build
@@ -51,11 +62,6 @@ class TabletapeApi(Api):
         return errors.http_problem(error)
 
 
-# A path on this server, and a query, made only of characters that a URI keeps as they are:
-# werkzeug's IRI conversion of such a Location (``iri_to_uri``) gives it back unchanged.
-URI = re.compile(r"/(?!/)[A-Za-z0-9\-._~%!$&'()*+,/:;=@]*(?:\?[A-Za-z0-9\-._~%!$&'()*+,/:;=@?]+)?")
-
-
 class TabletapeResponse(Response):
     """Flask's response whose Location is sent as it is when it is a URI path already (as every
     Location tabletape sets is, unless it is mounted under a path that is not): werkzeug converts
@@ -65,7 +71,7 @@ class TabletapeResponse(Response):
     def get_wsgi_headers(self, environ: Any) -> Headers:
         """The headers as sent; a URI Location is kept out of the conversion and put back after."""
         location = self.headers.get("Location")
-        if location is None or not URI.fullmatch(location):
+        if location is None or not http_conventions.URI.fullmatch(location):
             return super().get_wsgi_headers(environ)
         del self.headers["Location"]
         try:
@@ -142,7 +148,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     language.init_app(app)
     errors.register(app)
     parts = app.extensions["tabletape"]
-    count_rate, count_unsent = limit_rates(
+    rates = limit_rates(
         app,
         parts.client,
         parts.keys,
@@ -165,9 +171,11 @@ def create_app(settings: Settings | None = None) -> Flask:
         app,
         before=[
             take_id,
+            # A request the lean write route began and hands over (after its id, before the rest).
+            lean_actions.carried,
             # Before the rate counters: on a nearly full disk, not even a counter is written.
             disk_space.step(settings.data_dir, settings.disk_reserve_mb),
-            count_rate,
+            rates.before,
             limits,
             http_conventions.refuse_unknown_query,
         ],
@@ -176,10 +184,14 @@ def create_app(settings: Settings | None = None) -> Flask:
             http_conventions.version_etag,
             compress_reads(app),
             http_conventions.add_location,
-            count_unsent,
+            rates.after,
             count_answer,
             echo_id,
         ],
+    )
+    # The common action write is answered ahead of Flask's dispatch, with the same steps.
+    app.wsgi_app = lean_actions.LeanActions(  # type: ignore[method-assign]
+        app, parts.recorder, settings, rates.budget, access_log=settings.json_logs
     )
     if settings.trusted_proxies:
         # The caller's address (rate limits, logs) is the one the trusted proxies forward.

@@ -46,25 +46,32 @@ def recorded(answer: Recorded) -> dict[str, Any]:
     }
 
 
-def appended(answer: Recorded) -> Response:
-    """A write's answer: 201 with the steps it appended at Location.
-
-    The body is already the documented shape (``RecordedSchema``; the API's schema tests check every
-    answer against it), so it is written as it is instead of dumped through the schema again:
-    the state as the write wrote it out, between the other fields, in the order of their names.
-    """
+def answer_body(answer: Recorded) -> bytes:
+    """A write's answer's body, in the documented shape (``RecordedSchema``; the API's schema
+    tests check every answer against it), written as it is instead of dumped through the schema
+    again: the state as the write wrote it out, between the other fields, in the order of their names."""
     events = dumps_sorted([e.as_dict() for e in answer.events])
     parts = (b'{"events":', events, b',"id":', dumps_sorted(answer.match_id), b',"state":', answer.state_json)
-    body = b"".join((*parts, b',"version":%d}\n' % answer.version))
-    response = Response(body, status=201, content_type="application/json")
-    if answer.events:
-        first, last = answer.events[0].seq, answer.events[-1].seq
-        # The route of reads.events, spelled out: building it with url_for costs more than the
-        # rest of the answer; a match id is 16 hex digits, nothing to quote in a URL.
-        # (tests/service/test_http_conventions.py reads it back.)
-        response.headers["Location"] = (
-            f"{request.script_root}/v1/matches/{answer.match_id}/events?from={first}&to={last}"
-        )
+    return b"".join((*parts, b',"version":%d}\n' % answer.version))
+
+
+def steps_location(answer: Recorded, root: str) -> str | None:
+    """Where to read the steps a write appended (its Location), under the app's ``root`` path."""
+    if not answer.events:
+        return None
+    first, last = answer.events[0].seq, answer.events[-1].seq
+    # The route of reads.events, spelled out: building it with url_for costs more than the
+    # rest of the answer; a match id is 16 hex digits, nothing to quote in a URL.
+    # (tests/service/test_http_conventions.py reads it back.)
+    return f"{root}/v1/matches/{answer.match_id}/events?from={first}&to={last}"
+
+
+def appended(answer: Recorded, root: str) -> Response:
+    """A write's answer: 201 with the steps it appended at Location (``root``: the app's path)."""
+    response = Response(answer_body(answer), status=201, content_type="application/json")
+    location = steps_location(answer, root)
+    if location is not None:
+        response.headers["Location"] = location
     return response
 
 
@@ -155,7 +162,7 @@ def post_action(action: dict[str, Any], match_id: str) -> Response:
     answer = recorder.act(
         match_id, bearer_token(environ), action, if_match(environ), idempotency_key(environ), rate_counters()
     )
-    return appended(answer)
+    return appended(answer, request.script_root)
 
 
 @blp.route("/<match_id>/undo", methods=["POST"])
@@ -178,7 +185,7 @@ def _corrected(correct: Callable[..., Recorded], match_id: str) -> Response:
     """The answer to an undo or a redo (``correct``) of the match, with the request's conditions."""
     environ = request.environ
     token, key = bearer_token(environ), idempotency_key(environ)
-    return appended(correct(match_id, token, if_match(environ), key, rate_counters()))
+    return appended(correct(match_id, token, if_match(environ), key, rate_counters()), request.script_root)
 
 
 def _origin(origin: str | None) -> dict[str, str]:

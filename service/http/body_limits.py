@@ -8,7 +8,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from flask import Request, request
+from flask import Request
+from werkzeug.wsgi import get_input_stream
 
 from events.defaults import BODY_SECONDS
 from games.contract import Message
@@ -33,7 +34,7 @@ def check_request(req: Request, max_body: int, max_depth: int) -> None:
             max_body=max_body,
         )
     if _interruptible():
-        with _deadline(BODY_SECONDS):
+        with _deadline(BODY_SECONDS, environ):
             data = req.get_data(cache=True)
     else:
         data = req.get_data(cache=True)
@@ -66,6 +67,16 @@ def check_request(req: Request, max_body: int, max_depth: int) -> None:
         raise RequestRefused(
             400, "json_too_deep", "the JSON body nests deeper than {max_depth} levels", max_depth=max_depth
         )
+
+
+def read_body(environ: dict[str, Any], max_body: int) -> bytes:
+    """The whole body, read as ``Request.get_data`` reads it (at most ``max_body`` bytes when the
+    server ends the stream itself), within the deadline where a read can be cut short."""
+    stream = get_input_stream(environ, max_content_length=max_body)
+    if not _interruptible():
+        return stream.read()
+    with _deadline(BODY_SECONDS, environ):
+        return stream.read()
 
 
 def content_length(environ: dict[str, Any]) -> int | None:
@@ -121,7 +132,7 @@ def _interruptible() -> bool:
 
 
 @contextmanager
-def _deadline(seconds: float) -> Iterator[None]:
+def _deadline(seconds: float, environ: dict[str, Any]) -> Iterator[None]:
     """Refuse with 408 a body not read within ``seconds`` (only where ``_interruptible``)."""
     gevent = sys.modules["gevent"]
     timer = gevent.Timeout(seconds)
@@ -131,7 +142,7 @@ def _deadline(seconds: float) -> Iterator[None]:
     except gevent.Timeout as expired:
         if expired is not timer:
             raise
-        _stop_reading()
+        _stop_reading(environ)
         raise RequestRefused(
             408,
             "request_timeout",
@@ -142,9 +153,9 @@ def _deadline(seconds: float) -> Iterator[None]:
         timer.close()
 
 
-def _stop_reading() -> None:
+def _stop_reading(environ: dict[str, Any]) -> None:
     """Read no more of this connection, so the server neither waits for the rest nor reuses it."""
-    sock = request.environ.get("gunicorn.socket")
+    sock = environ.get("gunicorn.socket")
     if sock is not None:
         try:
             sock.shutdown(socket.SHUT_RD)

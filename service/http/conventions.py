@@ -6,6 +6,7 @@ parameters refused, and ETags that carry the match's version so that If-Match ca
 from __future__ import annotations
 
 import hashlib
+import re
 from typing import Any
 
 from flask import Request, Response, current_app, url_for
@@ -17,6 +18,9 @@ from service.http.errors import RequestRefused
 # A created match is read at its own URL. (Views by function name: the blueprint part of an
 # endpoint is the route group's, and may change.)
 CREATES = {"create_match", "fork", "import_match"}
+# A path on this server, and a query, made only of characters that a URI keeps as they are:
+# werkzeug's IRI conversion of such a Location (``iri_to_uri``) gives it back unchanged.
+URI = re.compile(r"/(?!/)[A-Za-z0-9\-._~%!$&'()*+,/:;=@]*(?:\?[A-Za-z0-9\-._~%!$&'()*+,/:;=@?]+)?")
 
 
 def refuse_unknown_query(req: Request, ctx: Any) -> None:

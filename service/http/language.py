@@ -57,14 +57,19 @@ def _for_header(header: str) -> str:
     return catalogs.best(tag for tag, _quality in asked) or catalogs.DEFAULT
 
 
+def api_locale(environ: dict[str, Any]) -> str:
+    """The locale of a request to the API (not a page): what its Accept-Language chooses."""
+    header = environ.get("HTTP_ACCEPT_LANGUAGE")
+    return _for_header(header) if header else catalogs.DEFAULT
+
+
 def _choose(req: Request) -> str:
     if _is_page(req):
         for tag in (req.args.get("lang"), req.cookies.get(COOKIE)):
             found = catalogs.locale_of(tag) if tag else None
             if found is not None:
                 return found
-    header = req.environ.get("HTTP_ACCEPT_LANGUAGE")
-    return _for_header(header) if header else catalogs.DEFAULT
+    return api_locale(req.environ)
 
 
 def headers(req: Request, ctx: Any, response: Response) -> Response:

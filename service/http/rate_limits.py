@@ -34,7 +34,7 @@ import logging
 import math
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import redis
 from cachetools import LRUCache
@@ -85,6 +85,26 @@ def write_caller(environ: dict[str, Any]) -> str:
     return f"addr-{environ.get('REMOTE_ADDR') or 'unknown'}"
 
 
+# Whom a write to a match counts as and the counters its append counts it against (both None while
+# writes are not limited); None when the request must take every step of the pipeline.
+Budget = Callable[[dict[str, Any]], tuple[str | None, RateCounters | None] | None]
+
+
+def unlimited(environ: dict[str, Any]) -> tuple[str | None, RateCounters | None]:
+    """The budget of a write while writes to a match are not limited: nothing to count."""
+    return None, None
+
+
+class RateSteps(NamedTuple):
+    """The rate limits' steps: ``before`` the view (counting), ``after`` it (counting a write refused
+    before its append; both None when no limit is on), and ``budget``, which the lean write route
+    asks instead of ``before``."""
+
+    before: Callable[[Request, Any], None] | None
+    after: Callable[[Request, Any, Response], Response] | None
+    budget: Budget
+
+
 def limit_rates(
     app: Flask,
     client: redis.Redis,
@@ -94,7 +114,7 @@ def limit_rates(
     write_rate: str | None,
     counted_by_append: bool = False,
     clock: Callable[[], float] = time.time,
-) -> tuple[Callable[[Request, Any], None] | None, Callable[[Request, Any, Response], Response] | None]:
+) -> RateSteps:
     """Limit the creating writes of each caller (token buckets, ``create``) and the writes of each
     match token (``write_rate``): the step that counts (or refuses) a request before its view, and
     the one that counts a write refused before its append, after it (``service.http.pipeline``
@@ -104,7 +124,7 @@ def limit_rates(
     """
     writes = parse_many(write_rate) if write_rate else []
     if not create and not writes:
-        return None, None
+        return RateSteps(None, None, unlimited)
     storage = _storage(client, keys)
     limiter = FixedWindowRateLimiter(storage)
     buckets = TokenBuckets(client, keys, clock)
@@ -182,6 +202,17 @@ def limit_rates(
         if refused is not None:
             raise refused
 
+    def budget(environ: dict[str, Any]) -> tuple[str | None, RateCounters | None] | None:
+        if not writes:
+            return None, None
+        if not counted_by_append:
+            return None  # counted by the library before the view: the whole pipeline's step
+        who = write_caller(environ)
+        known = closed.get(("write", who))
+        if known is not None and known[0] > clock():
+            return None  # over its limit now: refused by ``count``
+        return who, counters(who)
+
     def count_unsent(req: Request, ctx: Any, response: Response) -> Response:
         # A write refused before its append reached Redis still counts, as the library counts.
         counters = ctx.get("rate_counters")
@@ -203,7 +234,7 @@ def limit_rates(
 
     app.extensions[RATE_REFUSAL] = over_limit
 
-    return count, count_unsent
+    return RateSteps(count, count_unsent, budget)
 
 
 def _per(per_second: float) -> str:

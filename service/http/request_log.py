@@ -8,6 +8,7 @@ import logging
 import re
 import time
 from collections.abc import Callable
+from contextvars import ContextVar
 from datetime import UTC, datetime
 from typing import Any
 
@@ -20,6 +21,9 @@ ENVIRON_KEY = "HTTP_X_REQUEST_ID"
 # Ids a client may choose: short, and nothing a log line could be forged with.
 USABLE = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
 log = logging.getLogger("tabletape.http")
+# The id of the request the lean write route serves now, outside Flask's request context
+# (service.api.lean_actions).
+LEAN_REQUEST_ID: ContextVar[str | None] = ContextVar("lean_request_id", default=None)
 
 
 class RequestIdFilter(logging.Filter):
@@ -27,7 +31,10 @@ class RequestIdFilter(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         """Always keep the record; only add the id."""
-        record.request_id = g.get("request_id", "-") if has_request_context() else "-"
+        if has_request_context():
+            record.request_id = g.get("request_id", "-")
+        else:
+            record.request_id = LEAN_REQUEST_ID.get() or "-"
         return True
 
 
@@ -62,6 +69,19 @@ def configure(json_logs: bool) -> None:
     root.setLevel(logging.INFO)
 
 
+def request_id(environ: dict[str, Any]) -> str:
+    """The id of a request: the one the client sent when it is usable, else a new one."""
+    sent = environ.get(ENVIRON_KEY, "")
+    return sent if sent and USABLE.match(sent) else unique_hex()
+
+
+def log_answer(method: str, path: str, status: int, started: float) -> None:
+    """The access log's line of one answer."""
+    took = (time.perf_counter() - started) * 1000
+    fields = {"method": method, "path": path, "status": status}
+    log.info("answered", extra={"fields": fields | {"duration_ms": round(took, 1)}})
+
+
 def steps(
     access_log: bool,
 ) -> tuple[Callable[[Request, Any], None], Callable[[Request, Any, Response], Response]]:
@@ -69,16 +89,14 @@ def steps(
     log the answer (after it); ``service.http.pipeline`` runs them."""
 
     def take_id(req: Request, ctx: Any) -> None:
-        sent = req.environ.get(ENVIRON_KEY, "")
-        ctx.request_id = sent if sent and USABLE.match(sent) else unique_hex()
+        ctx.request_id = request_id(req.environ)
         ctx.request_started = time.perf_counter()
 
     def echo_id(req: Request, ctx: Any, response: Response) -> Response:
         response.headers[HEADER] = ctx.get("request_id", "")
         if access_log:
-            took = (time.perf_counter() - ctx.get("request_started", time.perf_counter())) * 1000
-            fields = {"method": req.method, "path": req.path, "status": response.status_code}
-            log.info("answered", extra={"fields": fields | {"duration_ms": round(took, 1)}})
+            started = ctx.get("request_started", time.perf_counter())
+            log_answer(req.method, req.path, response.status_code, started)
         return response
 
     return take_id, echo_id

@@ -12,8 +12,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from werkzeug.urls import iri_to_uri
 
-from service.app import URI, create_app
+from service.app import create_app
 from service.config import Settings
+from service.http.conventions import URI
 from tests.service.conftest import Table
 
 WIZARD = {"setup": {"first_dealer": "ann"}}

@@ -61,6 +61,15 @@ class CreateMatch(Schema):
     )
 
 
+def common_action(data: Any) -> dict[str, Any] | None:
+    """The common body of an action, an object whose ``type`` is a name of 1 to 64 characters,
+    as ``Action`` loads it (``type`` first); None for any other body."""
+    kind = data.get("type") if isinstance(data, dict) else None
+    if not isinstance(kind, str) or not 1 <= len(kind) <= 64:
+        return None
+    return {"type": kind, **{k: v for k, v in data.items() if k != "type"}}
+
+
 class Action(Schema):
     """POST /v1/matches/{id}/actions: the action's type and its fields (see GET /v1/games)."""
 
@@ -74,10 +83,10 @@ class Action(Schema):
         name, loads to itself (every field included, ``type`` first) without marshmallow's
         machinery, which costs more than the rest of the request's checks; anything else goes
         through it, for its messages. (tests/service/test_action_body.py holds the two equal.)"""
-        if many is None and partial is None and unknown is None and isinstance(data, dict):
-            kind = data.get("type")
-            if isinstance(kind, str) and 1 <= len(kind) <= 64:
-                return {"type": kind, **{k: v for k, v in data.items() if k != "type"}}
+        if many is None and partial is None and unknown is None:
+            common = common_action(data)
+            if common is not None:
+                return common
         return super().load(data, many=many, partial=partial, unknown=unknown)
 
     @pre_load
