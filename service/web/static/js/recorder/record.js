@@ -18,7 +18,8 @@ const ID = decodeURIComponent(window.location.pathname.split("/")[2] || "");
 const SEAT = document.getElementById("recorder").dataset.seat || "";
 const SECRET_BIDDING = ["secret", "simultaneous"];
 // `said`: the last action this page recorded, in the page's words, and the version it made (the
-// API words its Undo sentence in English; the one just tapped is said in the page's language).
+// one just tapped is said with its values spoken, "7 of hearts"; the API's sentence, in the page's
+// language too, says Redo and an Undo recorded elsewhere).
 const R = { token: null, match: null, answer: null, labels: {}, online: navigator.onLine, queue: [], said: null };
 const api = (tail = "") => `/v1/matches/${encodeURIComponent(ID)}${tail}`;
 
