@@ -293,7 +293,9 @@ function drawBids(state) {
   const line = $("bids-line");
   line.hidden = !(state && SECRET_BIDDING.includes(state.bidding) && state.phase === "bidding");
   if (line.hidden) return;
-  const said = state.players.map((p) => `${p}: ${p in state.bids ? state.bids[p] : state.have_bid.includes(p) ? t("bid entered") : t("not yet")}`);
+  const entered = t("bid entered");
+  const waiting = t("not yet");
+  const said = state.players.map((p) => t("{player}: {bid}", { player: p, bid: p in state.bids ? state.bids[p] : state.have_bid.includes(p) ? entered : waiting }));
   line.textContent = t("Bids — {bids}", { bids: said.join(t(", ")) });
 }
 
