@@ -18,11 +18,12 @@ import click
 
 from events.defaults import EXPORT_PAGE
 from events.errors import UnknownMatch
+from games.contract import Message, words
 from projections.sharing import bgstats
 from projections.sharing.export import FORMAT, export_lines
 from projections.sharing.importing import MATCH_ID, ImportRefused
 from service.bootstrap import Services
-from service.cli.support import PROBLEMS, USAGE, Failed, progress
+from service.cli.support import PROBLEMS, USAGE, Failed, progress, spoken
 from service.recording.recorder import Copied, Recorder
 
 PAGE = 500
@@ -195,7 +196,7 @@ def import_chunk(recorder: Recorder, chunk: Chunk, copy: bool = False) -> Copied
         _check_length(chunk)
         return recorder.import_lines(chunk.lines, operator=True, copy=copy)
     except ImportRefused as refused:
-        raise ImportRefused(chunk.first_line + refused.line - 1, refused.reason) from refused
+        raise ImportRefused(chunk.first_line + refused.line - 1, refused.sentence) from refused
 
 
 # What became of a chunk.
@@ -208,19 +209,37 @@ def import_reported(recorder: Recorder, chunk: Chunk, copy: bool = False) -> str
     try:
         copied = import_chunk(recorder, chunk, copy)
     except ImportRefused as why:
-        click.echo(f"tabletape: {chunk.source}: refused, nothing was created for it: {why}", err=True)
-        return REFUSED
-    state = "finished" if copied.finished else "in progress"
-    if copied.existing:
-        click.echo(
-            f"already held: {copied.game} match {copied.match_id} ({copied.version} steps, {state}) "
-            f"has the log of {chunk.source}; not imported again (--copy makes a copy)"
+        refused = Message(
+            "tabletape: {source}: refused, nothing was created for it: {why}",
+            source=chunk.source,
+            why=why.args[0],
         )
+        click.echo(spoken(refused), err=True)
+        return REFUSED
+    state = words("finished") if copied.finished else words("in progress")
+    facts: dict[str, Any] = {
+        "game": copied.game,
+        "match_id": copied.match_id,
+        "steps": copied.version,
+        "state": state,
+    }
+    if copied.existing:
+        held = Message(
+            "already held: {game} match {match_id} ({steps} steps, {state}) has the log of {source}; "
+            "not imported again (--copy makes a copy)",
+            source=chunk.source,
+            **facts,
+        )
+        click.echo(spoken(held))
         return HELD
-    click.echo(
-        f"imported {copied.game} match {copied.match_id} ({copied.version} steps, {state}) "
-        f"from {chunk.source}; write token (shown once): {copied.token}"
+    made = Message(
+        "imported {game} match {match_id} ({steps} steps, {state}) from {source}; write token (shown once): "
+        "{token}",
+        source=chunk.source,
+        token=copied.token,
+        **facts,
     )
+    click.echo(spoken(made))
     return MADE
 
 
@@ -234,8 +253,11 @@ def _check_length(chunk: Chunk) -> None:
     if isinstance(claimed, int) and held < claimed:
         raise ImportRefused(
             len(chunk.lines),
-            f"the file is shorter than its header claims: match {header.get('id')} has {claimed} steps, "
-            f"the file holds {held} (was it cut short?)",
+            "the file is shorter than its header claims: match {match_id} has {claimed} steps, "
+            "the file holds {held} (was it cut short?)",
+            match_id=header.get("id"),
+            claimed=claimed,
+            held=held,
         )
 
 

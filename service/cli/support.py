@@ -22,7 +22,7 @@ from urllib.parse import urlsplit, urlunsplit
 import click
 
 from events.errors import NOT_NOW, UnknownMatch, not_now, unavailable
-from games.contract import Message, RuleViolation
+from games.contract import Message, RuleViolation, words
 from projections.sharing.importing import ImportRefused
 from service.config import Settings
 from service.language import catalogs
@@ -71,6 +71,11 @@ class Commands(click.Group):
             ctx.exit(code)
 
 
+def spoken(message: Message) -> str:
+    """A line for the person at the terminal, in their language (``reader_locale``)."""
+    return catalogs.render(message, reader_locale())
+
+
 def reader_locale() -> str:
     """The language of the person at the terminal, as gettext reads it: LANGUAGE (a list),
     LC_ALL, LC_MESSAGES, then LANG (``zh_CN.UTF-8`` is 简体中文, ``ja_JP.UTF-8`` 日本語)."""
@@ -100,7 +105,11 @@ def explain(error: Exception) -> tuple[int, str | Message]:
     if code is not None:
         return (
             NO_STORE,
-            f"{NOT_NOW[code]} ({code}); the command stopped there: run it again once that is resolved",
+            Message(
+                "{why} ({code}); the command stopped there: run it again once that is resolved",
+                why=words(NOT_NOW[code]),
+                code=code,
+            ),
         )
     if unavailable(error):
         return NO_STORE, Message("the store is not answering ({error}); is it running?", error=str(error))
