@@ -141,3 +141,30 @@ def test_the_clis_import_lines_follow_lang(
     held = cli("import", str(good), LANG=lang, LANGUAGE="", LC_ALL="")
     line = next(s for s in held.stdout.splitlines() if match.id in s)
     assert script.search(line) and english_in(line, ["wizard", match.id, str(good), "--copy"]) == [], line
+
+
+@pytest.mark.parametrize(
+    "lang, script", [("zh_CN.UTF-8", LANGUAGES["zh-CN"]), ("ja_JP.UTF-8", LANGUAGES["ja"])]
+)
+def test_serves_lines_about_its_children_follow_lang(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lang: str, script: Any
+) -> None:
+    import sys
+    import time
+
+    from games.contract import words
+    from service.run.supervisor import Child
+
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", lang)
+    child = Child(words("worker {n}", n=1), [sys.executable, "-c", "raise SystemExit(3)"], {}, first=0.01)
+    child.start()
+    assert child.process is not None and child.process.wait(timeout=30) == 3
+    child.tend(time.monotonic())  # it exited: the restart is planned and said
+    child.tend(time.monotonic() + 1)  # and made
+    child.terminate()
+    child.reap(time.monotonic() + 5)
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
+    assert len(lines) == 2 and all(script.search(line) for line in lines), lines
+    assert all(english_in(line, ["pid"]) == [] for line in lines), lines
