@@ -18,7 +18,7 @@ import click
 
 from events.defaults import EXPORT_PAGE
 from events.errors import UnknownMatch
-from games.contract import Message, words
+from games.contract import N_, Message, words
 from projections.sharing import bgstats
 from projections.sharing.export import FORMAT, export_lines
 from projections.sharing.importing import MATCH_ID, ImportRefused
@@ -93,7 +93,7 @@ def export_ndjson(parts: Services, ids: list[str], target: str) -> Exported:
         nullcontext(None) if folder is not None else click.open_file(target, "w", encoding="utf-8")
     )
     with stream as out:
-        for match_id in progress(ids, len(ids), "exporting"):
+        for match_id in progress(ids, len(ids), N_("exporting")):
             lines = _readable_log(parts, match_id, done)
             if lines is None:
                 continue
@@ -135,12 +135,15 @@ def _write_file(folder: Path, match_id: str, lines: list[str]) -> None:
 def export_bgstats(parts: Services, ids: list[str], target: str, link: bool) -> int:
     """Write finished matches as a BG Stats file (or createPlay links); the plays written."""
     bgg_ids = dict(parts.settings.bgg_ids)
-    read = (bgstats.finished_play(parts.positions, i, bgg_ids) for i in progress(ids, len(ids), "reading"))
+    read = (
+        bgstats.finished_play(parts.positions, i, bgg_ids) for i in progress(ids, len(ids), N_("reading"))
+    )
     plays = [play for play in read if play is not None]
     if not plays:
         raise Failed(PROBLEMS, "none of these matches is finished; only a finished match is a BG Stats play")
     if len(plays) < len(ids):
-        click.echo(f"left out {len(ids) - len(plays)} matches that are not finished", err=True)
+        left = Message("left out {count} matches that are not finished", count=len(ids) - len(plays))
+        click.echo(spoken(left), err=True)
     folder = _folder(target)
     if folder and link:
         raise Failed(USAGE, "bgstats-link writes one URL a line: give -o a file, or - for standard output")

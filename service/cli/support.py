@@ -139,10 +139,15 @@ def settings_for(data_dir: str) -> Settings:
     """
     url = os.environ.get("REDIS_URL")
     if url:
-        click.echo(f"store: {redacted(url)} (REDIS_URL)", err=True)
+        click.echo(spoken(Message("store: {url} (REDIS_URL)", url=redacted(url))), err=True)
         return Settings.from_env()
     running = embedded_store(data_dir)
-    click.echo(f"store: the embedded Redis of {running.describe()} in {os.path.abspath(data_dir)}", err=True)
+    embedded = Message(
+        "store: the embedded Redis of {running} in {folder}",
+        running=running.describe(),
+        folder=os.path.abspath(data_dir),
+    )
+    click.echo(spoken(embedded), err=True)
     return Settings.from_env(dict(os.environ, REDIS_URL=running.redis_url))
 
 
@@ -160,7 +165,7 @@ def redacted(url: str) -> str:
 def progress(items: Iterable[T], total: int, label: str) -> Iterator[T]:
     """Yield the items; a progress bar on a terminal, else a line every tenth of the way."""
     if sys.stderr.isatty():
-        with click.progressbar(items, length=total, label=label, file=sys.stderr) as bar:
+        with click.progressbar(items, length=total, label=spoken(words(label)), file=sys.stderr) as bar:
             yield from bar
         return
     step = max(1, total // 10)
@@ -169,4 +174,7 @@ def progress(items: Iterable[T], total: int, label: str) -> Iterator[T]:
         yield item
         done += 1
         if done % step == 0 or done == total:
-            click.echo(f"{label}: {done}/{total}", err=True)
+            click.echo(
+                spoken(Message("{label}: {done}/{total}", label=words(label), done=done, total=total)),
+                err=True,
+            )

@@ -72,16 +72,12 @@ def check(match: Table, stored: str, names: list[str], must_name: list[str]) -> 
 def test_a_wizard_revoke_is_said_in_the_readers_language(table: Callable[..., Table]) -> None:
     match = table("wizard", ["ann", "bob"], setup={"first_dealer": "ann"})
     match.ok({"type": "record_round", "bids": {"ann": 0, "bob": 0}, "tricks": {"ann": 0, "bob": 1}})
-    for action in [
-        {"type": "start_round", "trump_card": "jester"},
-        {"type": "bid", "player": "ann", "tricks": 0},
-        {"type": "bid", "player": "bob", "tricks": 0},
-        {"type": "play", "player": "ann", "card": "AS"},
-        {"type": "play", "player": "bob", "card": "2H"},  # bob shows void in spades
-        {"type": "play", "player": "ann", "card": "3C"},
-        {"type": "play", "player": "bob", "card": "KS"},  # and yet holds one: a revoke
-    ]:
-        match.ok(action)
+    match.ok({"type": "start_round", "trump_card": "jester"})
+    for player in ("ann", "bob"):
+        match.ok({"type": "bid", "player": player, "tricks": 0})
+    # bob shows void in spades with 2H, and yet holds KS: a revoke.
+    for player, card in (("ann", "AS"), ("bob", "2H"), ("ann", "3C"), ("bob", "KS")):
+        match.ok({"type": "play", "player": player, "card": card})
     check(match, "message", ["ann", "bob"], ["bob", "KS"])
 
 

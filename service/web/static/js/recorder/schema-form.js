@@ -145,7 +145,8 @@ export function playerOptions(players, required) {
 }
 
 function hint(id, text) {
-  // A game marks its descriptions for translation where it defines them, so the catalog holds them.
+  // GET /v1/games answers every description in the page's language (the catalogs hold them all,
+  // extracted from the games' schemas); t() keeps a description given in English as it is.
   return text ? h("p", { class: "hint muted", id }, t(text)) : null;
 }
 
