@@ -63,7 +63,7 @@ openapi: $(VENV)/.installed-test
 # (committed, so that a fresh clone serves every language without this step).
 CATALOGS := service/language/translations
 LOCALES := zh_Hans ja
-BABEL_KEYWORDS := -k fail:2 -k require:3 -k RuleViolation:2 -k InvalidAction:2 -k RequestRefused:3 -k Failed:2 \
+BABEL_KEYWORDS := -k fail:2 -k require:3 -k RuleViolation:2 -k InvalidAction:2 -k RequestRefused:3 -k Failed:2 -k ImportRefused:2 \
 	-k Message:1 -k words:1 -k plural:1,2 -k N_
 translations: $(VENV)/.installed
 	$(BIN)/pybabel extract -F babel.cfg $(BABEL_KEYWORDS) --no-location --sort-output \

@@ -93,24 +93,30 @@ _PASSING = (
 )
 _BUGS = (exceptions.WatchError, exceptions.DataError, exceptions.CrossSlotTransactionError)
 
+
+def N_(text: str) -> str:
+    """Mark an English msgid for the catalogs (the HTTP edge says it in the reader's language)."""
+    return text
+
+
 # Redis's "not now" replies, by their error code: Redis refused the command before it changed
 # anything (a script at its first write), and the same command succeeds once the cause is gone.
 # Each says why, for the 503 a client gets and the line an operator reads (docs/operations.md has
 # the whole table, with the replies that are bugs).
 NOT_NOW = {
-    "OOM": "the event store is at its memory limit (maxmemory)",
-    "MISCONF": "the event store cannot write to its disk (full, or failing)",
-    "NOREPLICAS": (
+    "OOM": N_("the event store is at its memory limit (maxmemory)"),
+    "MISCONF": N_("the event store cannot write to its disk (full, or failing)"),
+    "NOREPLICAS": N_(
         "the event store reaches fewer replicas than it requires to take a write (min-replicas-to-write)"
     ),
-    "MASTERDOWN": "the event store is a replica that has lost its primary",
-    "LOADING": "the event store is loading its data after a restart",
-    "READONLY": (
+    "MASTERDOWN": N_("the event store is a replica that has lost its primary"),
+    "LOADING": N_("the event store is loading its data after a restart"),
+    "READONLY": N_(
         "the event store is a read-only replica (a failover is under way, or REDIS_URL names a replica)"
     ),
-    "BUSY": "the event store is busy running a script past its time limit",
-    "TRYAGAIN": "the event store is moving this match's keys between nodes (a cluster reshard)",
-    "CLUSTERDOWN": "the Redis Cluster is down (a slot has no master in reach)",
+    "BUSY": N_("the event store is busy running a script past its time limit"),
+    "TRYAGAIN": N_("the event store is moving this match's keys between nodes (a cluster reshard)"),
+    "CLUSTERDOWN": N_("the Redis Cluster is down (a slot has no master in reach)"),
 }
 # A script's error (Redis 6 wraps it: "ERR Error running script …: -NOREPLICAS …") keeps the code.
 _CODE = re.compile(r"(?:^|[-:] ?)(" + "|".join(NOT_NOW) + r")\b")
@@ -163,11 +169,13 @@ class StoreFull(StoreError):
 class DiskFull(StoreError):
     """Redis cannot write its AOF (or a snapshot) to disk and refuses writes (MISCONF)."""
 
-    def __init__(self, detail: str = "") -> None:
+    def __init__(self, detail: object = "") -> None:
         super().__init__(
             "the event store cannot write to its disk (full, or failing) and records nothing new "
             "until its operator makes room; reads still work" + (f" ({detail})" if detail else "")
         )
+        # What found it (Redis's reply, or the free space left: a Message the HTTP edge translates).
+        self.detail = detail
 
 
 class NotNow(StoreError):

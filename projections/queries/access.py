@@ -19,9 +19,14 @@ import hmac
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from games.contract import N_, Message, words
+
 PUBLIC, SEAT, TABLE, OPERATOR = "public", "seat", "table", "operator"
 # The credentials' field of the table's token once it was reset, and of its recovery code.
 TABLE_FIELD, RECOVERY_FIELD, SEAT_PREFIX = "table", "recovery", "seat:"
+
+# What a token was presented for, in a refusal's words.
+DOING = {"write to": N_("write to"), "read": N_("read"), "export": N_("export")}
 
 
 class Forbidden(Exception):
@@ -74,7 +79,12 @@ def reader_of(
         if field.startswith(SEAT_PREFIX) and hmac.compare_digest(stored, digest):
             found = Reader(SEAT, field[len(SEAT_PREFIX) :])
     if found is None:
-        raise Forbidden(f"this token is neither this match's nor one of its seats': it cannot {what} it")
+        raise Forbidden(
+            Message(
+                "this token is neither this match's nor one of its seats': it cannot {what} it",
+                what=words(DOING.get(what, what)),
+            )
+        )
     return found
 
 

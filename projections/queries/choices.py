@@ -1,5 +1,6 @@
 """What may be recorded now (GET /v1/matches/{id}/next): who is to act, every legal action with
-its values (the game's ``legal``), and what an undo or a redo would take back or put back, in words.
+its values (the game's ``legal``), and what an undo or a redo would take back or put back, in
+words (``step_words``: said in the reader's language at the HTTP edge).
 
 Hidden facts: with the match's write token the game may answer from the hands the table recorded;
 without it only from public facts (``Game.legal``'s ``sees_hidden``), and the undo and redo
@@ -10,17 +11,16 @@ but not its values (a black hat's card, a redraw's cards), which only the table 
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from games.contract import Game, State
 from games.players import name_key
-from games.words import and_words
 from projections.positions import tape
 from projections.positions.rewind import Positions
 from projections.positions.tape import Position
 from projections.queries.access import SEAT, Reader
 from projections.queries.disclosure import sight
+from projections.queries.step_words import action_sentence
 
 
 def next_answer(reader: Positions, match_id: str, who: Reader) -> dict[str, Any]:
@@ -71,39 +71,4 @@ def _correction(
     player = (events[0].meta.get("action") or {}).get("player")
     own = who.kind == SEAT and player is not None and name_key(str(player)) == name_key(str(who.seat))
     with_values = who.table or own
-    return {"possible": who.kind != SEAT or own, "sentence": action_sentence(shown, with_values)}
-
-
-def action_sentence(events: list[dict[str, Any]], with_values: bool = True) -> str:
-    """One recorded action in words, e.g. "bob's play of 3H (with trick won and round scored)"."""
-    if not events:
-        return "nothing"
-    action = events[0].get("meta", {}).get("action") or {"type": _words(events[0]["type"])}
-    who = action.get("player")
-    kind = str(action.get("type", "action")).replace("_", " ")
-    fields = {k: v for k, v in action.items() if k not in ("type", "player") and v is not None}
-    plain = [_plain(v) for v in fields.values() if _plain(v)] if with_values else []
-    larger = [k.replace("_", " ") for k, v in fields.items() if not _plain(v)] if with_values else []
-    said = f"{who}'s {kind}" if who else f"the table's {kind}"
-    if plain:
-        said += " of " + str(and_words(plain))
-    if larger:
-        said += " with " + str(and_words(larger))
-    derived = [_words(e["type"]) for e in events[1:]]
-    if derived:
-        said += f" (with {and_words(list(dict.fromkeys(derived)))})"
-    return said
-
-
-def _plain(value: Any) -> str:
-    """A plain value (or a list of them) as words; empty for anything larger (said by its name)."""
-    if isinstance(value, (str, int, float)) and not isinstance(value, bool):
-        return str(value)
-    if isinstance(value, list) and value and all(isinstance(v, (str, int)) for v in value):
-        return "+".join(str(v) for v in value)
-    return ""
-
-
-def _words(event_type: str) -> str:
-    """``TrickWon`` as ``trick won``."""
-    return re.sub(r"(?<!^)(?=[A-Z])", " ", event_type).lower()
+    return {"possible": who.kind != SEAT or own, "sentence": action_sentence(game.id, shown, with_values)}

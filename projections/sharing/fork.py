@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from events.envelope import StoredEvent
+from games.contract import Message, words
 from projections.positions import tape
 from projections.positions.rewind import Positions
 from projections.queries.access import Reader
@@ -60,10 +61,17 @@ def _refuse_hidden(positions: Positions, match_id: str, kept: list[StoredEvent],
     seen = sight(game, now, who)
     for event in kept:
         if seen.hides(event.as_dict()):
-            earlier = f"fork at an earlier step than {event.seq}, or " if event.seq > 1 else ""
+            earlier = (
+                words("fork at an earlier step than {step}, or ", step=event.seq) if event.seq > 1 else ""
+            )
             raise HiddenFact(
-                f"step {event.seq} ({event.type}) holds a fact the table cannot see yet, such as a "
-                "secret bid or a recorded hand, so a fork without the match's write token (or with "
-                "a seat's, or before a seat's own secret is shown) cannot copy it: "
-                f"{earlier}send the write token (Authorization: Bearer <token>) to fork everything"
+                Message(
+                    "step {step} ({type}) holds a fact the table cannot see yet, such as a "
+                    "secret bid or a recorded hand, so a fork without the match's write token (or with "
+                    "a seat's, or before a seat's own secret is shown) cannot copy it: "
+                    "{earlier}send the write token (Authorization: Bearer <token>) to fork everything",
+                    step=event.seq,
+                    type=event.type,
+                    earlier=earlier,
+                )
             )

@@ -22,7 +22,7 @@ from typing import Any
 from events.codec import UnsafeNumber, loads
 from events.defaults import CLOCK_SLACK_MS
 from events.envelope import NewEvent, StoredEvent
-from games.contract import Game, RuleViolation
+from games.contract import Game, Message, RuleViolation
 from games.decider import refuse_finished
 from games.registry import all_games
 from games.validation import validate_action, validate_match
@@ -41,10 +41,13 @@ ACTION_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 class ImportRefused(Exception):
     """A file (or fork) the rules refuse: the first offending line and why."""
 
-    def __init__(self, line: int, reason: str) -> None:
-        super().__init__(f"line {line}: {reason}")
+    def __init__(self, line: int, reason: str | Message, /, **values: Any) -> None:
+        said = reason if isinstance(reason, Message) else Message(reason, **values)
+        # The sentence for a person (translated at the HTTP edge); ``reason`` in English for programs.
+        super().__init__(Message("line {line}: {reason}", line=line, reason=said))
         self.line = line
-        self.reason = reason
+        self.sentence = said
+        self.reason = str(said)
 
 
 @dataclass(frozen=True)
@@ -72,7 +75,7 @@ def parse_lines(lines: Iterable[str]) -> tuple[dict[str, Any], list[tuple[int, S
         except UnsafeNumber as exc:
             raise ImportRefused(number, str(exc)) from exc
         except json.JSONDecodeError as exc:
-            raise ImportRefused(number, f"not JSON ({exc.msg})") from exc
+            raise ImportRefused(number, "not JSON ({error})", error=exc.msg) from exc
         if header is None:
             header = _header(number, value)
         else:
@@ -125,29 +128,37 @@ def origin_of(header: dict[str, Any]) -> str:
 
 def _header(number: int, value: Any) -> dict[str, Any]:
     if not isinstance(value, dict) or value.get("format") != FORMAT:
-        raise ImportRefused(number, f"the first line must be a header object with format {FORMAT!r}")
+        raise ImportRefused(
+            number, "the first line must be a header object with format {format!r}", format=FORMAT
+        )
     game = value.get("game")
     if not isinstance(game, str) or game not in all_games():
-        raise ImportRefused(number, f"the header's 'game' must name a game, not {_short(game)}")
+        raise ImportRefused(number, "the header's 'game' must name a game, not {value}", value=_short(game))
     for name in ("id", "forked_from", "imported_from"):
         if value.get(name) is not None and not (
             isinstance(value[name], str) and MATCH_ID.fullmatch(value[name])
         ):
-            refusal = f"the header's {name!r} must be a match id, not {_short(value[name])}"
-            raise ImportRefused(number, refusal)
+            raise ImportRefused(
+                number,
+                "the header's {name!r} must be a match id, not {value}",
+                name=name,
+                value=_short(value[name]),
+            )
     if value.get("forked_at") is not None and _whole(value["forked_at"], 1) is None:
         raise ImportRefused(number, "the header's 'forked_at' must be a step number")
     zone, place = value.get("timezone"), value.get("location")
     if zone is not None and not (isinstance(zone, str) and zone in _zones()):
         raise ImportRefused(
-            number, f"the header's 'timezone' must name an IANA time zone, not {_short(zone)}"
+            number, "the header's 'timezone' must name an IANA time zone, not {value}", value=_short(zone)
         )
     if place is not None and not (isinstance(place, str) and 1 <= len(place) <= 100):
         raise ImportRefused(number, "the header's 'location' must be a text of 1 to 100 characters")
     created = value.get("created_ms")
     if created is not None and _whole(created, 0) is None:
         raise ImportRefused(
-            number, f"the header's 'created_ms' must be milliseconds since 1970, not {_short(created)}"
+            number,
+            "the header's 'created_ms' must be milliseconds since 1970, not {value}",
+            value=_short(created),
         )
     return value
 
@@ -190,7 +201,9 @@ def _time(number: int, event: StoredEvent, now_ms: int) -> str:
     ts = event.meta.get("ts")
     moment = _moment(ts)
     if moment is None:
-        raise ImportRefused(number, f"the event's 'meta.ts' must be an ISO 8601 time, not {_short(ts)}")
+        raise ImportRefused(
+            number, "the event's 'meta.ts' must be an ISO 8601 time, not {value}", value=_short(ts)
+        )
     if moment > now_ms + CLOCK_SLACK_MS:
         raise ImportRefused(number, "the event's 'meta.ts' is after the import")
     return _iso(min(moment, now_ms))
@@ -204,10 +217,12 @@ def _refuse_partial(header: dict[str, Any], events: list[tuple[int, StoredEvent]
         if event.data.get("hidden") is True or event.seq in listed:
             raise ImportRefused(
                 number,
-                f"this export is partial: step {event.seq} ({event.type}) holds back a fact the "
+                "this export is partial: step {step} ({type}) holds back a fact the "
                 "table could not see yet, such as a secret bid, so the match cannot be rebuilt "
                 "from it; export it with the match's write token (Authorization: Bearer <token>) "
                 "for a full export, and import that",
+                step=event.seq,
+                type=event.type,
             )
     if header.get("partial"):
         raise ImportRefused(
@@ -221,9 +236,13 @@ def _event(number: int, value: Any, expected_seq: int) -> StoredEvent:
     kinds = {"seq": int, "type": str, "data": dict, "meta": dict}
     for name, kind in kinds.items():
         if not isinstance(value.get(name), kind) or isinstance(value.get(name), bool):
-            raise ImportRefused(number, f"the event's {name!r} must be a {kind.__name__}")
+            raise ImportRefused(
+                number, "the event's {name!r} must be a {kind}", name=name, kind=kind.__name__
+            )
     if value["seq"] != expected_seq:
-        raise ImportRefused(number, f"step {value['seq']} where step {expected_seq} was due")
+        raise ImportRefused(
+            number, "step {step} where step {due} was due", step=value["seq"], due=expected_seq
+        )
     return StoredEvent(value["seq"], value["type"], value["data"], value["meta"])
 
 
@@ -241,7 +260,7 @@ def _batches(events: list[tuple[int, StoredEvent]]) -> list[list[tuple[int, Stor
 def _check_creation(game: Game, batch: list[tuple[int, StoredEvent]], playing: Tape) -> dict[str, Any]:
     number, first = batch[0]
     if first.type != CREATED or first.meta.get("action_id") != tape.CREATION:
-        raise ImportRefused(number, f"the first event must be {CREATED} of the 'create' batch")
+        raise ImportRefused(number, "the first event must be {type} of the 'create' batch", type=CREATED)
     data = first.data
     try:
         names, setup, options = validate_match(
@@ -249,7 +268,7 @@ def _check_creation(game: Game, batch: list[tuple[int, StoredEvent]], playing: T
         )
         derived = game.setup(names, setup, options)
     except RuleViolation as refusal:
-        raise ImportRefused(number, refusal.message) from refusal
+        raise ImportRefused(number, refusal.sentence) from refusal
     _compare(derived, batch)
     playing.fold(e for _, e in batch)
     return {"game": game.id, "players": names, "setup": setup, "options": options}
@@ -267,7 +286,7 @@ def _check_batch(game: Game, batch: list[tuple[int, StoredEvent]], playing: Tape
     if first.type in tape.CORRECTIONS:
         make = tape.undo_event if first.type == tape.UNDONE else tape.redo_event
         if len(batch) != 1 or make(pos) != first.data:
-            raise ImportRefused(number, f"this {first.type} is not what the history allows here")
+            raise ImportRefused(number, "this {type} is not what the history allows here", type=first.type)
         playing.advance(first)
         return {"type": "undo" if first.type == tape.UNDONE else "redo"}
     action = first.meta.get("action")
@@ -276,8 +295,12 @@ def _check_batch(game: Game, batch: list[tuple[int, StoredEvent]], playing: Tape
         checked = validate_action(game, action)
         derived = game.decide(pos["game"], checked)
     except RuleViolation as refusal:
-        why = f"the rules refuse the action {_short(action)}: {refusal.message}"
-        raise ImportRefused(number, why) from refusal
+        raise ImportRefused(
+            number,
+            "the rules refuse the action {action}: {refusal}",
+            action=_short(action),
+            refusal=refusal.sentence,
+        ) from refusal
     _compare(derived, batch)
     playing.fold(e for _, e in batch)
     return dict(checked)
@@ -286,13 +309,15 @@ def _check_batch(game: Game, batch: list[tuple[int, StoredEvent]], playing: Tape
 def _compare(derived: list[dict[str, Any]], batch: list[tuple[int, StoredEvent]]) -> None:
     for i, (number, event) in enumerate(batch):
         if i >= len(derived):
-            raise ImportRefused(number, f"the rules derive no {event.type} here")
+            raise ImportRefused(number, "the rules derive no {type} here", type=event.type)
         want = derived[i]
         if (want["type"], want["data"]) != (event.type, event.data):
-            raise ImportRefused(number, f"the rules derive {want['type']} {json.dumps(want['data'])}")
+            raise ImportRefused(
+                number, "the rules derive {type} {data}", type=want["type"], data=json.dumps(want["data"])
+            )
     if len(derived) > len(batch):
         number = batch[-1][0]
-        raise ImportRefused(number, f"the action also derives {derived[len(batch)]['type']}")
+        raise ImportRefused(number, "the action also derives {type}", type=derived[len(batch)]["type"])
 
 
 def _action(index: int, action: Any) -> dict[str, Any]:

@@ -6,10 +6,12 @@ from typing import Any
 
 from flask import Response, jsonify, request, stream_with_context, url_for
 
+from projections.queries import fact_words
 from service.api import bearer_token, match_blueprint, page_links, services, text_alternative
 from service.api.schemas.answers import NDJSON, EventPage, ReplayPage, ScoresOut, StateOut
 from service.api.schemas.requests import RangeQuery, ReplayQuery, StateQuery
 from service.http.compression import FINISHED_CACHE, cache_finished
+from service.http.language import current, render
 
 blp = match_blueprint("reads", __name__, "Read, rewind and replay matches.")
 
@@ -23,7 +25,10 @@ def events(query: dict[str, Any], match_id: str) -> Any:
 
     Facts the table cannot see yet (a secret bid before the round is scored, a recorded hand before
     the match is over) are held back, except from the holder of the match's write token
-    (Authorization: Bearer <token>).
+    (Authorization: Bearer <token>). Beside a sentence a game stores in English (a dispute's
+    ``message``, a judgement reason's ``message``, a result's ``explanation``) the JSON answer
+    adds ``said``: that sentence in the reader's language (Accept-Language). NDJSON lines are the
+    log exactly as stored.
     """
     page = services().queries.log(match_id, query["from_"], query.get("to"), query["limit"], bearer_token())
     if request.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON:
@@ -36,7 +41,9 @@ def events(query: dict[str, Any], match_id: str) -> Any:
         return url_for("reads.events", match_id=match_id, **args)
 
     links = page_links(link, page.first, size, end, origin=1)
-    return {"events": page.events(), "version": page.version, "links": links}
+    say = _say()
+    told = [fact_words.event(e, say) for e in page.events()]
+    return {"events": told, "version": page.version, "links": links}
 
 
 @blp.route("/<match_id>/state", methods=["GET"])
@@ -45,7 +52,8 @@ def events(query: dict[str, Any], match_id: str) -> Any:
 def state(query: dict[str, Any], match_id: str) -> dict[str, Any]:
     """The game's view now, or right after step ``at`` (a rewind), with links to the steps beside it.
 
-    Hidden facts are held back as on the log, except from the holder of the write token."""
+    Hidden facts are held back as on the log, except from the holder of the write token. Disputes,
+    judgement reasons and a result carry ``said`` beside their stored English, as on the log."""
     shown = services().queries.state(match_id, query.get("at"), bearer_token())
 
     def step_link(n: int) -> str | None:
@@ -54,7 +62,7 @@ def state(query: dict[str, Any], match_id: str) -> dict[str, Any]:
     return {
         "id": match_id,
         "version": shown.at,
-        "state": shown.state,
+        "state": fact_words.state(shown.state, _say()),
         "links": {
             "prev": step_link(shown.at - 1),
             "next": step_link(shown.at + 1),
@@ -69,7 +77,8 @@ def state(query: dict[str, Any], match_id: str) -> dict[str, Any]:
 def replay(query: dict[str, Any], match_id: str) -> Any:
     """Frames from..to: each step's event and the state after it, computed in one pass.
 
-    Hidden facts are held back as on the log, except from the holder of the write token."""
+    Hidden facts are held back as on the log, except from the holder of the write token. Disputes,
+    judgement reasons and a result carry ``said`` beside their stored English, as on the log."""
     first, size, raw = query["from_"], query["limit"], query["raw"]
     page = services().queries.replay(match_id, first, query.get("to"), size, raw, bearer_token())
     version = page.version
@@ -82,8 +91,21 @@ def replay(query: dict[str, Any], match_id: str) -> Any:
 
     end = min(query.get("to") or version, version)
     links = page_links(link, first, size, end, origin=1)
-    body = {"id": match_id, "version": version, "raw": raw, "frames": page.frames, "links": links}
+    frames = [_told(frame) for frame in page.frames]
+    body = {"id": match_id, "version": version, "raw": raw, "frames": frames, "links": links}
     return body, 200, {"Cache-Control": FINISHED_CACHE if page.finished else "no-cache"}
+
+
+def _told(frame: dict[str, Any]) -> dict[str, Any]:
+    """A replay frame with the stored English sentences also said in the reader's language."""
+    say = _say()
+    told = frame | {"event": fact_words.event(frame["event"], say)}
+    return told | ({"state": fact_words.state(frame["state"], say)} if "state" in frame else {})
+
+
+def _say() -> fact_words.Say:
+    """How the reader's language says a Message; None for English, read as recorded."""
+    return None if current() == "en" else render
 
 
 @blp.route("/<match_id>/scores", methods=["GET"])

@@ -18,11 +18,12 @@ import click
 
 from events.defaults import EXPORT_PAGE
 from events.errors import UnknownMatch
+from games.contract import N_, Message, words
 from projections.sharing import bgstats
 from projections.sharing.export import FORMAT, export_lines
 from projections.sharing.importing import MATCH_ID, ImportRefused
 from service.bootstrap import Services
-from service.cli.support import PROBLEMS, USAGE, Failed, progress
+from service.cli.support import PROBLEMS, USAGE, Failed, progress, spoken
 from service.recording.recorder import Copied, Recorder
 
 PAGE = 500
@@ -92,7 +93,7 @@ def export_ndjson(parts: Services, ids: list[str], target: str) -> Exported:
         nullcontext(None) if folder is not None else click.open_file(target, "w", encoding="utf-8")
     )
     with stream as out:
-        for match_id in progress(ids, len(ids), "exporting"):
+        for match_id in progress(ids, len(ids), N_("exporting")):
             lines = _readable_log(parts, match_id, done)
             if lines is None:
                 continue
@@ -134,12 +135,15 @@ def _write_file(folder: Path, match_id: str, lines: list[str]) -> None:
 def export_bgstats(parts: Services, ids: list[str], target: str, link: bool) -> int:
     """Write finished matches as a BG Stats file (or createPlay links); the plays written."""
     bgg_ids = dict(parts.settings.bgg_ids)
-    read = (bgstats.finished_play(parts.positions, i, bgg_ids) for i in progress(ids, len(ids), "reading"))
+    read = (
+        bgstats.finished_play(parts.positions, i, bgg_ids) for i in progress(ids, len(ids), N_("reading"))
+    )
     plays = [play for play in read if play is not None]
     if not plays:
         raise Failed(PROBLEMS, "none of these matches is finished; only a finished match is a BG Stats play")
     if len(plays) < len(ids):
-        click.echo(f"left out {len(ids) - len(plays)} matches that are not finished", err=True)
+        left = Message("left out {count} matches that are not finished", count=len(ids) - len(plays))
+        click.echo(spoken(left), err=True)
     folder = _folder(target)
     if folder and link:
         raise Failed(USAGE, "bgstats-link writes one URL a line: give -o a file, or - for standard output")
@@ -195,7 +199,7 @@ def import_chunk(recorder: Recorder, chunk: Chunk, copy: bool = False) -> Copied
         _check_length(chunk)
         return recorder.import_lines(chunk.lines, operator=True, copy=copy)
     except ImportRefused as refused:
-        raise ImportRefused(chunk.first_line + refused.line - 1, refused.reason) from refused
+        raise ImportRefused(chunk.first_line + refused.line - 1, refused.sentence) from refused
 
 
 # What became of a chunk.
@@ -208,19 +212,37 @@ def import_reported(recorder: Recorder, chunk: Chunk, copy: bool = False) -> str
     try:
         copied = import_chunk(recorder, chunk, copy)
     except ImportRefused as why:
-        click.echo(f"tabletape: {chunk.source}: refused, nothing was created for it: {why}", err=True)
-        return REFUSED
-    state = "finished" if copied.finished else "in progress"
-    if copied.existing:
-        click.echo(
-            f"already held: {copied.game} match {copied.match_id} ({copied.version} steps, {state}) "
-            f"has the log of {chunk.source}; not imported again (--copy makes a copy)"
+        refused = Message(
+            "tabletape: {source}: refused, nothing was created for it: {why}",
+            source=chunk.source,
+            why=why.args[0],
         )
+        click.echo(spoken(refused), err=True)
+        return REFUSED
+    state = words("finished") if copied.finished else words("in progress")
+    facts: dict[str, Any] = {
+        "game": copied.game,
+        "match_id": copied.match_id,
+        "steps": copied.version,
+        "state": state,
+    }
+    if copied.existing:
+        held = Message(
+            "already held: {game} match {match_id} ({steps} steps, {state}) has the log of {source}; "
+            "not imported again (--copy makes a copy)",
+            source=chunk.source,
+            **facts,
+        )
+        click.echo(spoken(held))
         return HELD
-    click.echo(
-        f"imported {copied.game} match {copied.match_id} ({copied.version} steps, {state}) "
-        f"from {chunk.source}; write token (shown once): {copied.token}"
+    made = Message(
+        "imported {game} match {match_id} ({steps} steps, {state}) from {source}; write token (shown once): "
+        "{token}",
+        source=chunk.source,
+        token=copied.token,
+        **facts,
     )
+    click.echo(spoken(made))
     return MADE
 
 
@@ -234,8 +256,11 @@ def _check_length(chunk: Chunk) -> None:
     if isinstance(claimed, int) and held < claimed:
         raise ImportRefused(
             len(chunk.lines),
-            f"the file is shorter than its header claims: match {header.get('id')} has {claimed} steps, "
-            f"the file holds {held} (was it cut short?)",
+            "the file is shorter than its header claims: match {match_id} has {claimed} steps, "
+            "the file holds {held} (was it cut short?)",
+            match_id=header.get("id"),
+            claimed=claimed,
+            held=held,
         )
 
 

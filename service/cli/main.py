@@ -14,7 +14,8 @@ from pathlib import Path
 
 import click
 
-from service.cli.support import DATA_DIR, PROBLEMS, Commands, progress, settings_for
+from games.contract import N_, Message
+from service.cli.support import DATA_DIR, PROBLEMS, Commands, progress, settings_for, spoken
 
 
 @click.group(cls=Commands)
@@ -171,17 +172,28 @@ def export_command(
         if form == "ndjson":
             done = bulk.export_ndjson(parts, ids, output)
             for match_id, why in done.skipped:
-                click.echo(f"tabletape: stepped over {match_id}: {why}", err=True)
-            click.echo(
-                f"exported {done.matches} of {len(ids)} matches ({done.events} events) to {output}"
-                + (f"; stepped over {len(done.skipped)}" if done.skipped else ""),
-                err=True,
+                click.echo(
+                    spoken(Message("tabletape: stepped over {match_id}: {why}", match_id=match_id, why=why)),
+                    err=True,
+                )
+            exported = Message(
+                "exported {done} of {count} matches ({events} events) to {output}",
+                done=done.matches,
+                count=len(ids),
+                events=done.events,
+                output=output,
             )
+            if done.skipped:
+                exported = Message("{said}; stepped over {count}", said=exported, count=len(done.skipped))
+            click.echo(spoken(exported), err=True)
             if done.skipped:
                 sys.exit(PROBLEMS)
         else:
             plays = bulk.export_bgstats(parts, ids, output, link=form == "bgstats-link")
-            click.echo(f"exported {plays} finished matches as BG Stats plays to {output}", err=True)
+            bgstats = Message(
+                "exported {count} finished matches as BG Stats plays to {output}", count=plays, output=output
+            )
+            click.echo(spoken(bgstats), err=True)
     finally:
         parts.close()
 
@@ -205,17 +217,21 @@ def import_command(data_dir: str, files: tuple[str, ...], copy: bool) -> None:
     try:
         outcomes = [
             bulk.import_reported(parts.recorder, chunk, copy)
-            for chunk in progress(chunks, len(chunks), "importing")
+            for chunk in progress(chunks, len(chunks), N_("importing"))
         ]
     finally:
         parts.close()
     sources = len({chunk.source for chunk in chunks})
     made, held = outcomes.count(bulk.MADE), outcomes.count(bulk.HELD)
-    click.echo(
-        f"imported {made} of {len(chunks)} matches from {sources} file(s)"
-        + (f"; {held} already held" if held else ""),
-        err=True,
+    imported = Message(
+        "imported {made} of {count} matches from {sources} file(s)",
+        made=made,
+        count=len(chunks),
+        sources=sources,
     )
+    if held:
+        imported = Message("{said}; {held} already held", said=imported, held=held)
+    click.echo(spoken(imported), err=True)
     sys.exit(PROBLEMS if made + held < len(chunks) else 0)
 
 

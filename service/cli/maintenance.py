@@ -17,10 +17,11 @@ import redis
 
 from events.defaults import MAINTENANCE_REDIS_TIMEOUT
 from events.errors import UnknownMatch
+from games.contract import N_, Message
 from projections.projecting.rebuild import rebuild_match
 from projections.projecting.verify import Difference
 from service.bootstrap import Services, build
-from service.cli.support import progress
+from service.cli.support import progress, spoken
 from service.config import Settings
 
 UNLISTED = "the match exists but the match list does not show it"
@@ -32,7 +33,7 @@ def verify(settings: Settings, match_ids: tuple[str, ...]) -> int:
     parts = _parts(settings)
     differences: list[Difference] = []
     checked = unreadable = 0
-    for match_id, listed in progress(*_chosen(parts, match_ids), "verifying"):
+    for match_id, listed in progress(*_chosen(parts, match_ids), N_("verifying")):
         checked += 1
         if not listed:
             differences.append(Difference(match_id, "registry", UNLISTED))
@@ -48,12 +49,17 @@ def verify(settings: Settings, match_ids: tuple[str, ...]) -> int:
     for difference in differences:
         click.echo(str(difference))
     matches = len({d.match_id for d in differences})
-    click.echo(
-        f"verified {checked} matches: {matches} with differences, {len(differences)} differences in all"
-        f" ({unreadable} unreadable)"
+    verified = Message(
+        "verified {checked} matches: {matches} with differences, {differences} differences in all "
+        "({unreadable} unreadable)",
+        checked=checked,
+        matches=matches,
+        differences=len(differences),
+        unreadable=unreadable,
     )
+    click.echo(spoken(verified))
     if differences:
-        click.echo("run `tabletape rebuild` to project them again from their logs")
+        click.echo(spoken(Message("run `tabletape rebuild` to project them again from their logs")))
     return 1 if differences else 0
 
 
@@ -63,7 +69,7 @@ def rebuild(settings: Settings, match_ids: tuple[str, ...], only_different: bool
     ids, total = _chosen(parts, match_ids)
     rebuilt = steps = registered = dropped = 0
     failed: list[Difference] = []
-    for match_id, listed in progress(ids, total, "rebuilding"):
+    for match_id, listed in progress(ids, total, N_("rebuilding")):
         try:
             if not parts.store.exists(match_id):
                 parts.store.unregister(match_id)
@@ -83,11 +89,18 @@ def rebuild(settings: Settings, match_ids: tuple[str, ...], only_different: bool
         steps += done.checkpoint if done is not None else 0
         rebuilt += 1
     for difference in failed:
-        click.echo(f"{difference} (left as it was)")
-    click.echo(
-        f"rebuilt {rebuilt} of {total} matches ({steps} steps folded); {registered} registered, "
-        f"{dropped} registry entries without a match dropped, {len(failed)} unreadable"
+        click.echo(spoken(Message("{difference} (left as it was)", difference=str(difference))))
+    summary = Message(
+        "rebuilt {rebuilt} of {total} matches ({steps} steps folded); {registered} registered, "
+        "{dropped} registry entries without a match dropped, {unreadable} unreadable",
+        rebuilt=rebuilt,
+        total=total,
+        steps=steps,
+        registered=registered,
+        dropped=dropped,
+        unreadable=len(failed),
     )
+    click.echo(spoken(summary))
     return 1 if failed else 0
 
 
@@ -98,8 +111,14 @@ def reset_token(settings: Settings, match_id: str) -> None:
         new = parts.seats.reset(match_id)
     finally:
         parts.close()
-    click.echo(f"recovery code (shown once): {new.recovery_code}")
-    click.echo(f"the old table token of {match_id} no longer works; its new table token: {new.token}")
+    click.echo(spoken(Message("recovery code (shown once): {code}", code=new.recovery_code)))
+    # The token stays the line's last word in every language (scripts take it from there).
+    replaced = Message(
+        "the old table token of {match_id} no longer works; its new table token: {token}",
+        match_id=match_id,
+        token=new.token,
+    )
+    click.echo(spoken(replaced))
 
 
 def _parts(settings: Settings) -> Services:

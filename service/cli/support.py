@@ -22,7 +22,7 @@ from urllib.parse import urlsplit, urlunsplit
 import click
 
 from events.errors import NOT_NOW, UnknownMatch, not_now, unavailable
-from games.contract import Message, RuleViolation
+from games.contract import Message, RuleViolation, words
 from projections.sharing.importing import ImportRefused
 from service.config import Settings
 from service.language import catalogs
@@ -71,6 +71,11 @@ class Commands(click.Group):
             ctx.exit(code)
 
 
+def spoken(message: Message) -> str:
+    """A line for the person at the terminal, in their language (``reader_locale``)."""
+    return catalogs.render(message, reader_locale())
+
+
 def reader_locale() -> str:
     """The language of the person at the terminal, as gettext reads it: LANGUAGE (a list),
     LC_ALL, LC_MESSAGES, then LANG (``zh_CN.UTF-8`` is 简体中文, ``ja_JP.UTF-8`` 日本語)."""
@@ -100,7 +105,11 @@ def explain(error: Exception) -> tuple[int, str | Message]:
     if code is not None:
         return (
             NO_STORE,
-            f"{NOT_NOW[code]} ({code}); the command stopped there: run it again once that is resolved",
+            Message(
+                "{why} ({code}); the command stopped there: run it again once that is resolved",
+                why=words(NOT_NOW[code]),
+                code=code,
+            ),
         )
     if unavailable(error):
         return NO_STORE, Message("the store is not answering ({error}); is it running?", error=str(error))
@@ -130,10 +139,15 @@ def settings_for(data_dir: str) -> Settings:
     """
     url = os.environ.get("REDIS_URL")
     if url:
-        click.echo(f"store: {redacted(url)} (REDIS_URL)", err=True)
+        click.echo(spoken(Message("store: {url} (REDIS_URL)", url=redacted(url))), err=True)
         return Settings.from_env()
     running = embedded_store(data_dir)
-    click.echo(f"store: the embedded Redis of {running.describe()} in {os.path.abspath(data_dir)}", err=True)
+    embedded = Message(
+        "store: the embedded Redis of {running} in {folder}",
+        running=running.describe(),
+        folder=os.path.abspath(data_dir),
+    )
+    click.echo(spoken(embedded), err=True)
     return Settings.from_env(dict(os.environ, REDIS_URL=running.redis_url))
 
 
@@ -151,7 +165,7 @@ def redacted(url: str) -> str:
 def progress(items: Iterable[T], total: int, label: str) -> Iterator[T]:
     """Yield the items; a progress bar on a terminal, else a line every tenth of the way."""
     if sys.stderr.isatty():
-        with click.progressbar(items, length=total, label=label, file=sys.stderr) as bar:
+        with click.progressbar(items, length=total, label=spoken(words(label)), file=sys.stderr) as bar:
             yield from bar
         return
     step = max(1, total // 10)
@@ -160,4 +174,7 @@ def progress(items: Iterable[T], total: int, label: str) -> Iterator[T]:
         yield item
         done += 1
         if done % step == 0 or done == total:
-            click.echo(f"{label}: {done}/{total}", err=True)
+            click.echo(
+                spoken(Message("{label}: {done}/{total}", label=words(label), done=done, total=total)),
+                err=True,
+            )

@@ -17,6 +17,7 @@ from typing import Any
 from flask import Request
 
 from events.errors import DiskFull
+from games.contract import Message
 from service.http.pipeline import Before
 
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -32,8 +33,12 @@ def check_space(data_dir: str, reserve_mb: int) -> None:
     free = stats.f_bavail * stats.f_frsize
     if free < reserve_mb * MIB:
         raise DiskFull(
-            f"{free / MIB:.1f} MiB free in {data_dir}, below the reserve of {reserve_mb} MiB "
-            "(TABLETAPE_DISK_RESERVE_MB)"
+            Message(
+                "{free} MiB free in {folder}, below the reserve of {reserve} MiB (TABLETAPE_DISK_RESERVE_MB)",
+                free=f"{free / MIB:.1f}",
+                folder=data_dir,
+                reserve=reserve_mb,
+            )
         )
 
 

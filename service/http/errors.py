@@ -31,7 +31,7 @@ from events.errors import (
     not_now,
     unavailable,
 )
-from games.contract import Message, RuleViolation
+from games.contract import Message, RuleViolation, words
 from projections.hooks.registry import HookRefused, NoSuchHook
 from projections.projecting.lag import ProjectionsLagging
 from projections.queries.access import Forbidden, NotYourSeat
@@ -177,7 +177,7 @@ def register(app: Flask) -> None:
     app.register_error_handler(DiskFull, _disk_full)
     app.register_error_handler(NotNow, _not_now)
     app.register_error_handler(ProjectionsLagging, _lagging)
-    app.register_error_handler(TooManyStreams, lambda e: problem(503, "too_many_streams", str(e)))
+    app.register_error_handler(TooManyStreams, lambda e: problem(503, "too_many_streams", sentence(e)))
     app.register_error_handler(redis.RedisError, _redis_down)
     app.register_error_handler(RedisClusterException, _redis_down)
     app.register_error_handler(NotReplicated, _not_replicated)
@@ -291,7 +291,13 @@ def _full(error: StoreFull) -> Response:
 
 def _disk_full(error: DiskFull) -> Response:
     log.error("Redis cannot write to its disk: %s", error)
-    return problem(503, "disk_full", str(error))
+    detail = Message(
+        "the event store cannot write to its disk (full, or failing) and records nothing new until its "
+        "operator makes room; reads still work"
+    )
+    if error.detail:
+        detail = Message("{sentence} ({detail})", sentence=detail, detail=error.detail)
+    return problem(503, "disk_full", detail)
 
 
 def _not_now(error: NotNow) -> Response:
@@ -299,15 +305,24 @@ def _not_now(error: NotNow) -> Response:
     return problem(
         503,
         "store_unavailable",
-        f"{NOT_NOW.get(error.code, 'the event store refuses writes for now')}; nothing was recorded, "
-        "try again after Retry-After seconds",
+        Message(
+            "{why}; nothing was recorded, try again after Retry-After seconds",
+            why=words(NOT_NOW.get(error.code, N_("the event store refuses writes for now"))),
+        ),
         reason=error.code,
     )
 
 
 def _lagging(error: ProjectionsLagging) -> Response:
     log.warning("%s", error)
-    return problem(503, "projections_lagging", str(error), lag_seconds=round(error.seconds, 1))
+    detail = Message(
+        "the projections lag the logs by {seconds} s, past the limit of {limit} s "
+        "(TABLETAPE_PROJECTION_LAG_LIMIT): scores, statistics and leaderboards are behind; "
+        "check that the workers run",
+        seconds=f"{error.seconds:.0f}",
+        limit=f"{error.limit:g}",
+    )
+    return problem(503, "projections_lagging", detail, lag_seconds=round(error.seconds, 1))
 
 
 def _redis_down(error: Exception) -> Response:

@@ -14,6 +14,8 @@ import threading
 from collections import Counter
 from collections.abc import Callable
 
+from games.contract import Message
+
 # Seconds a refused spectator is told to wait before opening the feed again.
 RETRY_SECONDS = 10
 
@@ -21,7 +23,7 @@ RETRY_SECONDS = 10
 class TooManyStreams(Exception):
     """A live feed beyond the process's cap, in all or for one caller address."""
 
-    def __init__(self, detail: str) -> None:
+    def __init__(self, detail: Message) -> None:
         super().__init__(detail)
 
 
@@ -40,14 +42,22 @@ class LiveSlots:
         with self._lock:
             if self.by_client[client] >= self.per_client:
                 raise TooManyStreams(
-                    f"this address already follows {self.by_client[client]} live feeds, the most one "
-                    f"address may (TABLETAPE_LIVE_STREAMS_PER_CLIENT={self.per_client}); close one, "
-                    f"or try again after Retry-After seconds"
+                    Message(
+                        "this address already follows {count} live feeds, the most one address may "
+                        "(TABLETAPE_LIVE_STREAMS_PER_CLIENT={limit}); close one, or try again after "
+                        "Retry-After seconds",
+                        count=self.by_client[client],
+                        limit=self.per_client,
+                    )
                 )
             if self.open >= self.total:
                 raise TooManyStreams(
-                    f"the server follows {self.open} live feeds, the most it holds beside the writes "
-                    f"(TABLETAPE_LIVE_STREAMS={self.total}); try again after Retry-After seconds"
+                    Message(
+                        "the server follows {count} live feeds, the most it holds beside the writes "
+                        "(TABLETAPE_LIVE_STREAMS={limit}); try again after Retry-After seconds",
+                        count=self.open,
+                        limit=self.total,
+                    )
                 )
             self.open += 1
             self.by_client[client] += 1

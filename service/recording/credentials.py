@@ -12,6 +12,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 
+from games.contract import Message
+
 # The id a match made by an operator's own command (`tabletape import`) records.
 OPERATOR = "operator"
 
@@ -57,9 +59,9 @@ class Credentials:
             return self.known(presented)
         if not presented:
             raise CredentialRequired(
-                "creating a match on this deployment needs its API key: X-API-Key: <key>"
+                Message("creating a match on this deployment needs its API key: X-API-Key: <key>")
             )
         ident = self.known(presented)
         if ident is None:
-            raise CredentialRefused("this key is not one of the deployment's API keys")
+            raise CredentialRefused(Message("this key is not one of the deployment's API keys"))
         return ident

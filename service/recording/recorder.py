@@ -31,7 +31,7 @@ from events.defaults import CARRY_PAUSE, TOKENS_KEPT, WRITE_ATTEMPTS
 from events.envelope import AppendResult, CarriedProjection, NewEvent, StoredEvent
 from events.errors import CredentialChanged, IdempotencyMismatch, MatchExists, VersionConflict
 from events.store import AppendExtras, Credential, EventStore, RateCounters
-from games.contract import Game, RuleViolation, words
+from games.contract import N_, Game, Message, RuleViolation, words
 from games.decider import refuse_finished
 from games.players import name_key
 from games.registry import get_game
@@ -63,7 +63,9 @@ log = logging.getLogger("tabletape.recorder")
 
 
 # The refusal of a token that is not (or no longer) the match's table's or one of its seats'.
-_NOT_A_WRITER = "this token is neither this match's nor one of its seats': it cannot write to it"
+# What a seat may do with its own actions only, in a refusal's words.
+_SEAT_DOING = {"record": N_("record"), "undo": N_("undo"), "redo": N_("redo")}
+_NOT_A_WRITER = N_("this token is neither this match's nor one of its seats': it cannot write to it")
 
 
 class Unauthorized(Exception):
@@ -591,7 +593,7 @@ class Recorder:
             # Reset or revoked since this process checked it: forgotten, and refused as any
             # token that is not the match's.
             self._writers.pop((write.match_id, write.token), None)
-            raise Forbidden(_NOT_A_WRITER) from None
+            raise Forbidden(Message(_NOT_A_WRITER)) from None
         return _Sent(new, folded, result, view.json, carried is not None)
 
     def _refused(self, write: _Write, refusal: Exception) -> Recorded:
@@ -699,7 +701,7 @@ class Recorder:
         credential is current, so a reset or a revoked seat still counts at once in every process."""
         if not token:
             self.store.header(match_id)  # an unknown match is refused as such first
-            raise Unauthorized("this write needs the match's token: Authorization: Bearer <token>")
+            raise Unauthorized(Message("this write needs the match's token: Authorization: Bearer <token>"))
         known = self._writers.get((match_id, token))
         if known is not None:
             return known
@@ -748,10 +750,15 @@ class Recorder:
 def _own_action(seat: Reader, player: Any, what: str) -> None:
     """Refuse a seat's write of an action that is not its own player's (NotYourSeat)."""
     if player is None or name_key(str(player)) != name_key(str(seat.seat)):
-        whose = f"{player}'s action" if player else "the table's action"
+        whose = words("{player}'s action", player=player) if player else words("the table's action")
         raise NotYourSeat(
-            f"{seat.seat}'s seat may {what} only {seat.seat}'s own actions, not {whose}: "
-            "the table's token records every player's"
+            Message(
+                "{seat}'s seat may {what} only {seat}'s own actions, not {whose}: "
+                "the table's token records every player's",
+                seat=seat.seat,
+                what=words(_SEAT_DOING.get(what, what)),
+                whose=whose,
+            )
         )
 
 

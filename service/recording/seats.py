@@ -17,6 +17,7 @@ import secrets
 from dataclasses import dataclass
 
 from events.store import EventStore
+from games.contract import Message
 from games.players import name_key
 from projections.positions.rewind import Positions
 from projections.queries.access import RECOVERY_FIELD, TABLE_FIELD, NotYourSeat, seat_field, token_hash
@@ -73,7 +74,7 @@ class Seats:
         self.store.version(match_id)
         stored = self.store.credentials(match_id).get(RECOVERY_FIELD, "")
         if not (stored and code and hmac.compare_digest(stored, token_hash(code))):
-            raise RecoveryRefused("this is not the match's recovery code (or it was used already)")
+            raise RecoveryRefused(Message("this is not the match's recovery code (or it was used already)"))
         return self._replace(match_id)
 
     def _replace(self, match_id: str) -> NewTableToken:
@@ -86,9 +87,11 @@ class Seats:
     def _player(self, match_id: str, token: str | None, player: str) -> str:
         """The match's own spelling of ``player``, once ``token`` is found to be the table's."""
         if not token:
-            raise Unauthorized("seats are handed out with the match's token: Authorization: Bearer <token>")
+            raise Unauthorized(
+                Message("seats are handed out with the match's token: Authorization: Bearer <token>")
+            )
         if not who(self.store, match_id, token, "hand out seats of").table:
-            raise NotYourSeat("a seat's token cannot hand out seats: only the table's token can")
+            raise NotYourSeat(Message("a seat's token cannot hand out seats: only the table's token can"))
         players = [str(p) for p in self.positions.describe(match_id)["players"]]
         for named in players:
             if name_key(named) == name_key(player):

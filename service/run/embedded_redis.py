@@ -28,6 +28,8 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
+from games.contract import Message
+
 PIDFILE = "redis.pid"
 # Names the private folder of the running server's socket, so that the next serve removes the one
 # a serve killed with -9 could not.
@@ -96,7 +98,7 @@ class EmbeddedRedis:
         )
         self._started = time.monotonic()
 
-    def tend(self, now: float) -> str | None:
+    def tend(self, now: float) -> Message | None:
         """Start the server again if it died (with a back-off); a sentence for the log when it acts."""
         process = self._process
         if process is None:
@@ -106,16 +108,20 @@ class EmbeddedRedis:
                 return None
             self._restart_at = None
             self._spawn()
-            return f"the embedded Redis started again (pid {self.pid})"
+            return Message("the embedded Redis started again (pid {pid})", pid=self.pid)
         if process.poll() is None:
             return None
         if now - self._started > 60:
             self._delay = 0.5  # it had been running well: a new fault, not the same one again
         self._restart_at, delay = now + self._delay, self._delay
         self._delay = min(self._delay * 2, 30.0)
-        return (
-            f"the embedded Redis (pid {process.pid}) exited with status {process.returncode}; "
-            f"starting it again in {delay:g} s. Its log ends:\n{self.log_tail(5)}"
+        return Message(
+            "the embedded Redis (pid {pid}) exited with status {status}; starting it again in {delay} s. "
+            "Its log ends:\n{log}",
+            pid=process.pid,
+            status=process.returncode,
+            delay=f"{delay:g}",
+            log=self.log_tail(5),
         )
 
     @property

@@ -24,7 +24,8 @@ from types import FrameType
 
 import click
 
-from service.cli.support import CANNOT_SERVE, NO_STORE, Failed, redacted
+from games.contract import Message, words
+from service.cli.support import CANNOT_SERVE, NO_STORE, Failed, redacted, spoken
 from service.config import Settings
 from service.run.datadir import DataDir
 from service.run.embedded_redis import EmbeddedRedis, EmbeddedRedisFailed
@@ -57,11 +58,11 @@ def serve(host: str, port: int, data_dir: str, worker_count: int) -> None:
             # The API refuses writes before the embedded Redis's disk is full (service.http.disk).
             env["TABLETAPE_DATA_DIR"] = str(folder.path)
         else:
-            click.echo(f"store: {redacted(url)} (REDIS_URL)", err=True)
+            click.echo(spoken(Message("store: {url} (REDIS_URL)", url=redacted(url))), err=True)
         env["REDIS_URL"] = url
         _check_free(host, port)
-        workers = [Child(f"worker {n + 1}", WORKER, env) for n in range(worker_count)]
-        api = Child("the API (gunicorn)", _api_argv(host, port, folder), env)
+        workers = [Child(words("worker {n}", n=n + 1), WORKER, env) for n in range(worker_count)]
+        api = Child(words("the API (gunicorn)"), _api_argv(host, port, folder), env)
         children = [api, *workers]
         running.callback(stop_all, children, STOP_SECONDS)
         for child in children:
@@ -69,9 +70,17 @@ def serve(host: str, port: int, data_dir: str, worker_count: int) -> None:
         address = f"http://{host}:{port}"
         if not os.environ.get("REDIS_URL"):
             folder.publish(url, address)
-        click.echo(f"tabletape listening on {address} ({worker_count} worker(s))")
+        click.echo(
+            spoken(
+                Message(
+                    "tabletape listening on {address} ({count} worker(s))",
+                    address=address,
+                    count=worker_count,
+                )
+            )
+        )
         _serve_until_stopped(children, embedded)
-    click.echo("tabletape stopped")
+    click.echo(spoken(Message("tabletape stopped")))
 
 
 def _embedded(running: ExitStack, folder: DataDir, appendfsync: str) -> EmbeddedRedis:
@@ -83,7 +92,13 @@ def _embedded(running: ExitStack, folder: DataDir, appendfsync: str) -> Embedded
     except EmbeddedRedisFailed as error:
         raise Failed(NO_STORE, str(error)) from error
     running.callback(embedded.stop)
-    click.echo(f"store: embedded Redis at {url} (data in {folder.path}, appendfsync {appendfsync})", err=True)
+    started = Message(
+        "store: embedded Redis at {url} (data in {folder}, appendfsync {appendfsync})",
+        url=url,
+        folder=str(folder.path),
+        appendfsync=appendfsync,
+    )
+    click.echo(spoken(started), err=True)
     return embedded
 
 
@@ -139,6 +154,6 @@ def _serve_until_stopped(children: list[Child], embedded: EmbeddedRedis | None) 
         if embedded is not None:
             said = embedded.tend(now)
             if said:
-                click.echo(said, err=True)
+                click.echo(spoken(said), err=True)
         for child in children:
             child.tend(now)

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 
 import click
 
+from games.contract import Message
+from service.cli.support import spoken
 from service.run.embedded_redis import stop_with_parent
 
 
@@ -23,7 +25,7 @@ from service.run.embedded_redis import stop_with_parent
 class Child:
     """One supervised process: its command, its current run, and when to start it again."""
 
-    name: str
+    name: Message | str
     argv: list[str]
     env: dict[str, str]
     # The restart back-off, in seconds (see the module's docstring).
@@ -51,18 +53,25 @@ class Child:
             if now >= self.restart_at:
                 self.restarts += 1
                 self.start()
-                click.echo(f"{self.name} started again (pid {self.pid})", err=True)
+                click.echo(
+                    spoken(Message("{name} started again (pid {pid})", name=self.name, pid=self.pid)),
+                    err=True,
+                )
             return
         if self.process is None or self.process.poll() is None:
             return
         ran = now - self.started
         self.delay = self.first if ran >= self.steady else self.delay
         self.restart_at = now + self.delay
-        click.echo(
-            f"{self.name} (pid {self.process.pid}) {_exit_status(self.process.returncode)} after "
-            f"{ran:.1f} s; starting it again in {self.delay:g} s",
-            err=True,
+        exited = Message(
+            "{name} (pid {pid}) {status} after {ran} s; starting it again in {delay} s",
+            name=self.name,
+            pid=self.process.pid,
+            status=_exit_status(self.process.returncode),
+            ran=f"{ran:.1f}",
+            delay=f"{self.delay:g}",
         )
+        click.echo(spoken(exited), err=True)
         self.delay = min(self.delay * 2, self.longest)
 
     @property
@@ -83,7 +92,10 @@ class Child:
         try:
             self.process.wait(timeout=max(0.0, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
-            click.echo(f"{self.name} (pid {self.process.pid}) did not stop in time; killing it", err=True)
+            late = Message(
+                "{name} (pid {pid}) did not stop in time; killing it", name=self.name, pid=self.process.pid
+            )
+            click.echo(spoken(late), err=True)
             self.process.kill()
             self.process.wait()
 
@@ -97,10 +109,10 @@ def stop_all(children: list[Child], seconds: float) -> None:
         child.reap(deadline)
 
 
-def _exit_status(code: int | None) -> str:
+def _exit_status(code: int | None) -> Message:
     if code is not None and code < 0:
         try:
-            return f"was killed by {signal.Signals(-code).name}"
+            return Message("was killed by {signal}", signal=signal.Signals(-code).name)
         except ValueError:
-            return f"was killed by signal {-code}"
-    return f"exited with status {code}"
+            return Message("was killed by signal {number}", number=-code)
+    return Message("exited with status {code}", code=code)

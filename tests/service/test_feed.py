@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
@@ -40,6 +41,12 @@ def by_match(events: list[dict[str, Any]]) -> dict[str, list[int]]:
     return steps
 
 
+def unsaid(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events without the ``said`` members the JSON reads add (always an object's last)."""
+    text = re.sub(r',"said":"(?:[^"\\]|\\.)*"', "", json.dumps(events, separators=(",", ":")))
+    return list(json.loads(text))
+
+
 def test_the_feed_holds_every_step_of_every_game_once_in_each_matchs_order(
     client: FlaskClient, table: Callable[..., Table], work: Callable[[], int]
 ) -> None:
@@ -49,7 +56,8 @@ def test_the_feed_holds_every_step_of_every_game_once_in_each_matchs_order(
     assert by_match(events) == {m.id: list(range(1, m.log_length() + 1)) for m in matches}
     places = [(e["partition"], e["position"]) for e in events]
     assert len(set(places)) == len(places)
-    logged = {m.id: m.get("events", limit=1000).json["events"] for m in matches}
+    # The feed is the log as stored: without the ``said`` the JSON reads add for a person.
+    logged = {m.id: unsaid(m.get("events", limit=1000).json["events"]) for m in matches}
     for event in events:
         assert {k: event[k] for k in ("seq", "type", "data", "meta")} == logged[event["match_id"]][
             event["seq"] - 1

@@ -93,7 +93,7 @@ def test_a_recorded_hand_narrows_the_cards_for_the_table_and_a_public_reader_lea
     assert "7H" not in values(public, "play", "card", "bob")
     assert public["actions"] == without.get("next").json["actions"]
     # The public undo sentence names the action, not its values.
-    assert public["undo"]["sentence"] == "ann's bid"
+    assert public["undo"]["sentence"] == "ann: bid"
 
 
 def test_another_matchs_token_is_refused(table: Callable[..., Table]) -> None:
@@ -116,12 +116,12 @@ def test_undo_and_redo_say_what_they_would_take_back_and_put_back(table: Callabl
     match.ok({"type": "play", "player": "bob", "card": "KS"})
     match.ok({"type": "play", "player": "ann", "card": "3H"})
     mine = match.client.get(f"/v1/matches/{match.id}/next", headers=match.auth).json
-    assert mine["undo"]["sentence"] == "ann's play of 3H (with trick won and round scored)"
+    assert mine["undo"]["sentence"] == "ann: play a card 3H (then trick won and round scored)"
     assert mine["redo"] == {"possible": False, "sentence": None}
     assert match.post("undo").status_code == 201
     mine = match.client.get(f"/v1/matches/{match.id}/next", headers=match.auth).json
-    assert mine["redo"]["sentence"] == "ann's play of 3H (with trick won and round scored)"
-    assert mine["undo"]["sentence"] == "bob's play of KS"
+    assert mine["redo"]["sentence"] == "ann: play a card 3H (then trick won and round scored)"
+    assert mine["undo"]["sentence"] == "bob: play a card KS"
     assert mine["to_act"] == ["ann"]
 
 
@@ -243,8 +243,8 @@ def test_a_secret_bid_is_not_told_by_the_public_undo_sentence(table: Callable[..
     match.ok({"type": "start_round", "trump_card": "7H"})
     match.ok({"type": "bid", "player": "ann", "tricks": 1})
     public, mine = _public_and_table(match)
-    assert public["undo"]["sentence"] == "ann's bid"
-    assert mine["undo"]["sentence"] == "ann's bid of 1"
+    assert public["undo"]["sentence"] == "ann: bid"
+    assert mine["undo"]["sentence"] == "ann: bid 1"
     # Bidding in any order: bob may still bid, and ann's bid is not shown in what is offered.
     assert public["to_act"] == ["bob"] and values(public, "bid", "tricks", "bob") == [0, 1]
 

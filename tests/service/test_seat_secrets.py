@@ -62,7 +62,7 @@ def test_a_bid_from_its_own_seat_is_hidden_from_the_table_and_the_other_seats_un
     )
     # Nor does the table's next say it in words, nor may the table fork it.
     said = client.get(f"/v1/matches/{match.id}/next", headers=match.auth).json["undo"]["sentence"]
-    assert said == "ann's bid"
+    assert said == "ann: bid"
     fork = client.post(f"/v1/matches/{match.id}/fork", json={"at": 3}, headers=match.auth)
     assert fork.status_code == 403 and fork.json["code"] == "hidden_fact"
     for player in ("bob", "cy"):

@@ -106,5 +106,6 @@ def test_live_feeds_are_counted_per_address_and_in_all_and_a_closed_one_gives_it
 def test_a_command_that_meets_a_not_now_reply_exits_4_saying_why() -> None:
     from service.cli.support import NO_STORE, explain
 
-    code, message = explain(exceptions.ResponseError("NOREPLICAS Not enough good replicas to write."))
+    code, said = explain(exceptions.ResponseError("NOREPLICAS Not enough good replicas to write."))
+    message = str(said)
     assert code == NO_STORE and "min-replicas-to-write" in message and "Traceback" not in message

@@ -68,7 +68,14 @@ class Correction(Schema):
     """Whether an undo (or redo) is possible now, and what it would take back (or put back)."""
 
     possible = fields.Boolean(required=True)
-    sentence = fields.String(allow_none=True, required=True)
+    sentence = fields.String(
+        allow_none=True,
+        required=True,
+        metadata={
+            "description": "The action in words, in the reader's language (Accept-Language): who, "
+            "what, its values (card ids as the API spells them) and what it derived."
+        },
+    )
 
 
 class NextOut(Schema):

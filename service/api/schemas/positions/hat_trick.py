@@ -24,7 +24,8 @@ DECLARATION: p.Schema = p.closed(
 )
 REASON: p.Schema = p.closed(
     "A requirement of the card that a stack failed (or the table's reason).",
-    {"requirement": p.TEXT, "prop": p.nullable(PROP), "message": p.TEXT},
+    {"requirement": p.TEXT, "prop": p.nullable(PROP), "message": p.TEXT, "said": p.SAID},
+    optional=("said",),
 )
 JUDGEMENT: p.Schema = p.closed(
     "A declaration's verdict, who gave it (the table, or tabletape from the stack) and why it failed.",

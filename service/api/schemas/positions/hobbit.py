@@ -54,7 +54,9 @@ RESULT: p.Schema = p.closed(
         "survivors": PER_SIDE,
         "damage_dealt": PER_SIDE,
         "round": p.COUNT,
+        "said": p.SAID,
     },
+    optional=("said",),
 )
 
 VIEW: p.Schema = p.closed(

@@ -13,10 +13,15 @@ NUMBER: Schema = {"type": "integer"}
 COUNT: Schema = {"type": "integer", "minimum": 0}
 FLAG: Schema = {"type": "boolean"}
 TEXT: Schema = {"type": "string"}
+SAID: Schema = {
+    "type": "string",
+    "description": "The stored English sentence beside it in the reader's language (Accept-Language), "
+    "told from the recorded facts; the reads add it, the log keeps the English.",
+}
 DISPUTE: Schema = {
     "type": "object",
     "description": "A contradiction found after the fact: recorded, never silently accepted.",
-    "properties": {"code": TEXT, "message": TEXT, "player": PLAYER},
+    "properties": {"code": TEXT, "message": TEXT, "player": PLAYER, "said": SAID},
     "required": ["code", "message"],
     "additionalProperties": True,
 }

@@ -162,7 +162,7 @@ export function sentence(event) {
         : t("{player} declares", d);
     case "DeclarationJudged": {
       const said = d.verdict === "pass" ? t("{player}'s stack passes", d) : t("{player}'s stack fails", d);
-      return d.reasons?.length ? `${said}${t(": ")}${reasonWords(d.reasons[0])}` : said;
+      return d.reasons?.length ? t("{said}: {reason}", { said, reason: reasonWords(d.reasons[0]) }) : said;
     }
     case "CardWon":
       return t("{player} wins card no. {card}", d);

@@ -139,7 +139,10 @@ function compound(entry, labels, onSend) {
     send.disabled = !complete(entry, picks);
   };
   const groups = entry.fields.map((field) => {
-    const label = `${fieldWords(field.name)}${field.optional ? t(" (optional)") : ""}${field.multiple ? t(" (several)") : ""}`;
+    // Outside the template literal, where pybabel's JavaScript reader finds the msgids.
+    const optional = field.optional ? t(" (optional)") : "";
+    const several = field.multiple ? t(" (several)") : "";
+    const label = `${fieldWords(field.name)}${optional}${several}`;
     if (!field.values && field.optional) {
       // A fact the table may add (recorded hands): out of the way until asked for.
       return h("details", { class: "field-group" }, h("summary", {}, label), schemaInput(entry, field, picks, refresh));

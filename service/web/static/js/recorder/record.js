@@ -18,7 +18,8 @@ const ID = decodeURIComponent(window.location.pathname.split("/")[2] || "");
 const SEAT = document.getElementById("recorder").dataset.seat || "";
 const SECRET_BIDDING = ["secret", "simultaneous"];
 // `said`: the last action this page recorded, in the page's words, and the version it made (the
-// API words its Undo sentence in English; the one just tapped is said in the page's language).
+// one just tapped is said with its values spoken, "7 of hearts"; the API's sentence, in the page's
+// language too, says Redo and an Undo recorded elsewhere).
 const R = { token: null, match: null, answer: null, labels: {}, online: navigator.onLine, queue: [], said: null };
 const api = (tail = "") => `/v1/matches/${encodeURIComponent(ID)}${tail}`;
 
@@ -292,7 +293,9 @@ function drawBids(state) {
   const line = $("bids-line");
   line.hidden = !(state && SECRET_BIDDING.includes(state.bidding) && state.phase === "bidding");
   if (line.hidden) return;
-  const said = state.players.map((p) => `${p}: ${p in state.bids ? state.bids[p] : state.have_bid.includes(p) ? t("bid entered") : t("not yet")}`);
+  const entered = t("bid entered");
+  const waiting = t("not yet");
+  const said = state.players.map((p) => t("{player}: {bid}", { player: p, bid: p in state.bids ? state.bids[p] : state.have_bid.includes(p) ? entered : waiting }));
   line.textContent = t("Bids — {bids}", { bids: said.join(t(", ")) });
 }
 

@@ -3,13 +3,14 @@
 // field: `setup.first_dealer`, `options.canadian_rule`, `setup.characters.ann` (a map keyed by
 // player gets one control per player), `setup.table` (a short list: one input per item).
 
+import { trickName } from "../boards/other-hat-trick.js";
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 
 // The API's field and key names (machine words) as people read them.
 const KEYS = {
   first_dealer: t("first dealer"),
-  bidding: t("bidding"),
+  bidding: t("bidding order"),
   canadian_rule: t("Canadian rule"),
   clockwise: t("clockwise"),
   simultaneous: t("simultaneous"),
@@ -35,11 +36,63 @@ const KEYS = {
   score: t("score"),
   start_player: t("start player"),
   first_player: t("first player"),
+  // Hats
+  table: t("tea table"),
+  removed_types: t("removed hat types"),
+  partners: t("partners"),
+  space: t("space"),
+  discarded: t("discarded"),
+  drawn: t("drawn"),
+  given: t("given"),
+  received: t("received"),
+  // The Hobbit Card Game
+  characters: t("characters"),
+  bilbo: t("Bilbo"),
+  thorin: t("Thorin"),
+  gandalf: t("Gandalf"),
+  smaug: t("Smaug"),
+  bolg: t("Bolg"),
+  marks: t("marks"),
+  mark: t("mark"),
+  light: t("light"),
+  dark: t("dark"),
+  pipe: t("pipe"),
+  distribution: t("distribution"),
+  powers: t("by the characters' powers"),
+  free: t("free"),
+  elimination: t("elimination"),
+  immediate: t("immediate"),
+  end_of_round: t("at the end of the round"),
+  // Hat Trick
+  target: t("cards to win"),
+  full_deck: t("full deck"),
+  stars: t("stars"),
+  off: t("no stars"),
+  contain: t("a starred prop holds another"),
+  empty: t("a starred prop holds nothing"),
+  stack: t("stack"),
+  prop: t("prop"),
+  in: t("in"),
+  on: t("on"),
+  colour: t("in colour"),
+  grey: t("in grey"),
+  starred: t("starred"),
+  verdict: t("verdict"),
+  reason: t("reason"),
+  // The Other Hat Trick
+  first_trick: t("first trick"),
+  trick: t("trick"),
+  props: t("props"),
+  slot: t("slot"),
+  with_player: t("with player"),
+  with_slot: t("with slot"),
+  middle: t("middle"),
 };
 
 /** A machine key ("first_dealer") in the page's words ("first dealer"). */
 export function keyWords(key) {
-  return KEYS[key] || String(key).replace(/[_-]+/g, " ");
+  // The Other Hat Trick's tricks (first_trick's choices) are named as its board names them.
+  return KEYS[key] || (trickName(key) !== key ? trickName(key) : String(key).replace(/[_-]+/g, " "));
 }
 
 // A string field that names a player (first dealer, start player, first player, leader).
@@ -92,7 +145,8 @@ export function playerOptions(players, required) {
 }
 
 function hint(id, text) {
-  // A game marks its descriptions for translation where it defines them, so the catalog holds them.
+  // GET /v1/games answers every description in the page's language (the catalogs hold them all,
+  // extracted from the games' schemas); t() keeps a description given in English as it is.
   return text ? h("p", { class: "hint muted", id }, t(text)) : null;
 }
 
@@ -101,7 +155,9 @@ export function field(prefix, name, schema, required, players) {
   const path = `${prefix}.${name}`;
   const id = path.replace(/\W/g, "-");
   const hid = `${id}-hint`;
-  const label = `${fieldWords(name)}${required || schema.default !== undefined ? "" : t(" (optional)")}`;
+  // Outside the template literal, where pybabel's JavaScript reader finds the msgid.
+  const optional = required || schema.default !== undefined ? "" : t(" (optional)");
+  const label = `${fieldWords(name)}${optional}`;
   if (keyedByPlayer(schema)) {
     const rows = players.map((p, i) =>
       h("div", { class: "pair" }, h("label", { for: `${id}-${i}` }, p), leaf(`${path}.${p}`, schema.additionalProperties, false, `${id}-${i}`, hid, players)),
