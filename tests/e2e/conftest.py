@@ -14,6 +14,7 @@ import subprocess
 import sys
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,10 +46,10 @@ class Served:
         return dict(self.env, REDIS_URL=found.group(1))
 
 
-@pytest.fixture
-def served(tmp_path: Path, store_settings: Settings) -> Iterator[Served]:
+@contextmanager
+def serve_process(tmp_path: Path, store_settings: Settings) -> Iterator[Served]:
     """`tabletape serve` with one worker on a free port: its own embedded Redis (no REDIS_URL), or
-    the session's cluster."""
+    the session's cluster; stopped with SIGTERM afterwards."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL" and not k.startswith("TABLETAPE_")}
     env["TABLETAPE_PREFIX"] = f"tt-e2e-{uuid.uuid4().hex[:8]}"
@@ -91,3 +92,18 @@ def served(tmp_path: Path, store_settings: Settings) -> Iterator[Served]:
         if store_settings.rq_redis_url:
             # On the session's cluster the job queue is the machine's Redis: leave nothing there.
             forget(redis.Redis.from_url(store_settings.rq_redis_url), env["TABLETAPE_PREFIX"])
+
+
+@pytest.fixture
+def served(tmp_path: Path, store_settings: Settings) -> Iterator[Served]:
+    """A serve of the test's own, for tests that stop it or read its data dir."""
+    with serve_process(tmp_path, store_settings) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def shared_serve(tmp_path_factory: pytest.TempPathFactory, store_settings: Settings) -> Iterator[Served]:
+    """A serve shared by one module's tests that only record and read their own new matches
+    (starting a serve costs seconds; each test still makes its own matches)."""
+    with serve_process(tmp_path_factory.mktemp("serve"), store_settings) as running:
+        yield running

@@ -76,11 +76,11 @@ def listen(
 
 
 def test_a_spectator_follows_a_match_live_and_resumes_after_a_disconnect_without_gaps_or_repeats(
-    served: Served,
+    shared_serve: Served,
 ) -> None:
-    table = Table(served.url, "hats", 0)
+    table = Table(shared_serve.url, "hats", 0)
     total = len(table.script["actions"])
-    first = listen(served.url, table.id)
+    first = listen(shared_serve.url, table.id)
     messages = sse(first)
     kind, state, event_id = next(messages)
     assert kind == "state" and event_id == str(table.version) and state["finished"] is False
@@ -94,7 +94,7 @@ def test_a_spectator_follows_a_match_live_and_resumes_after_a_disconnect_without
     first.close()
     sender.join()
     table.send(total // 3).join()
-    resumed = listen(served.url, table.id, last_event_id=str(steps[-1]))
+    resumed = listen(shared_serve.url, table.id, last_event_id=str(steps[-1]))
     sender = table.send(total)
     ending: list[Message] = []
     for message in sse(resumed):
@@ -107,13 +107,13 @@ def test_a_spectator_follows_a_match_live_and_resumes_after_a_disconnect_without
     resumed.close()
     assert steps == list(range(table.created + 1, table.version + 1))
     assert ending and ending[0][1]["finished"] is True and ending[0][1]["version"] == table.version
-    final = requests.get(f"{served.url}/v1/matches/{table.id}/state", timeout=5).json()["state"]
+    final = requests.get(f"{shared_serve.url}/v1/matches/{table.id}/state", timeout=5).json()["state"]
     assert ending[0][1]["state"] == final
 
 
-def test_many_spectators_of_one_match_each_see_every_step(served: Served) -> None:
-    table = Table(served.url, "hat-trick", 1)
-    streams = [listen(served.url, table.id) for _ in range(8)]
+def test_many_spectators_of_one_match_each_see_every_step(shared_serve: Served) -> None:
+    table = Table(shared_serve.url, "hat-trick", 1)
+    streams = [listen(shared_serve.url, table.id) for _ in range(8)]
     seen: list[list[int]] = [[] for _ in streams]
 
     def follow(i: int) -> None:
@@ -134,8 +134,8 @@ def test_many_spectators_of_one_match_each_see_every_step(served: Served) -> Non
     assert all(steps == list(range(table.created + 1, table.version + 1)) for steps in seen)
 
 
-def test_following_an_unknown_match_is_a_404_problem(served: Served) -> None:
-    answer = requests.get(f"{served.url}/v1/matches/nope/live", timeout=5)
+def test_following_an_unknown_match_is_a_404_problem(shared_serve: Served) -> None:
+    answer = requests.get(f"{shared_serve.url}/v1/matches/nope/live", timeout=5)
     assert answer.status_code == 404 and answer.json()["code"] == "unknown_match"
 
 

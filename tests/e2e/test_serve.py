@@ -46,11 +46,11 @@ def projected_scores(url: str, match_id: str, version: int) -> dict[str, Any]:
     raise AssertionError(f"the projection never reached step {version}: {board}")
 
 
-def test_a_whole_wizard_match_is_recorded_and_projected_by_the_worker(served: Served) -> None:
+def test_a_whole_wizard_match_is_recorded_and_projected_by_the_worker(shared_serve: Served) -> None:
     wizard = all_games()["wizard"]
     script = next(s for s in map(wizard.example, range(50)) if len(s["players"]) == 3)
-    match_id, version = record(served.url, "wizard", script)
-    board = projected_scores(served.url, match_id, version)
+    match_id, version = record(shared_serve.url, "wizard", script)
+    board = projected_scores(shared_serve.url, match_id, version)
     assert board["finished"] is True and board["winners"]
     assert set(board["totals"]) == set(script["players"])
     assert len(board["rounds"]) == 20
@@ -60,13 +60,13 @@ def test_a_whole_wizard_match_is_recorded_and_projected_by_the_worker(served: Se
 
 @pytest.mark.parametrize("game_id", sorted(all_games()))
 def test_every_game_records_a_whole_match_and_the_worker_projects_its_result(
-    served: Served, game_id: str
+    shared_serve: Served, game_id: str
 ) -> None:
     game = all_games()[game_id]
-    match_id, version = record(served.url, game_id, game.example(1))
-    board = projected_scores(served.url, match_id, version)
+    match_id, version = record(shared_serve.url, game_id, game.example(1))
+    board = projected_scores(shared_serve.url, match_id, version)
     assert board["finished"] is True
-    listed = requests.get(f"{served.url}/v1/matches", params={"status": "finished"}, timeout=5)
+    listed = requests.get(f"{shared_serve.url}/v1/matches", params={"status": "finished"}, timeout=5)
     assert match_id in [m["id"] for m in listed.json()["matches"]]
 
 
