@@ -72,8 +72,18 @@ def validate_action(game: Game, action: Any) -> Action:
 
         raise unknown_action(game.title, kind, game.actions)
     fields = {k: v for k, v in action.items() if k != "type"}
-    _first_error(game.actions[kind], fields, f"action '{kind}'")
+    if not _fits(game.actions[kind], fields):
+        _first_error(game.actions[kind], fields, f"action '{kind}'")
     return dict(action)
+
+
+def _fits(schema: Mapping[str, Any], value: Any) -> bool:
+    """Whether the compiled validator finds that ``value`` fits (every write asks; only a misfit
+    is explained, and its sentence built, by ``_first_error``)."""
+    try:
+        return bool(schema_validators(schema)[1].is_valid(value))
+    except (ValueError, TypeError, OverflowError):
+        return False
 
 
 def with_defaults(schema: Mapping[str, Any], given: Mapping[str, Any]) -> dict[str, Any]:

@@ -15,8 +15,9 @@ The table records ``start_round {leader, hands?}``, ``play {player, card, mark?}
 eliminations, the next leader, the round's end and the result, each as an event.
 
 The package holds the eight modules every game holds (``constants``, ``schemas``, ``rules``,
-``evolve``, ``view``, ``legal``, ``example`` and this one) and two of its own: ``powers`` (the characters'
-distribution powers) and ``distribution`` (what a distribution sets off).
+``evolve``, ``view``, ``legal``, ``example`` and this one) and three of its own: ``powers`` (the
+characters' distribution powers), ``distribution`` (what a distribution sets off) and ``creation``
+(the characters and the mark table a match is created with).
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
-"""Setting up a match of The Hobbit Card Game and deciding what each recorded action causes.
+"""Deciding what each recorded action of The Hobbit Card Game causes.
 
 ``decide`` dispatches each action type to one small function; the distribution of a won trick,
-with everything it sets off, lives in ``games.hobbit.distribution``.
+with everything it sets off, lives in ``games.hobbit.distribution``, and the setup checks in
+``games.hobbit.creation`` (``setup`` is found here, as in every game's rules).
 """
 
 from __future__ import annotations
@@ -10,99 +11,13 @@ from typing import Any
 
 from games.contract import N_, Action, Event, State, event, fail, require
 from games.decider import Handler, decide_with
-from games.hobbit.constants import (
-    CHARACTERS,
-    DECK,
-    DISCARD,
-    MARKS,
-    SIDES,
-    TITLE,
-    TRUMP,
-    canonical_card,
-    colour,
-    living,
-    value,
-)
+from games.hobbit.constants import DECK, MARKS, TITLE, TRUMP, colour, living, value
+from games.hobbit.creation import card_of, mark_of, setup
 from games.hobbit.distribution import distribute
-from games.players import by_seat, name_key, require_everyone, require_turn
+from games.players import by_seat, require_everyone, require_turn
 from games.players import find_player as _seated
 
-# --- setup ---------------------------------------------------------------------------------------
-
-
-def setup(players: list[str], setup: dict[str, Any], options: dict[str, Any]) -> list[Event]:
-    """The match's first event, or RuleViolation for characters or marks the rules refuse."""
-    players = list(players)
-    for player in players:
-        require(
-            name_key(player) != DISCARD,
-            "reserved_name",
-            "'{player}' cannot be a player's name: \"{DISCARD}\" means a discarded card",
-            player=player,
-            DISCARD=DISCARD,
-        )
-    chosen: dict[str, Any] = {"characters": _characters(players, setup.get("characters"))}
-    if setup.get("marks") is not None:
-        chosen["marks"] = _mark_table(setup["marks"])
-    return [
-        event(
-            "MatchCreated",
-            players=players,
-            setup=chosen,
-            options=options,
-        )
-    ]
-
-
-def _characters(players: list[str], given: Any) -> dict[str, str]:
-    require(isinstance(given, dict), "characters_required", "setup.characters is required")
-    chosen: dict[str, str] = {}
-    for player, character in by_seat(players, given, N_("{player} has two characters")):
-        character = str(character).strip().lower()
-        require(
-            character in CHARACTERS,
-            "unknown_character",
-            "'{character}' is not a character: choose from {CHARACTERS}",
-            character=character,
-            CHARACTERS=", ".join(CHARACTERS),
-        )
-        holder = [p for p, c in chosen.items() if c == character]
-        require(
-            not holder,
-            "character_taken",
-            "{character} is already {holder}'s",
-            character=character,
-            holder=holder and holder[0],
-        )
-        chosen[player] = character
-    require_everyone(players, chosen, N_("no character for {missing}"))
-    for side in SIDES:
-        require(
-            any(CHARACTERS[c] == side for c in chosen.values()),
-            "side_missing",
-            "at least one character must be {side}",
-            side=side,
-        )
-    return {p: chosen[p] for p in players}
-
-
-def _mark_table(given: Any) -> dict[str, str]:
-    require(isinstance(given, dict), "invalid_marks", "setup.marks must map every card to a mark")
-    table: dict[str, str] = {}
-    for text, mark in given.items():
-        card = _card(text)
-        require(card not in table, "duplicate_card", "{card} appears twice in the mark table", card=card)
-        table[card] = _mark_value(mark)
-    missing = [card for card in DECK if card not in table]
-    require(
-        not missing,
-        "marks_incomplete",
-        "the mark table misses {count} of the 60 cards, first {first}",
-        count=len(missing),
-        first=", ".join(missing[:3]),
-    )
-    return {card: table[card] for card in DECK}
-
+__all__ = ["decide", "setup"]
 
 # --- decide --------------------------------------------------------------------------------------
 
@@ -148,7 +63,7 @@ def _hands(state: State, given: dict[str, Any], dealt: list[str], size: int) -> 
             "{player} is eliminated and is dealt no cards",
             player=player,
         )
-        hand = [_card(text) for text in cards]
+        hand = [card_of(text) for text in cards]
         require(
             len(hand) == size,
             "wrong_hand_size",
@@ -183,7 +98,7 @@ def _play(state: State, action: Action) -> list[Event]:
     trick = state["trick"]
     turn = trick["order"][len(trick["plays"])]
     require_turn(player, turn, N_("it is {turn}'s turn to play, not {player}'s"), turn=turn, player=player)
-    card = _card(action["card"])
+    card = card_of(action["card"])
     require(card not in state["seen"], "card_already_played", "{card} was played this round", card=card)
     if state["hands"] is not None:
         _require_from_hand(state, player, card)
@@ -254,7 +169,7 @@ def _mark(state: State, card: str, given: Any) -> str:
             MARKS=", ".join(MARKS),
         )
         return str(known)
-    mark = _mark_value(given)
+    mark = mark_of(given)
     if known is not None and mark != known:
         if state["marks_fixed"]:
             fail(
@@ -308,23 +223,3 @@ def _winner(plays: list[dict[str, str]]) -> dict[str, str]:
     led = colour(plays[0]["card"])
     rivals = trumps or [p for p in plays if colour(p["card"]) == led]
     return max(rivals, key=lambda p: value(p["card"]))
-
-
-def _card(text: Any) -> str:
-    card = canonical_card(text)
-    if card is None:
-        fail(
-            "unknown_card",
-            "'{text}' is not a card: colour red, yellow, green, blue or purple and number 1 to 12, "
-            "written like purple-12",
-            text=text,
-        )
-    return card
-
-
-def _mark_value(text: Any) -> str:
-    mark = str(text).strip().lower()
-    require(
-        mark in MARKS, "unknown_mark", "'{text}' is not a mark: {MARKS}", text=text, MARKS=", ".join(MARKS)
-    )
-    return mark

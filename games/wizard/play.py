@@ -132,7 +132,9 @@ def round_end_events(state: State, bids: dict[str, int], tricks: dict[str, int])
 
 
 def _refuse_card_out_of_play(state: State, player: str, card: str) -> None:
-    """Refuse a card that is played, turned or held elsewhere this round."""
+    """Refuse a card that is played, turned or held elsewhere this round.
+
+    Every play passes these checks, so a refusal's sentence is built only once it is refused."""
     if copies_allowed(card) > 1:
         _refuse_extra_copy(state, player, card)
         return
@@ -147,23 +149,23 @@ def _refuse_card_out_of_play(state: State, player: str, card: str) -> None:
                 trick=earlier["trick"],
                 round_no=round_no,
             )
-    require(
-        card != state["trump_card"],
-        "card_turned_for_trump",
-        "{card} is the turned trump card; it is out of play in round {round_no}",
-        card=card,
-        round_no=round_no,
-    )
-    for holder, hand in hands.items():
-        require(
-            holder == player or card not in hand,
-            "card_in_another_hand",
-            "{card} was dealt to {holder} in round {round_no}, so {player} cannot play it",
+    if card == state["trump_card"]:
+        fail(
+            "card_turned_for_trump",
+            "{card} is the turned trump card; it is out of play in round {round_no}",
             card=card,
-            holder=holder,
             round_no=round_no,
-            player=player,
         )
+    for holder, hand in hands.items():
+        if holder != player and card in hand:
+            fail(
+                "card_in_another_hand",
+                "{card} was dealt to {holder} in round {round_no}, so {player} cannot play it",
+                card=card,
+                holder=holder,
+                round_no=round_no,
+                player=player,
+            )
 
 
 def _refuse_extra_copy(state: State, player: str, card: str) -> None:
@@ -172,43 +174,43 @@ def _refuse_extra_copy(state: State, player: str, card: str) -> None:
     seen += (state["trump_card"] == card) + sum(
         hand.count(card) for holder, hand in state["hands"].items() if holder != player
     )
-    require(
-        seen < copies_allowed(card),
-        "no_copy_left",
-        "all {copies_allowed} copies of {describe_card} are already played, turned or dealt to "
-        "others in round {round}; {player} cannot play another",
-        copies_allowed=copies_allowed(card),
-        describe_card=describe_card(card),
-        round=state["round"],
-        player=player,
-    )
+    if seen >= copies_allowed(card):
+        fail(
+            "no_copy_left",
+            "all {copies_allowed} copies of {describe_card} are already played, turned or dealt to "
+            "others in round {round}; {player} cannot play another",
+            copies_allowed=copies_allowed(card),
+            describe_card=describe_card(card),
+            round=state["round"],
+            player=player,
+        )
 
 
 def _refuse_against_hand(state: State, player: str, card: str) -> None:
     hand = state["hands"].get(player)
     if hand is None:
         return  # hands not recorded: a revoke can only be found later (see _revoke)
-    require(
-        card in hand,
-        "card_not_in_hand",
-        "{describe_card} is not in {player}'s hand; they hold {hand}",
-        describe_card=describe_card(card),
-        player=player,
-        hand=", ".join(hand),
-    )
+    if card not in hand:
+        fail(
+            "card_not_in_hand",
+            "{describe_card} is not in {player}'s hand; they hold {hand}",
+            describe_card=describe_card(card),
+            player=player,
+            hand=", ".join(hand),
+        )
     led = suit_to_follow([t["card"] for t in state["trick"]])
     if led is None or suit_of(card) in (None, led):
         return
     holding = [c for c in hand if suit_of(c) == led]
-    require(
-        not holding,
-        "must_follow_suit",
-        "{player} must follow {suit_name} with {holding}; only a card of {suit_name}, a Wizard or a "
-        "Jester may be played",
-        player=player,
-        suit_name=suit_name(led),
-        holding=", ".join(holding),
-    )
+    if holding:
+        fail(
+            "must_follow_suit",
+            "{player} must follow {suit_name} with {holding}; only a card of {suit_name}, a Wizard or "
+            "a Jester may be played",
+            player=player,
+            suit_name=suit_name(led),
+            holding=", ".join(holding),
+        )
 
 
 def _revoke(state: State, player: str, card: str) -> dict[str, object] | None:

@@ -219,9 +219,13 @@ class Positions:
 
     def keep(self, match_id: str, pos: Position, dumped: bytes) -> None:
         """Remember the end of a batch this process wrote (``fold_own``'s) and give ``pos`` up,
-        as ``hand_back`` does."""
-        self._remember(match_id, [(pos["version"], dumped)])
-        self.hand_back(match_id, pos)
+        as ``hand_back`` does (in one look-up: every write passes here)."""
+        step = pos["version"]
+        with self._lock:
+            ring = self._ring(match_id)
+            ring[step] = dumped
+            if max(ring) == step:
+                self._live[match_id] = pos
 
     def _remember(self, match_id: str, kept: list[tuple[int, bytes]]) -> None:
         with self._lock:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
@@ -92,6 +93,7 @@ def fold(game: Game, pos: Position, events: Iterable[StoredEvent], rewind: Rewin
     return pos
 
 
+@dataclass(eq=False)
 class Tape:
     """A fold from a position that remembers the positions a correction may jump back to.
 
@@ -105,24 +107,15 @@ class Tape:
     nothing is kept.
     """
 
-    def __init__(
-        self,
-        game: Game,
-        start: Position,
-        fallback: Rewind | None = None,
-        keep: bool = True,
-        window: int = TAPE_WINDOW,
-        every: int = TAPE_EVERY,
-    ) -> None:
-        self.game = game
-        self.position = start
-        self.fallback = fallback
-        self.keep = keep
-        self.window = window
-        self.every = every
-        self._recent: OrderedDict[int, bytes] = OrderedDict()
-        self._marks: dict[int, bytes] = {}
-        self._action: Any = None
+    game: Game
+    position: Position
+    fallback: Rewind | None = None
+    keep: bool = True
+    window: int = TAPE_WINDOW
+    every: int = TAPE_EVERY
+    _recent: OrderedDict[int, bytes] = field(default_factory=OrderedDict, init=False, repr=False)
+    _marks: dict[int, bytes] = field(default_factory=dict, init=False, repr=False)
+    _action: Any = field(default=None, init=False, repr=False)
 
     def advance(self, event: StoredEvent) -> Position:
         """The position after ``event``, folded onto the tape's own."""

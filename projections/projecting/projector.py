@@ -139,6 +139,8 @@ class Projector:
         # A position at a step never changes, so one held here is as good as the stored one
         # while the stored checkpoint is its step (take.lua then sends no position).
         self._held: LRUCache[str, Position] = LRUCache(maxsize=POSITIONS_HELD)
+        # The read models' basis of matches in progress, by what it is worked out from.
+        self._bases: dict[tuple[Any, ...], str] = {}
         self._lock = threading.Lock()
         # A cluster keeps the dirty set in another slot than any match's keys.
         self._cluster = hasattr(self.client, "get_node_from_key")
@@ -308,7 +310,18 @@ class Projector:
     ) -> tuple[dict[str, Any], str]:
         """The match's summary at ``pos`` and the basis of the read models it implies."""
         summary = summary_of(match_id, header, game, pos["game"], scores, pos["version"])
-        return summary, self.models.basis(summary, float(header.get("created_ms", 0)))
+        created = float(header.get("created_ms", 0))
+        if summary["finished"]:
+            return summary, self.models.basis(summary, created)
+        # A match in progress keeps its basis from step to step (ReadModels.basis), and every
+        # write carries one: it is worked out once per match and status.
+        said = (created, summary["game"], tuple(summary["players"]), summary["status"])
+        basis = self._bases.get(said)
+        if basis is None:
+            if len(self._bases) >= POSITIONS_HELD:
+                self._bases.clear()
+            basis = self._bases[said] = self.models.basis(summary, created)
+        return summary, basis
 
     def _fields(
         self, match_id: str, header: dict[str, str], game: Game, pos: Position, frozen: bytes

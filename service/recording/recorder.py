@@ -112,8 +112,7 @@ def view_json(game: Game, state: Any) -> bytes:
     return dumps_sorted(game.view(state))
 
 
-@dataclass(frozen=True)
-class Folded:
+class Folded(NamedTuple):
     """A write's batch folded before it is sent: its steps, the position after them (the next
     writer's) and that position frozen."""
 
@@ -177,8 +176,7 @@ class Keyed:
         return cls(kind, key, fingerprint(body), made_by.get("credential")) if key else None
 
 
-@dataclass(frozen=True)
-class _Write:
+class _Write(NamedTuple):
     """One write being recorded: the match, how to decide it, and the request's conditions."""
 
     game: Game
@@ -192,6 +190,8 @@ class _Write:
     rates: RateCounters | None
     # The writer's credential, which the append checks is still current.
     credential: Credential
+    # The token written with (``Recorder._writers`` forgets it once its credential changed).
+    token: str
 
     @classmethod
     def of(
@@ -204,15 +204,15 @@ class _Write:
         idempotency_key: str | None,
         body: Any,
         rates: RateCounters | None,
-        credential: Credential,
+        writer: _Writer,
     ) -> _Write:
         """A write of ``body``: only a keyed write is told apart from a retry under its key."""
         digest = fingerprint(body) if idempotency_key else ""
-        return cls(game, header, match_id, decide, if_match, idempotency_key, digest, rates, credential)
+        key, credential, token = idempotency_key, writer.credential, writer.token
+        return cls(game, header, match_id, decide, if_match, key, digest, rates, credential, token)
 
 
-@dataclass(frozen=True)
-class _Sent:
+class _Sent(NamedTuple):
     """An append the store answered: the batch, its fold (if folded before it was sent), the
     store's answer, the answer's view written meanwhile, and whether it carried its projection."""
 
@@ -221,6 +221,17 @@ class _Sent:
     result: AppendResult
     view: bytes | None
     carried: bool
+
+
+class _Writer(NamedTuple):
+    """Who writes to a match with a token (``Recorder._authorised``): the match's rules and
+    header, the reader the token is, and the credential its appends rely on."""
+
+    game: Game
+    header: dict[str, str]
+    seat: Reader
+    credential: Credential
+    token: str
 
 
 class _ViewWriter:
@@ -238,6 +249,23 @@ class _ViewWriter:
         """Write the view out (nothing for a batch folded only once the reply is in)."""
         if self.folded is not None:
             self.json = view_json(self.game, self.folded.pos["game"])
+
+
+# Each second's part of the events' timestamps (``stamp``), by the second: every write stamps its
+# events, and the writes of one second share it.
+_SECONDS: dict[tuple[Any, ...], tuple[str, str]] = {}
+
+
+def stamp(now: datetime) -> str:
+    """``now.isoformat(timespec="milliseconds")``, its second's part written once a second."""
+    second = (now.tzinfo, now.year, now.month, now.day, now.hour, now.minute, now.second, now.fold)
+    parts = _SECONDS.get(second)
+    if parts is None:
+        text = now.replace(microsecond=0).isoformat()  # YYYY-MM-DDTHH:MM:SS and the offset, if any
+        if len(_SECONDS) >= 64:
+            _SECONDS.clear()
+        parts = _SECONDS[second] = (text[:19], text[19:])
+    return f"{parts[0]}.{now.microsecond // 1000:03d}{parts[1]}"
 
 
 def fingerprint(body: Any) -> str:
@@ -266,9 +294,10 @@ class Recorder:
         self.projector = projector
         # When each match whose projection a write here found behind may carry one again.
         self._behind: LRUCache[str, float] = LRUCache(maxsize=TOKENS_KEPT)
-        # Whom each (match, token digest) was found to be: a remembered token is not read again,
-        # since each append checks in its own run that the credential it relies on is current.
-        self._writers: LRUCache[tuple[str, str], Reader] = LRUCache(maxsize=TOKENS_KEPT)
+        # Whom each (match, token) was found to be, with the match's rules and header: a
+        # remembered token is not read again, since each append checks in its own run that the
+        # credential it relies on is current.
+        self._writers: LRUCache[tuple[str, str], _Writer] = LRUCache(maxsize=TOKENS_KEPT)
 
     def create(
         self,
@@ -465,7 +494,8 @@ class Recorder:
 
         ``rates``: counters the append counts this write against (``events.store.RateCounters``);
         over one, OverLimit and nothing recorded."""
-        game, header, seat, credential = self._authorised(match_id, token)
+        writer = self._authorised(match_id, token)
+        game, header, seat = writer.game, writer.header, writer.seat
         action = validate_action(game, action)
         if not seat.table:
             _own_action(seat, action.get("player"), "record")
@@ -477,7 +507,7 @@ class Recorder:
             return self._new_events(game, events, unique_hex(), actor, action, seat)
 
         done = self._write(
-            _Write.of(game, header, match_id, decide, if_match, idempotency_key, action, rates, credential)
+            _Write.of(game, header, match_id, decide, if_match, idempotency_key, action, rates, writer)
         )
         return done if seat.table else self._as_seen(game, seat, done)
 
@@ -492,7 +522,8 @@ class Recorder:
     ) -> Recorded:
         """Append a correction of ``kind``: an undo (``tape.UNDONE``) takes back the last effective
         action, a redo (``tape.REDONE``) re-applies the action the last undo took back."""
-        game, header, seat, credential = self._authorised(match_id, token)
+        writer = self._authorised(match_id, token)
+        game, header, seat = writer.game, writer.header, writer.seat
         make = tape.undo_event if kind == tape.UNDONE else tape.redo_event
         word = "undo" if kind == tape.UNDONE else "redo"
 
@@ -512,7 +543,7 @@ class Recorder:
             return [NewEvent(kind, data, meta)]
 
         body = {"type": word}
-        write = _Write.of(game, header, match_id, decide, if_match, idempotency_key, body, rates, credential)
+        write = _Write.of(game, header, match_id, decide, if_match, idempotency_key, body, rates, writer)
         done = self._write(write)
         return done if seat.table else self._as_seen(game, seat, done)
 
@@ -559,7 +590,7 @@ class Recorder:
         except CredentialChanged:
             # Reset or revoked since this process checked it: forgotten, and refused as any
             # token that is not the match's.
-            self._writers.pop((write.match_id, write.credential.digest), None)
+            self._writers.pop((write.match_id, write.token), None)
             raise Forbidden(_NOT_A_WRITER) from None
         return _Sent(new, folded, result, view.json, carried is not None)
 
@@ -661,26 +692,27 @@ class Recorder:
         pos = self.positions.position(game, match_id, last)
         return Recorded(match_id, last, events, view_json(game, pos["game"]), duplicate=True)
 
-    def _authorised(
-        self, match_id: str, token: str | None
-    ) -> tuple[Game, dict[str, str], Reader, Credential]:
+    def _authorised(self, match_id: str, token: str | None) -> _Writer:
         """The match's rules, header, writer and the credential its writes rely on, once ``token``
         is found to be its table's token or one of its seats'. A token this process found before
-        is not read again: the append checks in its own run that the credential is current, so a
-        reset or a revoked seat still counts at once in every process."""
-        header = self.store.header(match_id)
+        is compared, not hashed nor read again: the append checks in its own run that the
+        credential is current, so a reset or a revoked seat still counts at once in every process."""
         if not token:
+            self.store.header(match_id)  # an unknown match is refused as such first
             raise Unauthorized("this write needs the match's token: Authorization: Bearer <token>")
+        known = self._writers.get((match_id, token))
+        if known is not None:
+            return known
+        header = self.store.header(match_id)
+        seat = who(self.store, match_id, token, "write to")
         digest = token_hash(token)
-        seat = self._writers.get((match_id, digest))
-        if seat is None:
-            seat = who(self.store, match_id, token, "write to")
-            self._writers[(match_id, digest)] = seat
         if seat.table:
             credential = Credential(TABLE_FIELD, digest, fallback="token_hash")
         else:
             credential = Credential(seat_field(str(seat.seat)), digest)
-        return get_game(header["game"]), header, seat, credential
+        known = _Writer(get_game(header["game"]), header, seat, credential, token)
+        self._writers[(match_id, token)] = known
+        return known
 
     def _new_events(
         self,
@@ -703,7 +735,7 @@ class Recorder:
         return new
 
     def _now(self) -> str:
-        return self.clock().isoformat(timespec="milliseconds")
+        return stamp(self.clock())
 
     @staticmethod
     def _meta(actor: str, action_id: str, schema: int, action: Any, ts: str) -> dict[str, Any]:

@@ -12,33 +12,32 @@ from __future__ import annotations
 import signal
 import subprocess
 import time
+from dataclasses import dataclass, field
 
 import click
 
 from service.run.embedded_redis import stop_with_parent
 
 
+@dataclass(eq=False)
 class Child:
     """One supervised process: its command, its current run, and when to start it again."""
 
-    def __init__(
-        self,
-        name: str,
-        argv: list[str],
-        env: dict[str, str],
-        first: float = 0.5,
-        longest: float = 30.0,
-        steady: float = 60.0,
-    ) -> None:
-        self.name = name
-        self.argv = argv
-        self.env = env
-        self.first, self.longest, self.steady = first, longest, steady
-        self.delay = first
-        self.process: subprocess.Popen[bytes] | None = None
-        self.started = 0.0
-        self.restart_at: float | None = None
-        self.restarts = 0
+    name: str
+    argv: list[str]
+    env: dict[str, str]
+    # The restart back-off, in seconds (see the module's docstring).
+    first: float = 0.5
+    longest: float = 30.0
+    steady: float = 60.0
+    delay: float = field(init=False)
+    process: subprocess.Popen[bytes] | None = field(default=None, init=False)
+    started: float = field(default=0.0, init=False)
+    restart_at: float | None = field(default=None, init=False)
+    restarts: int = field(default=0, init=False)
+
+    def __post_init__(self) -> None:
+        self.delay = self.first
 
     def start(self) -> None:
         """Start the process."""

@@ -21,12 +21,23 @@ def made(n: int) -> NewEvent:
     )
 
 
+@pytest.fixture
+def plain(redis_client: redis.Redis, keys: Keys) -> EventStore:
+    """A store that waits for no replica, after creating match m with one event."""
+    store = EventStore(redis_client, keys)
+    store.create("m", {"game": "wizard"}, [made(0)], created_ms=1)
+    return store
+
+
+@pytest.fixture
+def waiting(redis_client: redis.Redis, keys: Keys) -> EventStore:
+    """A store that waits, 50 ms at most, for more replicas than the test server has."""
+    return EventStore(redis_client, keys, replicas=TOO_MANY, replica_timeout_ms=50)
+
+
 def test_an_append_fewer_replicas_confirm_is_refused_but_recorded_once_and_retried_by_its_key(
-    redis_client: redis.Redis, keys: Keys
+    plain: EventStore, waiting: EventStore
 ) -> None:
-    plain = EventStore(redis_client, keys)
-    waiting = EventStore(redis_client, keys, replicas=TOO_MANY, replica_timeout_ms=50)
-    plain.create("m", {"game": "wizard"}, [made(0)], created_ms=1)
     with pytest.raises(NotReplicated) as refused:
         waiting.append("m", [made(1), made(2)], idempotency_key="k", fingerprint="f")
     assert refused.value.wanted == TOO_MANY and refused.value.acknowledged < TOO_MANY
@@ -37,19 +48,17 @@ def test_an_append_fewer_replicas_confirm_is_refused_but_recorded_once_and_retri
     assert [e.data["n"] for e in plain.read("m")] == [0, 1, 2]
 
 
-def test_a_create_fewer_replicas_confirm_is_refused_too(redis_client: redis.Redis, keys: Keys) -> None:
-    waiting = EventStore(redis_client, keys, replicas=TOO_MANY, replica_timeout_ms=50)
+def test_a_create_fewer_replicas_confirm_is_refused_too(
+    waiting: EventStore, redis_client: redis.Redis, keys: Keys
+) -> None:
     with pytest.raises(NotReplicated):
         waiting.create("m", {"game": "wizard"}, [made(0)], created_ms=1)
     assert EventStore(redis_client, keys).version("m") == 1
 
 
 def test_a_refused_append_under_a_version_check_writes_nothing_and_says_so(
-    redis_client: redis.Redis, keys: Keys
+    plain: EventStore, waiting: EventStore
 ) -> None:
-    plain = EventStore(redis_client, keys)
-    waiting = EventStore(redis_client, keys, replicas=TOO_MANY, replica_timeout_ms=50)
-    plain.create("m", {"game": "wizard"}, [made(0)], created_ms=1)
     with pytest.raises(Exception) as refused:
         waiting.append("m", [made(1)], expected_version=5)
     assert type(refused.value).__name__ == "VersionConflict"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import importlib
 import json
 import pkgutil
@@ -17,29 +16,10 @@ from games.contract import Game, InvalidAction, RuleViolation
 from games.decider import MODULES
 from games.registry import all_games
 from games.schemas import DRAFT
-from games.validation import validate_action, validate_match
+from games.validation import validate_match
+from tests.support import games as support
 
 GAMES = list(all_games().values())
-
-
-def play(game: Game, script: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Record a script through the contract; return every event and the state after each."""
-    players, setup, options = validate_match(game, script["players"], script["setup"], script["options"])
-    events = game.setup(players, setup, options)
-    state: dict[str, Any] = {}
-    states = []
-    for ev in events:
-        state = game.evolve(state, ev)
-        states.append(copy.deepcopy(state))
-    for action in script["actions"]:
-        before = json.dumps(state, sort_keys=True)
-        new = game.decide(state, validate_action(game, action))
-        assert json.dumps(state, sort_keys=True) == before, f"decide changed the state: {action}"
-        for ev in new:
-            state = game.evolve(state, ev)
-            states.append(copy.deepcopy(state))
-        events += new
-    return events, states
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
@@ -103,13 +83,13 @@ def test_every_schema_a_game_publishes_is_a_described_draft_2020_12_object(game:
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
 def test_a_finished_match_refuses_every_action_with_match_finished(game: Game) -> None:
-    _, states = play(game, game.example(0))
+    _, finished = support.play_script(game, game.example(0))
     for kind in game.actions:
         with pytest.raises(RuleViolation) as refused:
-            game.decide(states[-1], {"type": kind})
+            game.decide(finished, {"type": kind})
         assert refused.value.code == "match_finished"
         # The refusal says who won, where the state knows it.
-        assert all(winner in refused.value.message for winner in states[-1].get("winners", []))
+        assert all(winner in refused.value.message for winner in finished.get("winners", []))
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)

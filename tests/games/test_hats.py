@@ -561,17 +561,7 @@ def test_a_candidate_seen_in_another_hand_is_no_candidate_any_more() -> None:
 
 
 def test_the_last_card_of_a_recorded_hand_is_the_only_possible_favourite() -> None:
-    hand = [
-        "red-2",
-        "red-3",
-        "red-4",
-        "red-5",
-        "red-6",
-        "orange-1",
-        "orange-3",
-        "orange-4",
-        "orange-5",
-    ]
+    hand = [*ANN_HAND[:8], "orange-5"]  # pink-1, the ninth, is never in it
     state = create(TWO, hands={"ann": hand})
     for card in hand[:8]:
         state = run(state, ("black_hat", {"player": "ann", "card": card}), ("black_hat", {"player": "bob"}))

@@ -179,17 +179,22 @@ def test_the_highest_total_wins() -> None:
     assert result == {key: board[key] for key in ("winners", "totals", "cookie", "decided_by")}
 
 
-def test_a_total_tie_goes_to_the_most_black_hats() -> None:
+def tied_at_seven(bob_favourite: str, bob_black_hats: int) -> dict[str, Any]:
+    """The scoreboard where ann and bob end on 7 and cy on 5 holding the cookie.
+
+    ann: 5 + 3 black hats - 1 favourite = 7; cy: 1 + 2 + 3 + 5 cookie - 6 favourite = 5;
+    bob collected 4 + 4, and his black hats and favourite bring him to 7 too.
+    """
     state, _ = finished(
-        {
-            "ann": ["blue-1"],  # 5 + 3 black hats - 1 favourite = 7
-            "bob": ["green-1", "green-2"],  # 4 + 4 + 1 black hat - 2 favourite = 7
-            "cy": ["red-2", "orange-1", "yellow-1"],  # 1 + 2 + 3 + 5 cookie - 6 favourite = 5
-        },
-        {"ann": "pink-1", "bob": "pink-2", "cy": "pink-6"},
-        black={"ann": 3, "bob": 1},
+        {"ann": ["blue-1"], "bob": ["green-1", "green-2"], "cy": ["red-2", "orange-1", "yellow-1"]},
+        {"ann": "pink-1", "bob": bob_favourite, "cy": "pink-6"},
+        black={"ann": 3, "bob": bob_black_hats},
     )
-    board = GAME.scores(state)
+    return dict(GAME.scores(state))
+
+
+def test_a_total_tie_goes_to_the_most_black_hats() -> None:
+    board = tied_at_seven("pink-2", bob_black_hats=1)  # bob: 4 + 4 + 1 black hat - 2 favourite
     assert board["totals"] == {"ann": 7, "bob": 7, "cy": 5} and board["cookie"] == "cy"
     assert (board["winners"], board["decided_by"]) == (["ann"], "black_hats")
 
@@ -210,16 +215,7 @@ def test_a_tie_on_total_and_black_hats_goes_to_the_cookie_holder() -> None:
 
 
 def test_a_tie_the_cookie_does_not_settle_is_a_shared_win() -> None:
-    state, _ = finished(
-        {
-            "ann": ["blue-1"],  # 5 + 3 black hats - 1 favourite = 7
-            "bob": ["green-1", "green-2"],  # 4 + 4 + 3 black hats - 4 favourite = 7
-            "cy": ["red-2", "orange-1", "yellow-1"],  # 1 + 2 + 3 + 5 cookie - 6 favourite = 5
-        },
-        {"ann": "pink-1", "bob": "pink-4", "cy": "pink-6"},
-        black={"ann": 3, "bob": 3},
-    )
-    board = GAME.scores(state)
+    board = tied_at_seven("pink-4", bob_black_hats=3)  # bob: 4 + 4 + 3 black hats - 4 favourite
     assert board["totals"] == {"ann": 7, "bob": 7, "cy": 5}
     assert (board["winners"], board["decided_by"]) == (["ann", "bob"], "shared")
 

@@ -32,6 +32,15 @@ def refused_setup(players: list[str], setup: dict[str, Any], **options: Any) -> 
     return support.refused_setup(GAME, players, setup, options)
 
 
+def duo_after_discarding(*cards: str) -> Table:
+    """Two players recorded without hands, after a first trick of ``cards`` that went to the discard."""
+    t = Table(DUO)
+    t.start("ann")
+    t.trick(*cards)
+    t.give(**{card.replace("-", "_"): "discard" for card in cards})
+    return t
+
+
 # --- the game as registered ----------------------------------------------------------------------
 
 
@@ -257,10 +266,7 @@ def test_cards_and_players_are_read_in_any_case_and_recorded_canonically() -> No
 
 
 def test_a_card_already_played_this_round_is_refused() -> None:
-    t = Table(DUO)
-    t.start("ann")
-    t.trick("red-1", "red-2")
-    t.give(red_1="discard", red_2="discard")
+    t = duo_after_discarding("red-1", "red-2")
     error = t.refused("play", player="bob", card="red-1")
     assert error.code == "card_already_played" and "red-1" in error.message
 
@@ -328,20 +334,19 @@ def test_with_hands_a_card_not_in_the_players_hand_is_refused() -> None:
     assert error.code == "card_not_in_hand" and "ann" in error.message
 
 
-def test_with_hands_a_player_holding_the_led_colour_must_follow_it() -> None:
+@pytest.mark.parametrize(
+    ("led", "off_colour"),
+    [
+        pytest.param("red-1", "yellow-2", id="red_led"),
+        pytest.param("purple-1", "red-2", id="purple_led_must_be_followed_with_purple"),
+    ],
+)
+def test_with_hands_a_player_holding_the_led_colour_must_follow_it(led: str, off_colour: str) -> None:
     t = Table(DUO)
     t.start("ann", record=True)
-    t.play("ann", "red-1")
-    error = t.refused("play", player="bob", card="yellow-2")
-    assert error.code == "must_follow_colour" and "red" in error.message
-
-
-def test_with_hands_purple_led_must_be_followed_with_purple() -> None:
-    t = Table(DUO)
-    t.start("ann", record=True)
-    t.play("ann", "purple-1")
-    error = t.refused("play", player="bob", card="red-2")
-    assert error.code == "must_follow_colour" and "purple" in error.message
+    t.play("ann", led)
+    error = t.refused("play", player="bob", card=off_colour)
+    assert error.code == "must_follow_colour" and led.split("-")[0] in error.message
 
 
 def test_with_hands_a_player_without_the_led_colour_may_play_any_card() -> None:
@@ -354,10 +359,7 @@ def test_with_hands_a_player_without_the_led_colour_may_play_any_card() -> None:
 
 
 def test_without_hands_a_later_play_proving_a_revoke_is_accepted_with_a_dispute() -> None:
-    t = Table(DUO)
-    t.start("ann")
-    t.trick("red-1", "yellow-2")
-    t.give(red_1="discard", yellow_2="discard")
+    t = duo_after_discarding("red-1", "yellow-2")
     t.play("ann", "blue-1")
     events = t.play("bob", "red-4")
     assert types(events)[:2] == ["CardPlayed", "DisputeRaised"]
@@ -368,10 +370,7 @@ def test_without_hands_a_later_play_proving_a_revoke_is_accepted_with_a_dispute(
 
 
 def test_a_revoke_is_disputed_once_however_often_the_colour_is_played_again() -> None:
-    t = Table(DUO)
-    t.start("ann")
-    t.trick("red-1", "yellow-2")
-    t.give(red_1="discard", yellow_2="discard")
+    t = duo_after_discarding("red-1", "yellow-2")
     t.trick("blue-1", "red-4")
     t.give(blue_1="discard", red_4="discard")
     t.trick("blue-3", "red-6")
@@ -379,10 +378,7 @@ def test_a_revoke_is_disputed_once_however_often_the_colour_is_played_again() ->
 
 
 def test_following_the_led_colour_raises_no_dispute() -> None:
-    t = Table(DUO)
-    t.start("ann")
-    t.trick("red-1", "red-2")
-    t.give(red_1="discard", red_2="discard")
+    t = duo_after_discarding("red-1", "red-2")
     t.trick("red-4", "red-3")
     assert t.view["disputes"] == []
 

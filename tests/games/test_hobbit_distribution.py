@@ -142,14 +142,20 @@ def test_a_distribution_is_read_in_any_case_and_recorded_canonically() -> None:
 # --- what the cards do ---------------------------------------------------------------------------
 
 
+def free_duo_after(*cards: str) -> Table:
+    """A free-distribution table of bilbo (ann) and smaug (bob) that has just played ``cards``."""
+    t = Table(FREE_DUO, distribution="free")
+    t.start("ann")
+    t.trick(*cards)
+    return t
+
+
 def effects(events: list[dict[str, Any]]) -> list[tuple[str, str, str]]:
     return [(e["card"], e["player"], e["effect"]) for e in of_type(events, "CardTookEffect")]
 
 
 def test_light_damages_an_evil_character_and_heals_a_good_one() -> None:
-    t = Table(FREE_DUO, distribution="free")
-    t.start("ann")
-    t.trick("yellow-1", "yellow-2")
+    t = free_duo_after("yellow-1", "yellow-2")
     events = t.give(yellow_1="ann", yellow_2="bob")
     assert effects(events) == [("yellow-1", "ann", "heal"), ("yellow-2", "bob", "damage")]
     assert of_type(events, "DamageChanged") == [
@@ -160,9 +166,7 @@ def test_light_damages_an_evil_character_and_heals_a_good_one() -> None:
 
 
 def test_dark_damages_a_good_character_and_heals_an_evil_one() -> None:
-    t = Table(FREE_DUO, distribution="free")
-    t.start("ann")
-    t.trick("green-1", "green-2")
+    t = free_duo_after("green-1", "green-2")
     events = t.give(green_1="bob", green_2="ann")
     assert effects(events) == [("green-1", "bob", "heal"), ("green-2", "ann", "damage")]
     assert t.view["characters"]["ann"]["damage"] == 1 and t.view["characters"]["bob"]["damage"] == 0
@@ -170,48 +174,38 @@ def test_dark_damages_a_good_character_and_heals_an_evil_one() -> None:
 
 
 def test_a_pipe_is_counted_and_does_nothing_else() -> None:
-    t = Table(FREE_DUO, distribution="free")
-    t.start("ann")
-    t.trick("red-1", "red-2")
+    t = free_duo_after("red-1", "red-2")
     events = t.give(red_1="ann", red_2="ann")
     assert effects(events) == [("red-1", "ann", "pipe"), ("red-2", "ann", "pipe")]
     assert "DamageChanged" not in types(events)
     assert t.view["characters"]["ann"]["pipes"] == 2 and t.view["characters"]["ann"]["health"] == 2
 
 
-def test_healing_never_lifts_health_above_two() -> None:
-    t = Table(FREE_DUO, distribution="free")
-    t.start("ann")
-    t.trick("yellow-1", "yellow-3")
-    events = t.give(yellow_1="ann", yellow_3="ann")
+@pytest.mark.parametrize(
+    "cards",
+    [
+        pytest.param(("yellow-1", "yellow-3"), id="healing_never_lifts_health_above_two"),
+        # One at a time, the heal would be lost on a healthy character and the harm would stay.
+        pytest.param(("yellow-1", "green-2"), id="the_cards_of_one_trick_take_effect_together"),
+    ],
+)
+def test_a_healthy_character_handed_these_cards_stays_unharmed(cards: tuple[str, str]) -> None:
+    t = free_duo_after(*cards)
+    events = t.give(**{card.replace("-", "_"): "ann" for card in cards})
     assert "DamageChanged" not in types(events)
-    assert t.view["characters"]["ann"]["health"] == 2
+    assert t.view["characters"]["ann"]["health"] == 2 and t.view["characters"]["ann"]["damage"] == 0
 
 
 def test_healing_takes_away_damage_taken_earlier() -> None:
-    t = Table(FREE_DUO, distribution="free")
-    t.start("ann")
-    t.trick("green-1", "green-2")
+    t = free_duo_after("green-1", "green-2")
     t.give(green_1="ann", green_2="bob")
     t.trick("yellow-3", "yellow-4")
     t.give(yellow_3="ann", yellow_4="ann")
     assert t.view["characters"]["ann"]["damage"] == 0
 
 
-def test_the_cards_of_one_trick_take_effect_together() -> None:
-    t = Table(FREE_DUO, distribution="free")
-    t.start("ann")
-    t.trick("yellow-1", "green-2")
-    events = t.give(yellow_1="ann", green_2="ann")
-    # One at a time, the heal would be lost on a healthy character and the harm would stay.
-    assert "DamageChanged" not in types(events)
-    assert t.view["characters"]["ann"]["damage"] == 0
-
-
 def test_damage_dealt_counts_every_harm_before_any_healing() -> None:
-    t = Table(FREE_DUO, distribution="free")
-    t.start("ann")
-    t.trick("yellow-1", "green-2")
+    t = free_duo_after("yellow-1", "green-2")
     t.give(yellow_1="ann", green_2="ann")
     assert t.view["damage_dealt"] == {"good": 0, "evil": 1}
 

@@ -7,7 +7,7 @@ from typing import Any
 from games.contract import Game
 from games.legal import Entry
 from games.registry import get_game
-from games.validation import validate_action, validate_match
+from tests.support import games as support
 
 State = dict[str, Any]
 
@@ -17,14 +17,7 @@ def position(
 ) -> State:
     """The state after creating a match and recording ``actions``."""
     game = get_game(game_id)
-    names, setup, filled = validate_match(game, players, setup, options)
-    state: State = {}
-    for event in game.setup(names, setup, filled):
-        state = game.evolve(state, event)
-    for action in actions:
-        for event in game.decide(state, validate_action(game, action)):
-            state = game.evolve(state, event)
-    return state
+    return support.run(game, support.create(game, players, setup, options), actions)
 
 
 def offered(game: Game, state: State, kind: str, player: str | None = None, hidden: bool = True) -> Entry:

@@ -20,6 +20,11 @@ PLAYERS = ["ann", "bob", "cy"]
 Deal = dict[str, Any]
 
 
+def deal(ann: str, bob: str, cy: str, middle: str) -> Deal:
+    """The props as dealt: each player's two slots written "slot-0 slot-1", then the middle."""
+    return {"ann": ann.split(), "bob": bob.split(), "cy": cy.split(), "middle": middle}
+
+
 def place_of(player: str, slot: int = 0) -> int:
     """A place number: the players' slots in seat order, then the middle."""
     return 6 if player == "middle" else PLAYERS.index(player) * 2 + slot
@@ -101,12 +106,7 @@ class Table:
 
 
 ALL = ["rabbit", "other-rabbit", "hat", "lettuce", "carrot"]
-DEAL_A: Deal = {
-    "ann": ["lettuce", "carrot"],
-    "bob": ["rabbit", "carrot"],
-    "cy": ["hat", "other-rabbit"],
-    "middle": "carrot",
-}
+DEAL_A = deal(ann="lettuce carrot", bob="rabbit carrot", cy="hat other-rabbit", middle="carrot")
 
 
 def swap(player: str, slot: int, other: str, other_slot: int) -> dict[str, Any]:
@@ -431,7 +431,8 @@ def test_a_fail_may_leave_out_the_slot_when_only_one_is_face_down() -> None:
     assert events[0]["data"]["slot"] == 1
 
 
-def test_a_fail_cannot_turn_a_prop_that_is_already_face_up() -> None:
+def each_failed_once() -> Table:
+    """DEAL_A after each player has swapped and failed once, each slot 0 now face up; ann to act."""
     table = Table(DEAL_A)
     table.swap("ann", 1, "bob", 1)
     table.fail("ann", 0)
@@ -439,19 +440,18 @@ def test_a_fail_cannot_turn_a_prop_that_is_already_face_up() -> None:
     table.fail("bob", 0)
     table.swap("cy", 1, "bob", 1)
     table.fail("cy", 0)
+    return table
+
+
+def test_a_fail_cannot_turn_a_prop_that_is_already_face_up() -> None:
+    table = each_failed_once()
     table.swap("ann", 1, "cy", 1)
     refused = table.refuse({"type": "fail", "player": "ann", "slot": 0, "prop": "lettuce"})
     assert refused.code == "slot_already_face_up" and "turns slot 1" in refused.message
 
 
 def test_a_fail_with_both_props_face_up_turns_nothing_more() -> None:
-    table = Table(DEAL_A)
-    table.swap("ann", 1, "bob", 1)
-    table.fail("ann", 0)
-    table.swap("bob", 0, "cy", 0)
-    table.fail("bob", 0)
-    table.swap("cy", 1, "bob", 1)
-    table.fail("cy", 0)
+    table = each_failed_once()
     table.swap("ann", 1, "cy", 0)  # cy's face-up prop comes to ann's slot 1
     assert table.spot("ann", 1)["face_up"] is True
     refused = table.refuse({"type": "fail", "player": "ann", "slot": 1, "prop": "hat"})
@@ -523,12 +523,7 @@ def test_a_claim_on_a_prop_seen_face_up_is_refused_with_when_it_was_seen() -> No
     assert lie.message == ("slot 1 of bob was seen to be the other rabbit at step 5 and has not moved since")
 
 
-THREE_CARROTS: Deal = {
-    "ann": ["carrot", "hat"],
-    "bob": ["carrot", "lettuce"],
-    "cy": ["carrot", "rabbit"],
-    "middle": "other-rabbit",
-}
+THREE_CARROTS = deal(ann="carrot hat", bob="carrot lettuce", cy="carrot rabbit", middle="other-rabbit")
 
 
 def three_carrots_seen() -> Table:
@@ -577,6 +572,17 @@ def test_counting_the_props_pins_down_the_ones_still_face_down() -> None:
     assert table.view()["arrangements"] == 1
 
 
+def assert_two_carrots_refused(table: Table, player: str, elsewhere: str) -> None:
+    """Each of the player's slots may hold a carrot, yet performing with two carrots is refused."""
+    assert all("carrot" in table.spot(player, slot)["possible"] for slot in (0, 1))
+    refused = table.refuse({"type": "perform", "player": player, "props": ["carrot", "carrot"]})
+    assert refused.code == "prop_contradiction"
+    assert refused.message == (
+        f"slot 1 of {player} cannot be a carrot as well as slot 0 of {player}: there are only three carrots, "
+        f"and at least two are elsewhere ({elsewhere})"
+    )
+
+
 def test_two_carrots_cannot_be_claimed_where_only_one_is_left() -> None:
     table = Table(THREE_CARROTS, first_trick="bunch-of-carrots")
     table.swap("ann", 1, "bob", 1)
@@ -584,20 +590,10 @@ def test_two_carrots_cannot_be_claimed_where_only_one_is_left() -> None:
     table.swap("bob", 1, "cy", 1)
     table.fail("bob", 0)
     table.swap("cy", 1, "ann", 1)  # cy: carrot, lettuce
-    assert "carrot" in table.spot("cy", 0)["possible"] and "carrot" in table.spot("cy", 1)["possible"]
-    refused = table.refuse({"type": "perform", "player": "cy", "props": ["carrot", "carrot"]})
-    assert refused.message == (
-        "slot 1 of cy cannot be a carrot as well as slot 0 of cy: there are only three carrots, "
-        "and at least two are elsewhere (slot 0 of ann and slot 0 of bob show two)"
-    )
+    assert_two_carrots_refused(table, "cy", elsewhere="slot 0 of ann and slot 0 of bob show two")
 
 
-SLEIGHT: Deal = {
-    "ann": ["lettuce", "carrot"],
-    "bob": ["rabbit", "other-rabbit"],
-    "cy": ["hat", "carrot"],
-    "middle": "carrot",
-}
+SLEIGHT = deal(ann="lettuce carrot", bob="rabbit other-rabbit", cy="hat carrot", middle="carrot")
 
 
 def after_a_sleight_of_hand() -> Table:
@@ -645,36 +641,20 @@ def test_what_is_seen_after_a_sleight_of_hand_tells_what_went_into_it() -> None:
 
 
 def test_props_that_fit_one_by_one_but_not_together_are_refused() -> None:
-    deal = {
-        "ann": ["hat", "lettuce"],
-        "bob": ["rabbit", "carrot"],
-        "cy": ["carrot", "carrot"],
-        "middle": "other-rabbit",
-    }
-    table = Table(deal, first_player="cy", first_trick="vegetable-hat-trick")
+    dealt = deal(ann="hat lettuce", bob="rabbit carrot", cy="carrot carrot", middle="other-rabbit")
+    table = Table(dealt, first_player="cy", first_trick="vegetable-hat-trick")
     table.swap("cy", 0, "ann", 0)  # cy: hat, carrot
     table.perform("cy")  # steps 3-4; the hat, a carrot and the middle prop are mixed
     table.turn("bunch-of-carrots")
     table.swap("ann", 1, "cy", 1)  # ann's slot 1 now holds one of the mixed props
     table.fail("ann", 0)  # a carrot
     table.swap("bob", 0, "cy", 1)  # bob: lettuce, carrot
-    assert "carrot" in table.spot("bob", 0)["possible"] and "carrot" in table.spot("bob", 1)["possible"]
-    refused = table.refuse({"type": "perform", "player": "bob", "props": ["carrot", "carrot"]})
-    assert refused.code == "prop_contradiction"
-    assert refused.message == (
-        "slot 1 of bob cannot be a carrot as well as slot 0 of bob: there are only three carrots, "
-        "and at least two are elsewhere (slot 0 of ann shows one)"
-    )
+    assert_two_carrots_refused(table, "bob", elsewhere="slot 0 of ann shows one")
 
 
 # --- the end ---------------------------------------------------------------------------------
 
-END_DEAL: Deal = {
-    "ann": ["hat", "carrot"],
-    "bob": ["other-rabbit", "carrot"],
-    "cy": ["carrot", "rabbit"],
-    "middle": "lettuce",
-}
+END_DEAL = deal(ann="hat carrot", bob="other-rabbit carrot", cy="carrot rabbit", middle="lettuce")
 
 
 def test_performing_the_other_hat_trick_ends_the_match() -> None:

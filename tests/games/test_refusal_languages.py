@@ -3,37 +3,24 @@ the card or prop, and no English word is left in it; the English rendering is th
 
 from __future__ import annotations
 
-import copy
 import re
 from typing import Any
 
-import pytest
-
 from games.contract import RuleViolation
 from games.registry import get_game
-from games.validation import validate_action, validate_match
 from service.language.catalogs import render
+from tests.support import games as support
 
 ENGLISH = re.compile(r"\b(?:is|the|not|turn|card|hand|play|plays|must|has|of|in|and|or|to|draw|on|at|swap)\b")
 
 
 def _state(game_id: str, setup: dict[str, Any], players: list[str], actions: list[dict[str, Any]]) -> Any:
     game = get_game(game_id)
-    names, setup, options = validate_match(game, players, setup, {})
-    state: dict[str, Any] = {}
-    for event in game.setup(names, setup, options):
-        state = game.evolve(state, event)
-    for action in actions:
-        for event in game.decide(state, validate_action(game, action)):
-            state = game.evolve(state, event)
-    return state
+    return support.run(game, support.create(game, players, setup, {}), actions)
 
 
 def _refusal(game_id: str, state: Any, action: dict[str, Any]) -> RuleViolation:
-    game = get_game(game_id)
-    with pytest.raises(RuleViolation) as refused:
-        game.decide(copy.deepcopy(state), validate_action(game, action))
-    return refused.value
+    return support.refused(get_game(game_id), state, action)
 
 
 def _read(refusal: RuleViolation, *kept: str) -> dict[str, str]:

@@ -317,22 +317,18 @@ def test_clockwise_bids_go_from_the_dealers_left_and_are_shown_as_they_come() ->
     assert (view["bids"], view["to_act"], view["have_bid"]) == ({"bob": 1}, ["cy"], ["bob"])
 
 
-def test_a_clockwise_bid_out_of_turn_is_refused_naming_whose_turn_it_is() -> None:
+@pytest.mark.parametrize(
+    ("player", "tricks", "code", "said"),
+    [
+        pytest.param("cy", 0, "not_your_turn", "bob", id="out_of_turn_naming_whose_turn_it_is"),
+        pytest.param("bob", 2, "bid_out_of_range", "0 to 1", id="above_the_rounds_cards"),
+        pytest.param("zed", 0, "unknown_player", "'zed'", id="by_someone_not_seated_by_name"),
+    ],
+)
+def test_a_first_round_bid_is_refused_saying_why(player: str, tricks: int, code: str, said: str) -> None:
     state, _ = act(create(), "start_round", trump_card="7H")
-    violation = refused(state, "bid", player="cy", tricks=0)
-    assert violation.code == "not_your_turn" and "bob" in violation.message
-
-
-def test_a_bid_above_the_rounds_cards_is_refused() -> None:
-    state, _ = act(create(), "start_round", trump_card="7H")
-    violation = refused(state, "bid", player="bob", tricks=2)
-    assert violation.code == "bid_out_of_range" and "0 to 1" in violation.message
-
-
-def test_a_bid_by_someone_not_seated_is_refused_by_name() -> None:
-    state, _ = act(create(), "start_round", trump_card="7H")
-    violation = refused(state, "bid", player="zed", tricks=0)
-    assert violation.code == "unknown_player" and "'zed'" in violation.message
+    violation = refused(state, "bid", player=player, tricks=tricks)
+    assert violation.code == code and said in violation.message
 
 
 def test_player_names_are_matched_regardless_of_case() -> None:

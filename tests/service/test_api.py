@@ -9,15 +9,12 @@ from typing import Any
 from flask.testing import FlaskClient
 
 from tests.service.conftest import Table
+from tests.support.wizard import bids, plays
 
 ROUND_ONE = [
     {"type": "start_round", "trump_card": "7H"},
-    {"type": "bid", "player": "bob", "tricks": 1},
-    {"type": "bid", "player": "cy", "tricks": 0},
-    {"type": "bid", "player": "ann", "tricks": 0},
-    {"type": "play", "player": "bob", "card": "AS"},
-    {"type": "play", "player": "cy", "card": "2S"},
-    {"type": "play", "player": "ann", "card": "3S"},
+    *bids(bob=1, cy=0, ann=0),
+    *plays(bob="AS", cy="2S", ann="3S"),
 ]
 
 

@@ -16,6 +16,7 @@ from events.keys import FEED_PARTITIONS, Keys
 from games.registry import all_games
 from tests.service.conftest import SHORT, Table, record
 from tests.service.test_hidden_bids import secret_round
+from tests.support import wizard as wizard_actions
 
 
 def follow(
@@ -128,13 +129,7 @@ def test_a_secret_bid_is_in_the_feed_only_held_back_and_its_number_comes_with_th
     bids = [e["data"] for e in events if e["type"] == "BidPlaced"]
     assert bids == [{**bids[0], "tricks": None, "hidden": True}]
     assert [e["meta"]["action"]["tricks"] for e in events if e["type"] == "BidPlaced"] == [None]
-    for action in (
-        {"type": "bid", "player": "bob", "tricks": 0},
-        {"type": "bid", "player": "ann", "tricks": 0},
-        {"type": "play", "player": "bob", "card": "AS"},
-        {"type": "play", "player": "cy", "card": "KS"},
-        {"type": "play", "player": "ann", "card": "3H"},
-    ):
+    for action in (*wizard_actions.bids(bob=0, ann=0), *wizard_actions.plays(bob="AS", cy="KS", ann="3H")):
         match.ok(action)
     work()
     later, _ = follow(client, after=position)

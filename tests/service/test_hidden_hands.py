@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -73,6 +74,24 @@ def held(client: FlaskClient, match: Table) -> set[str]:
     return cards
 
 
+@dataclass(frozen=True)
+class DealtMatch:
+    """A match whose hands are recorded and not all played, and the cards still held."""
+
+    game_id: str
+    match: Table
+    secret: set[str]
+
+
+@pytest.fixture(params=["wizard", "hobbit", "hats"])
+def dealt_match(
+    request: pytest.FixtureRequest, client: FlaskClient, table: Callable[..., Table]
+) -> DealtMatch:
+    """Each game in turn: its match made with hands recorded, and what the hands still hold."""
+    match = made(table, request.param)
+    return DealtMatch(request.param, match, held(client, match))
+
+
 def without_marks(value: Any) -> Any:
     """A value without The Hobbit's printed mark table, which names every card of the deck."""
     if isinstance(value, dict):
@@ -120,12 +139,10 @@ def cards_in(value: Any, cards: set[str]) -> set[str]:
     return {card for card in cards if json.dumps(card) in text}
 
 
-@pytest.mark.parametrize("game_id", ["wizard", "hobbit", "hats"])
 def test_no_read_without_the_token_shows_a_card_still_in_a_recorded_hand(
-    client: FlaskClient, table: Callable[..., Table], app: Any, hubs: Any, game_id: str
+    client: FlaskClient, app: Any, hubs: Any, dealt_match: DealtMatch
 ) -> None:
-    match = made(table, game_id)
-    secret = held(client, match)
+    match, secret = dealt_match.match, dealt_match.secret
     assert secret
     public = reads(client, match, app, hubs)
     leaks = {path: cards_in(answer, secret) for path, answer in public.items()}
@@ -135,12 +152,10 @@ def test_no_read_without_the_token_shows_a_card_still_in_a_recorded_hand(
     assert any(e["data"].get("hidden") for e in public["events"]["events"])
 
 
-@pytest.mark.parametrize("game_id", ["wizard", "hobbit", "hats"])
 def test_the_token_holder_sees_every_recorded_card_on_every_read(
-    client: FlaskClient, table: Callable[..., Table], app: Any, hubs: Any, game_id: str
+    client: FlaskClient, app: Any, hubs: Any, dealt_match: DealtMatch
 ) -> None:
-    match = made(table, game_id)
-    secret = held(client, match)
+    match, secret = dealt_match.match, dealt_match.secret
     mine = reads(client, match, app, hubs, **match.auth)
     shown = {path: cards_in(answer, secret) == secret for path, answer in mine.items()}
     # The deal is in the log, so every path that carries events or states shows it; the scores and
@@ -148,7 +163,8 @@ def test_the_token_holder_sees_every_recorded_card_on_every_read(
     expected = {path: True for path in mine} | {"scores": False, "list": False, "match": False}
     assert shown == expected
     dealt = (mine["match"]["setup"].get("hands") or {}).values()
-    assert all(card is not None for hand in dealt for card in hand) and bool(dealt) == (game_id == "hats")
+    assert all(card is not None for hand in dealt for card in hand)
+    assert bool(dealt) == (dealt_match.game_id == "hats")
     assert "partial" not in mine["export"][0]
 
 
@@ -161,13 +177,11 @@ def test_a_played_card_is_public_at_once(client: FlaskClient, table: Callable[..
     assert state["trick"] and "AS" in json.dumps(state["trick"])
 
 
-@pytest.mark.parametrize("game_id", ["wizard", "hobbit", "hats"])
 def test_once_the_match_is_over_every_read_shows_the_whole_deal(
-    client: FlaskClient, table: Callable[..., Table], app: Any, game_id: str
+    client: FlaskClient, app: Any, dealt_match: DealtMatch
 ) -> None:
-    match = made(table, game_id)
-    secret = held(client, match)
-    finish(match, game_id)
+    match, secret = dealt_match.match, dealt_match.secret
+    finish(match, dealt_match.game_id)
     events = match.get("events").json["events"]
     assert not any(e["data"].get("hidden") for e in events)
     assert cards_in(events, secret) == secret
@@ -179,11 +193,10 @@ def test_once_the_match_is_over_every_read_shows_the_whole_deal(
     assert match.get("export", format="bgstats").status_code == 200
 
 
-@pytest.mark.parametrize("game_id", ["wizard", "hobbit", "hats"])
 def test_copies_without_the_token_are_refused_and_with_it_are_whole(
-    client: FlaskClient, table: Callable[..., Table], app: Any, game_id: str
+    client: FlaskClient, app: Any, dealt_match: DealtMatch
 ) -> None:
-    match = made(table, game_id)
+    match = dealt_match.match
     before = match_count(app)
     public = export_of(client, match)
     refused = import_of(client, public)

@@ -13,6 +13,7 @@ from games.legal import build
 from games.registry import all_games
 from tests.service.conftest import SHORT, Table
 from tests.support.offers import pick
+from tests.support.wizard import bids, plays
 
 WIZARD = {"setup": {"first_dealer": "ann"}, "options": {"canadian_rule": True}}
 
@@ -53,12 +54,8 @@ def test_a_dealer_who_does_not_lead_alone_is_offered_every_bid(
     # Round 1 gives ann the lead alone: she bids 1 and takes the trick.
     for action in [
         {"type": "start_round", "trump_card": "7H"},
-        {"type": "bid", "player": "bob", "tricks": 0},
-        {"type": "bid", "player": "cy", "tricks": 0},
-        {"type": "bid", "player": "ann", "tricks": 1},
-        {"type": "play", "player": "bob", "card": "2S"},
-        {"type": "play", "player": "cy", "card": "3S"},
-        {"type": "play", "player": "ann", "card": "AS"},
+        *bids(bob=0, cy=0, ann=1),
+        *plays(bob="2S", cy="3S", ann="AS"),
     ]:
         match.ok(action)
     # Round 2: bob deals; ann leads alone but does not deal, so bob may bid anything...

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import threading
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 import pytest
@@ -89,3 +90,28 @@ def test_an_undo_and_a_redo_in_a_process_that_remembers_nothing_answer_their_own
             assert answer.state == state_at(parts, game, made.match_id, answer.version)
     finally:
         other.close()
+
+
+def test_each_write_stamps_its_events_with_its_own_millisecond_and_offset(parts: Services) -> None:
+    """Writes within one second, across a second, and in another offset: each event's ``ts`` is
+    the write's time to the millisecond as ISO 8601 writes it, never another write's."""
+    game = get_game("wizard")
+    script = game.example(0)
+    made = parts.recorder.create(game.id, script["players"], script["setup"], script["options"])
+    times = [
+        datetime(2026, 12, 3, 20, 15, 7, 0, tzinfo=UTC),
+        datetime(2026, 12, 3, 20, 15, 7, 999_999, tzinfo=UTC),
+        datetime(2026, 12, 3, 20, 15, 8, 4_000, tzinfo=UTC),
+        datetime(2026, 12, 3, 20, 15, 8, 4_000, tzinfo=timezone(timedelta(hours=5, minutes=30))),
+    ]
+    expected = [
+        "2026-12-03T20:15:07.000+00:00",
+        "2026-12-03T20:15:07.999+00:00",
+        "2026-12-03T20:15:08.004+00:00",
+        "2026-12-03T20:15:08.004+05:30",
+    ]
+    for when, action, ts in zip(times, script["actions"], expected, strict=False):
+        parts.recorder.clock = lambda when=when: when
+        answer = parts.recorder.act(made.match_id, made.token, action)
+        written = parts.store.read(made.match_id, answer.events[0].seq, answer.version)
+        assert [event.meta["ts"] for event in written] == [ts] * len(answer.events)

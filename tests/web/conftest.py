@@ -182,6 +182,12 @@ def wait_for_viewer(page: Any) -> None:
     page.wait_for_selector("#viewer[data-loaded]", state="attached")
 
 
+def open_viewer(page: Any, site: str, match_id: str, step: int | None = None) -> None:
+    """Open a match's viewer (at a step) and wait until it has drawn it."""
+    page.goto(f"{site}{viewer_path(match_id, step)}")
+    wait_for_viewer(page)
+
+
 def shown_step(page: Any) -> int:
     """The step the viewer shows (its data-step)."""
     return int(page.get_attribute("#step", "data-step"))

@@ -17,7 +17,7 @@ from typing import Any
 import requests
 
 from tests.support.serving import launch_chromium
-from tests.web.conftest import chromium_path, record_seed, viewer_path, wait_for_viewer
+from tests.web.conftest import chromium_path, open_viewer, record_seed, viewer_path, wait_for_viewer
 from tests.web.conftest import serving as serve_in
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -68,8 +68,7 @@ def main(folder: Path | None) -> None:
         wide = browser.new_page(viewport={"width": 1280, "height": 900})
         shoot(wide, site, viewer_path(ids["wizard"], busiest_step(site, ids["wizard"])), DOCS / "viewer.png")
         phone = browser.new_page(viewport={"width": 375, "height": 812}, is_mobile=True)
-        phone.goto(f"{site}{viewer_path(ids['hats'], 20)}")
-        wait_for_viewer(phone)
+        open_viewer(phone, site, ids["hats"], 20)
         phone.screenshot(path=str(DOCS / "viewer-phone.png"))
         for game, match_id in ids.items():
             path = viewer_path(match_id, busiest_step(site, match_id))

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 import requests
 
-from tests.web.conftest import record, record_seed, viewer_path, wait_for_viewer
+from tests.web.conftest import open_viewer, record, record_seed
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 Frame = dict[str, Any]
@@ -19,8 +19,7 @@ def open_at(site: str, page: Any, game: str, seed: int, wanted: Callable[[Frame]
     match = record_seed(site, game, seed)
     frames = requests.get(f"{site}/v1/matches/{match.id}/replay", params={"limit": 1000}, timeout=30).json()
     frame = next(f for f in frames["frames"] if wanted(f))
-    page.goto(f"{site}{viewer_path(match.id, frame['step'])}")
-    wait_for_viewer(page)
+    open_viewer(page, site, match.id, frame["step"])
     return dict(frame)
 
 
@@ -104,8 +103,7 @@ def test_a_secret_wizard_bid_stays_hidden_on_the_page(site: str, page: Any) -> N
     match = record(site, "wizard", {**script, "actions": []})
     match.act(site, {"type": "start_round", "trump_card": "7H"})
     match.act(site, {"type": "bid", "player": "bob", "tricks": 1})
-    page.goto(f"{site}{viewer_path(match.id)}")
-    wait_for_viewer(page)
+    open_viewer(page, site, match.id)
     bob = page.locator("#board table.grid tbody tr").nth(1)
     assert bob.locator("td").first.text_content() == "hidden"
     assert "bob bids (hidden until revealed)" in page.text_content("#events")

@@ -12,12 +12,11 @@ import requests
 from games.registry import all_games
 from tests.web.conftest import (
     Recorded,
+    open_viewer,
     record,
     record_seed,
     shown_step,
     unique,
-    viewer_path,
-    wait_for_viewer,
     wizard_rounds,
 )
 
@@ -38,8 +37,7 @@ def test_every_games_viewer_draws_its_board_at_every_step_without_an_error(
     site: str, page: Any, example: Any, game: str
 ) -> None:
     match = example(game)
-    page.goto(f"{site}{viewer_path(match.id, 1)}")
-    wait_for_viewer(page)
+    open_viewer(page, site, match.id, 1)
     seen = {shown_step(page)}
     while not page.is_disabled("#next"):
         page.keyboard.press("ArrowRight")
@@ -55,8 +53,7 @@ def test_every_games_viewer_draws_its_board_at_every_step_without_an_error(
 @pytest.mark.parametrize("game, seed", [("wizard", 3), ("hat-trick", 2), ("hobbit", 0)])
 def test_longer_matches_step_through_from_end_to_start(site: str, page: Any, game: str, seed: int) -> None:
     match = record_seed(site, game, seed)
-    page.goto(f"{site}{viewer_path(match.id)}")
-    wait_for_viewer(page)
+    open_viewer(page, site, match.id)
     for _ in range(40):
         page.keyboard.press("ArrowLeft")
     assert shown_step(page) == match.steps - 40
@@ -75,8 +72,7 @@ def in_progress(site: str) -> Recorded:
 
 def test_a_step_recorded_while_the_viewer_is_open_appears_without_a_reload(site: str, page: Any) -> None:
     match = in_progress(site)
-    page.goto(f"{site}{viewer_path(match.id)}")
-    wait_for_viewer(page)
+    open_viewer(page, site, match.id)
     page.wait_for_selector("#live.on")
     page.evaluate("window.sameDocument = true")
     bob = requests.get(f"{site}/v1/matches/{match.id}", timeout=5).json()["players"][1]
@@ -89,8 +85,7 @@ def test_a_step_recorded_while_the_viewer_is_open_appears_without_a_reload(site:
 
 def test_a_viewer_looking_at_an_earlier_step_stays_there_while_steps_arrive(site: str, page: Any) -> None:
     match = in_progress(site)
-    page.goto(f"{site}{viewer_path(match.id, 1)}")
-    wait_for_viewer(page)
+    open_viewer(page, site, match.id, 1)
     page.wait_for_selector("#live.on")
     bob = requests.get(f"{site}/v1/matches/{match.id}", timeout=5).json()["players"][1]
     match.act(site, {"type": "bid", "player": bob, "tricks": 0})
@@ -104,8 +99,7 @@ def test_an_undo_recorded_live_marks_the_step_undone(site: str, page: Any) -> No
     match = in_progress(site)
     bob = requests.get(f"{site}/v1/matches/{match.id}", timeout=5).json()["players"][1]
     match.act(site, {"type": "bid", "player": bob, "tricks": 1})
-    page.goto(f"{site}{viewer_path(match.id)}")
-    wait_for_viewer(page)
+    open_viewer(page, site, match.id)
     page.wait_for_selector("#live.on")
     bid_step = match.steps
     headers = {"Authorization": f"Bearer {match.token}"}
@@ -169,8 +163,7 @@ def test_a_dropped_live_connection_resumes_with_the_steps_missed(site: str, page
     players = requests.get(f"{site}/v1/matches/{match.id}", timeout=5).json()["players"]
     proxy = Proxy(site)
     try:
-        page.goto(f"{proxy.url}{viewer_path(match.id)}")
-        wait_for_viewer(page)
+        open_viewer(page, proxy.url, match.id)
         page.wait_for_selector("#live.on")
         match.act(site, {"type": "bid", "player": players[1], "tricks": 1})
         page.wait_for_function(f"document.getElementById('step').dataset.step === '{match.steps}'")
@@ -193,8 +186,7 @@ def test_the_last_step_recorded_live_finishes_the_match_on_the_page(site: str, p
     script = wizard_rounds(players, 30)
     last = script["actions"].pop()
     match = record(site, "wizard", script)
-    page.goto(f"{site}{viewer_path(match.id)}")
-    wait_for_viewer(page)
+    open_viewer(page, site, match.id)
     page.wait_for_selector("#live.on")
     assert "in progress" in page.text_content("#match-facts")
     match.act(site, last)

@@ -9,6 +9,7 @@ import pytest
 import requests
 
 from tests.web.conftest import (
+    open_viewer,
     record,
     record_seed,
     shown_step,
@@ -90,8 +91,7 @@ def test_an_unknown_match_says_so(site: str, page: Any, watched: Any) -> None:
 
 def test_a_deep_link_shows_that_step(site: str, page: Any, example: Any) -> None:
     match = example("other-hat-trick")
-    page.goto(f"{site}{viewer_path(match.id, 5)}")
-    wait_for_viewer(page)
+    open_viewer(page, site, match.id, 5)
     assert shown_step(page) == 5
     assert page.get_attribute("#events li[aria-current]", "data-step") == "5"
     page.reload()
@@ -101,8 +101,7 @@ def test_a_deep_link_shows_that_step(site: str, page: Any, example: Any) -> None
 
 def test_keys_move_one_step_or_to_either_end_and_the_url_follows(site: str, page: Any, example: Any) -> None:
     match = example("other-hat-trick")
-    page.goto(f"{site}{viewer_path(match.id, 5)}")
-    wait_for_viewer(page)
+    open_viewer(page, site, match.id, 5)
     moves = (("ArrowRight", 6), ("ArrowLeft", 5), ("ArrowLeft", 4), ("End", match.steps), ("Home", 1))
     for key, step in moves:
         page.keyboard.press(key)
@@ -114,8 +113,7 @@ def test_keys_move_one_step_or_to_either_end_and_the_url_follows(site: str, page
 
 def test_buttons_and_slider_move_through_the_steps(site: str, page: Any, example: Any) -> None:
     match = example("hats")
-    page.goto(f"{site}{viewer_path(match.id)}")
-    wait_for_viewer(page)
+    open_viewer(page, site, match.id)
     assert shown_step(page) == match.steps
     assert page.is_disabled("#next") and page.is_disabled("#last")
     page.click("#prev")
@@ -137,8 +135,7 @@ def test_the_chart_is_an_svg_whose_label_names_the_scores_at_the_step(site: str,
     ):
         assert time.monotonic() < deadline, scores
         time.sleep(0.02)
-    page.goto(f"{site}{viewer_path(match.id)}")
-    wait_for_viewer(page)
+    open_viewer(page, site, match.id)
     label = page.get_attribute("#chart svg", "aria-label")
     for player, total in scores["totals"].items():
         assert f"{player} {total}" in label
@@ -150,8 +147,7 @@ def test_the_chart_is_an_svg_whose_label_names_the_scores_at_the_step(site: str,
 def test_player_names_are_shown_as_text_never_as_markup(site: str, page: Any) -> None:
     name = '<img src=x onerror="window.pwned=1">'
     match = record(site, "wizard", wizard_rounds([name, "bob"], 1))
-    page.goto(f"{site}{viewer_path(match.id)}")
-    wait_for_viewer(page)
+    open_viewer(page, site, match.id)
     assert page.locator("#viewer img").count() == 0
     assert name in page.text_content("#match-facts")
     assert page.evaluate("window.pwned") is None
@@ -161,8 +157,7 @@ def test_undone_steps_are_marked_and_the_raw_log_lists_the_corrections(site: str
     match = record(site, "wizard", wizard_rounds(["ann", "bob"], 2))
     headers = {"Authorization": f"Bearer {match.token}"}
     assert requests.post(f"{site}/v1/matches/{match.id}/undo", headers=headers, timeout=5).status_code == 201
-    page.goto(f"{site}{viewer_path(match.id)}")
-    wait_for_viewer(page)
+    open_viewer(page, site, match.id)
     undone = page.eval_on_selector_all("#events li.undone", "items => items.map(li => li.dataset.step)")
     assert undone and all(int(step) > 3 for step in undone)
     assert page.locator("#events li.correction").count() == 0
@@ -178,16 +173,14 @@ def test_on_a_narrow_screen_the_page_fits_without_sideways_scrolling(
     match = example("wizard")
     context = browser.new_context(viewport={"width": width, "height": 740}, is_mobile=True, has_touch=True)
     phone = context.new_page()
-    phone.goto(f"{site}{viewer_path(match.id)}")
-    wait_for_viewer(phone)
+    open_viewer(phone, site, match.id)
     assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     context.close()
 
 
 def test_the_controls_are_reachable_by_keyboard_and_show_focus(site: str, page: Any, example: Any) -> None:
     match = example("hobbit")
-    page.goto(f"{site}{viewer_path(match.id, 2)}")
-    wait_for_viewer(page)
+    open_viewer(page, site, match.id, 2)
     page.focus("#slider")
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.id") == "next"
@@ -205,8 +198,7 @@ def test_a_round_or_trick_is_one_choice_away(site: str, page: Any) -> None:
         for f in frames["frames"]
         if f["event"]["type"] == "RoundStarted" and f["event"]["data"]["round"] == 3
     )
-    page.goto(f"{site}{viewer_path(match.id, 1)}")
-    wait_for_viewer(page)
+    open_viewer(page, site, match.id, 1)
     page.select_option("#jump", label=f"Round 3 starts (step {third['step']})")
     assert shown_step(page) == third["step"]
     assert page.url.endswith(f"?step={third['step']}")
@@ -221,8 +213,7 @@ def test_the_header_says_where_and_in_which_time_zone_and_one_step_is_one_step(s
     body = {"game": "wizard", "players": [unique("ann"), "bob"], "setup": {"first_dealer": "bob"}}
     body |= {"location": "The Crooked Billet", "timezone": "Europe/Berlin"}
     made = requests.post(f"{site}/v1/matches", json=body, timeout=10).json()
-    page.goto(f"{site}{viewer_path(made['id'])}")
-    wait_for_viewer(page)
+    open_viewer(page, site, made["id"])
     facts = page.text_content("#match-facts")
     assert "LocationThe Crooked Billet" in facts and "Time zoneEurope/Berlin" in facts
     listed(site, made["id"], player=body["players"][0])

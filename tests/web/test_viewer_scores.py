@@ -10,7 +10,7 @@ import pytest
 import requests
 
 from games.registry import all_games
-from tests.web.conftest import record, record_seed, viewer_path, wait_for_viewer, wizard_rounds
+from tests.web.conftest import open_viewer, record, record_seed, wizard_rounds
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 
@@ -79,8 +79,7 @@ def test_the_board_chart_and_sheet_show_the_apis_own_points(site: str, page: Any
     scores = caught_up(site, match.id)
     frames = requests.get(f"{base}/replay", params={"limit": 1000}, timeout=30).json()["frames"]
     players = frames[-1]["state"]["players"]
-    page.goto(f"{site}{viewer_path(match.id)}")
-    wait_for_viewer(page)
+    open_viewer(page, site, match.id)
     page.wait_for_selector("#sheet table.grid")
     assert board_points(page, game, players) == scores["totals"]
     assert legend(page) == scores["totals"]
@@ -95,8 +94,7 @@ def test_the_board_chart_and_sheet_show_the_apis_own_points(site: str, page: Any
 def test_the_hobbit_shows_the_scoreboards_damage_and_result(site: str, page: Any) -> None:
     match = record_seed(site, "hobbit", 0)
     scores = caught_up(site, match.id)
-    page.goto(f"{site}{viewer_path(match.id)}")
-    wait_for_viewer(page)
+    open_viewer(page, site, match.id)
     dealt = scores["damage_dealt"]
     assert f"good {dealt['good']}, evil {dealt['evil']}" in page.text_content("#board .facts")
     assert scores["explanation"] in page.text_content("#sheet")
@@ -106,8 +104,7 @@ def test_the_hobbit_shows_the_scoreboards_damage_and_result(site: str, page: Any
 def test_hats_shows_the_final_breakdown_of_every_category(site: str, page: Any) -> None:
     match = record_seed(site, "hats", 0)
     scores = caught_up(site, match.id)
-    page.goto(f"{site}{viewer_path(match.id)}")
-    wait_for_viewer(page)
+    open_viewer(page, site, match.id)
     rows = page.locator("#sheet table.grid").first.locator("tbody tr")
     for i, (player, row) in enumerate(scores["categories"].items()):
         cells = rows.nth(i).locator("td").all_text_contents()
@@ -119,8 +116,7 @@ def test_a_wizard_match_recorded_round_by_round_shows_its_sheet_and_no_trick(sit
     script = wizard_rounds(["ann", "bob", "cy"], 4)
     match = record(site, "wizard", script)
     scores = caught_up(site, match.id)
-    page.goto(f"{site}{viewer_path(match.id)}")
-    wait_for_viewer(page)
+    open_viewer(page, site, match.id)
     page.wait_for_selector("#sheet table.grid")
     assert page.locator("#sheet table.grid tbody tr").count() == len(scores["rounds"]) + 1
     assert page.locator("#board h3", has_text="Trick").count() == 0

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 import requests
 
-from tests.web.conftest import record, shown_step, viewer_path, wait_for_viewer, wizard_rounds
+from tests.web.conftest import open_viewer, record, shown_step, viewer_path, wait_for_viewer, wizard_rounds
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 
@@ -18,8 +18,7 @@ def test_share_copies_the_link_of_the_step_shown(site: str, browser: Any, exampl
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site)
     try:
         page = context.new_page()
-        page.goto(f"{site}{viewer_path(match.id, 3)}")
-        wait_for_viewer(page)
+        open_viewer(page, site, match.id, 3)
         page.click("#share")
         page.wait_for_selector("#share-status:has-text('Link copied')")
         assert page.evaluate("navigator.clipboard.readText()") == f"{site}{viewer_path(match.id, 3)}"
@@ -48,12 +47,10 @@ def test_an_embed_shows_board_controls_and_chart_and_keeps_its_step_in_the_fragm
 def test_a_finished_match_offers_every_download_and_an_unfinished_one_its_log(site: str, page: Any) -> None:
     script = wizard_rounds(["ann", "bob"], 2)
     playing = record(site, "wizard", {**script, "actions": script["actions"][:1]})
-    page.goto(f"{site}{viewer_path(playing.id)}")
-    wait_for_viewer(page)
+    open_viewer(page, site, playing.id)
     assert page.is_visible("#download-ndjson") and not page.is_visible("#download-bgstats")
     done = record(site, "wizard", wizard_rounds(["ann", "bob", "cy"], 20))
-    page.goto(f"{site}{viewer_path(done.id)}")
-    wait_for_viewer(page)
+    open_viewer(page, site, done.id)
     for link in ("#download-ndjson", "#download-bgstats", "#open-bgstats"):
         assert page.is_visible(link), link
         answer = requests.get(f"{site}{page.get_attribute(link, 'href')}", timeout=10)

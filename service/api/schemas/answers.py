@@ -20,15 +20,21 @@ _KINDS: dict[str, type[fields.Field]] = {
 
 
 def plain(
-    name: str, doc: str, members: str, *, base: type[Schema] = Schema, **more: fields.Field
+    name: str,
+    doc: str,
+    members: str,
+    *,
+    base: type[Schema] = Schema,
+    required: bool = False,
+    **more: fields.Field,
 ) -> type[Schema]:
-    """A schema of members an answer may leave out, named ``name`` in the OpenAPI document:
-    ``members`` lists the plain ones, each ``name`` (a string) or ``name:kind`` (int, float,
-    bool, dict); ``more`` gives the others."""
+    """A schema of members an answer may leave out (every answer has them, if ``required``),
+    named ``name`` in the OpenAPI document: ``members`` lists the plain ones, each ``name`` (a
+    string) or ``name:kind`` (int, float, bool, dict); ``more`` gives the others."""
     declared: dict[str, Any] = {}
     for member in members.split():
         field_name, _, kind = member.partition(":")
-        declared[field_name] = _KINDS[kind or "str"]()
+        declared[field_name] = _KINDS[kind or "str"](required=required)
     return type(name, (base,), {"__doc__": doc, "__module__": __name__, **declared, **more})
 
 
@@ -46,13 +52,9 @@ class Problem(Schema):
     instance = fields.String()
 
 
-class StoredEventOut(Schema):
-    """One logged event."""
-
-    seq = fields.Integer(required=True)
-    type = fields.String(required=True)
-    data = fields.Dict(required=True)
-    meta = fields.Dict(required=True)
+StoredEventOut = plain(
+    "StoredEventOut", "One logged event.", "seq:int type data:dict meta:dict", required=True
+)
 
 
 class RecordedSchema(Schema):

@@ -114,6 +114,15 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
 
 
 @pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
+    """A Redis server of the test's own, nothing else started."""
+    server = RedisServer(tmp_path / "redis")
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
 def fresh_stack(tmp_path: Path) -> Iterator[Stack]:
     """A deployment of the test's own, without RQ workers (the test starts them), for faults."""
     running = start_stack(tmp_path, workers=0)

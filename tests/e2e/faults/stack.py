@@ -262,3 +262,17 @@ class Deployed:
     def keys(self) -> Keys:
         """The deployment's key names."""
         return Keys(self.prefix)
+
+    def exchange(self, request: bytes, timeout: float = 20) -> tuple[int, dict[str, str], bytes]:
+        """Send raw bytes to the API, as a client the HTTP libraries would not be; the status,
+        headers (names in lower case) and body of the answer, read until the server closes."""
+        host, port = self.url.removeprefix("http://").split(":")
+        with socket.create_connection((host, int(port)), timeout=timeout) as sock:
+            sock.sendall(request)
+            data = b""
+            while chunk := sock.recv(65536):
+                data += chunk
+        top, _, body = data.partition(b"\r\n\r\n")
+        status_line, *lines = top.decode("latin-1").split("\r\n")
+        headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines)}
+        return int(status_line.split()[1]), headers, body

@@ -35,20 +35,6 @@ def table(api: Stack) -> dict[str, Any]:
     return dict(made.json())
 
 
-def _exchange(api: Stack, request: bytes, read_after: bool = True) -> tuple[int, dict[str, str], bytes]:
-    """Send raw bytes; the status, headers and body of the answer."""
-    host, port = api.url.removeprefix("http://").split(":")
-    with socket.create_connection((host, int(port)), timeout=20) as sock:
-        sock.sendall(request)
-        data = b""
-        while chunk := sock.recv(65536):
-            data += chunk
-    top, _, body = data.partition(b"\r\n\r\n")
-    status_line, *lines = top.decode("latin-1").split("\r\n")
-    headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines)}
-    return int(status_line.split()[1]), headers, body
-
-
 def _chunked(table: dict[str, Any], body: bytes) -> bytes:
     head = (
         f"POST /v1/matches/{table['id']}/actions HTTP/1.1\r\nHost: x\r\n"
@@ -76,7 +62,7 @@ def test_a_malformed_chunked_body_is_a_400_with_a_sentence_and_no_traceback(
     api: Stack, table: dict[str, Any], body: bytes
 ) -> None:
     before = _version(api, table)
-    status, headers, answer = _exchange(api, _chunked(table, body))
+    status, headers, answer = api.exchange(_chunked(table, body))
     assert status == 400, answer
     assert headers["content-type"] == "application/problem+json"
     problem = json.loads(answer)

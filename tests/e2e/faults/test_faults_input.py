@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -241,20 +240,6 @@ def test_a_token_of_another_match_writes_nothing(stack: Stack, match: driver.Mat
     assert version_of(match) == match.version
 
 
-def raw_request(stack: Stack, head: bytes) -> tuple[int, dict[str, str], dict[str, Any]]:
-    """Send raw bytes as a request; the status, headers and JSON body of the answer."""
-    host, port = stack.url.removeprefix("http://").split(":")
-    with socket.create_connection((host, int(port)), timeout=10) as sock:
-        sock.sendall(head)
-        data = b""
-        while chunk := sock.recv(65536):
-            data += chunk
-    top, _, body = data.partition(b"\r\n\r\n")
-    status_line, *header_lines = top.decode("latin-1").split("\r\n")
-    headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in header_lines)}
-    return int(status_line.split()[1]), headers, json.loads(body)
-
-
 @pytest.mark.parametrize(
     "head, status, code",
     [
@@ -279,7 +264,8 @@ def raw_request(stack: Stack, head: bytes) -> tuple[int, dict[str, str], dict[st
 def test_requests_the_server_refuses_before_the_app_are_problem_details_too(
     stack: Stack, head: bytes, status: int, code: str
 ) -> None:
-    answered, headers, body = raw_request(stack, head)
+    answered, headers, raw = stack.exchange(head, timeout=10)
     assert answered == status
     assert headers["content-type"] == "application/problem+json"
+    body = json.loads(raw)
     assert body["status"] == status and body["code"] == code and body["detail"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import threading
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,12 +26,9 @@ BODY = {"game": "wizard", **{k: SCRIPT[k] for k in ("players", "setup", "options
 
 
 @pytest.fixture
-def primary(tmp_path: Path) -> Iterator[RedisServer]:
-    """A Redis server of the test's own."""
-    server = RedisServer(tmp_path / "primary")
-    server.start()
-    yield server
-    server.stop()
+def primary(redis_server: RedisServer) -> RedisServer:
+    """The test's own Redis server: the primary its replicas follow."""
+    return redis_server
 
 
 def api(url: str, prefix: str) -> FlaskClient:

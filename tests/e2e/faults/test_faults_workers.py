@@ -7,7 +7,6 @@ import signal
 import subprocess
 import time
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,18 +19,9 @@ from tests.e2e.faults.stack import RedisServer, Worker, service_env, wait_for
 pytestmark = pytest.mark.e2e
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[RedisServer]:
-    """A Redis server of the test's own."""
-    running = RedisServer(tmp_path / "redis")
-    running.start()
-    yield running
-    running.stop()
-
-
-def start_worker(tmp_path: Path, server: RedisServer, prefix: str) -> Worker:
+def start_worker(tmp_path: Path, redis_server: RedisServer, prefix: str) -> Worker:
     """One `tabletape worker` process on the server, under ``prefix``."""
-    worker = Worker(tmp_path, service_env(server.url, prefix), 1)
+    worker = Worker(tmp_path, service_env(redis_server.url, prefix), 1)
     worker.start()
     return worker
 
@@ -50,11 +40,11 @@ def terminate_once(worker: Worker, seconds: float = 15.0) -> float:
 
 
 def test_a_worker_outlives_a_redis_out_of_memory_and_projects_once_it_has_room(
-    tmp_path: Path, server: RedisServer
+    tmp_path: Path, redis_server: RedisServer
 ) -> None:
     prefix = f"tt-oom-{uuid.uuid4().hex[:8]}"
-    parts = build(Settings(redis_url=server.url, prefix=prefix), notify=lambda m: None)
-    worker = start_worker(tmp_path, server, prefix)
+    parts = build(Settings(redis_url=redis_server.url, prefix=prefix), notify=lambda m: None)
+    worker = start_worker(tmp_path, redis_server, prefix)
     client = parts.client
     try:
         script = get_game("wizard").example(0)
@@ -74,11 +64,11 @@ def test_a_worker_outlives_a_redis_out_of_memory_and_projects_once_it_has_room(
         parts.close()
 
 
-def test_one_sigterm_stops_a_worker_while_redis_is_away(tmp_path: Path, server: RedisServer) -> None:
-    worker = start_worker(tmp_path, server, f"tt-term-{uuid.uuid4().hex[:8]}")
+def test_one_sigterm_stops_a_worker_while_redis_is_away(tmp_path: Path, redis_server: RedisServer) -> None:
+    worker = start_worker(tmp_path, redis_server, f"tt-term-{uuid.uuid4().hex[:8]}")
     try:
         time.sleep(2)  # connected, swept, waiting for jobs
-        server.kill()
+        redis_server.kill()
         time.sleep(1.5)  # the worker has seen the connection go and is trying again
         assert worker.running
         assert terminate_once(worker) < 15

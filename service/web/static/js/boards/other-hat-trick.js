@@ -20,7 +20,10 @@ const TRICKS = {
   "other-hat-trick": t("The Other Hat Trick"),
 };
 const prop = (id) => PROPS[id] || id;
-const trickName = (id) => TRICKS[id] || id;
+/** A trick's name as printed on its card (the id of a trick the catalogs do not know). */
+export function trickName(id) {
+  return TRICKS[id] || id;
+}
 const ENDINGS = { performed: t("The Other Hat Trick was performed"), three_failures: t("three players in a row failed The Other Hat Trick") };
 
 function place(label, spot) {
@@ -53,7 +56,6 @@ function places(state) {
   return h("ol", { class: "places", "aria-label": t("The seven places") }, items);
 }
 
-/** A trick's printed name, as the view gives it. */
 /** A trick's title: the catalogs' words for a trick they know, else the view's title. */
 function titled(state, trick) {
   return TRICKS[trick] || state.titles?.[trick] || trick;

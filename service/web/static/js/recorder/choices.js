@@ -29,7 +29,7 @@ export function build(entry, chosen) {
 
 /** "bob: play a card", "Record a whole round". */
 export function entryTitle(entry, labels) {
-  const doing = labels.action?.(entry.type) || entry.type.replace(/_/g, " ");
+  const doing = labels.actions?.[entry.type] || entry.type.replace(/_/g, " ");
   return entry.fixed.player ? t("{player}: {doing}", { player: entry.fixed.player, doing }) : doing.charAt(0).toUpperCase() + doing.slice(1);
 }
 

@@ -4,12 +4,8 @@ import { t } from "../../i18n.js";
 
 const PROPS = { hat: t("black top hat"), goblet: t("red goblet"), tube: t("orange tube"), coin: t("green coin"), rabbit: t("white rabbit") };
 
+/** What each action type is called. */
 export const actions = { reveal: t("reveal a challenge card"), declare: t("declare a stack"), judge: t("judge a declaration"), abandon_round: t("abandon the round") };
-
-/** What an action type is called. */
-export function action(type) {
-  return actions[type];
-}
 
 /** A value as shown and as spoken. */
 export function value(field, v) {

@@ -2,6 +2,7 @@
 
 import { t } from "../../i18n.js";
 
+/** What each action type is called. */
 export const actions = {
   swap: t("swap a hat onto the tea table"),
   black_hat: t("take a black hat"),
@@ -9,11 +10,6 @@ export const actions = {
   partner_trade: t("trade with the partner"),
   favourite: t("show the favourite hat"),
 };
-
-/** What an action type is called. */
-export function action(type) {
-  return actions[type];
-}
 
 function hat(v) {
   const [type, number] = String(v).split("-");

@@ -2,12 +2,8 @@
 
 import { t } from "../../i18n.js";
 
+/** What each action type is called. */
 export const actions = { start_round: t("start the round"), play: t("play a card"), distribute: t("hand out the trick") };
-
-/** What an action type is called. */
-export function action(type) {
-  return actions[type];
-}
 
 /** A value as shown and as spoken. */
 export function value(field, v) {

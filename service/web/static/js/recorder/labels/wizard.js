@@ -17,6 +17,7 @@ export function spokenCard(card) {
   return suit ? t("{rank} of {suit}", { rank: RANKS[rank] || rank, suit }) : text;
 }
 
+/** What each action type is called. */
 export const actions = {
   start_round: t("start the round"),
   choose_trump: t("choose trump"),
@@ -24,11 +25,6 @@ export const actions = {
   play: t("play a card"),
   record_round: t("record a whole round"),
 };
-
-/** What an action type is called. */
-export function action(type) {
-  return actions[type];
-}
 
 /** A value as shown and as spoken. */
 export function value(field, v) {
