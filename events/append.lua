@@ -36,11 +36,12 @@
 -- position there, frozen), summary and models (the basis), the fields a projection run writes
 -- (projections/projecting/project.lua). When the stored projection KEYS[8+n] was caught up with the log (its
 -- checkpoint is the version this append follows) and its read models hold what the summary says
--- (field models equals the basis), the append renames carried to proj in place of the dirty mark:
+-- (field models equals the basis), the append renames carried to proj:
 -- the projection moves in the same atomic run, without passing through the script (what a
--- projection of an earlier release held besides goes with the hash it replaces). Otherwise, and
--- for every refused append, carried is deleted, and a written batch marks the match as any other
--- does, for the workers to project.
+-- projection of an earlier release held besides goes with the hash it replaces); the match is
+-- marked still, so that a pass publishes its new steps to the global feed (it finds nothing to
+-- fold). Otherwise, and for every refused append, carried is deleted, and a written batch marks
+-- the match as any other does, for the workers to project.
 --
 -- Replies (numbers only, so the client may decode responses or not):
 --   {0, first, last, woke, moved} written; woke is 1 when this write raised the wake flag
@@ -85,7 +86,8 @@ local function project(at, version)
   if stored[1] == tostring(version) and stored[2] == ARGV[at + 1] then
     local moved = redis.pcall('RENAME', carried, proj)
     if type(moved) == 'table' and moved['ok'] then
-      return 0, 1
+      -- Marked all the same: the global feed learns of the new steps from the next pass.
+      return mark(), 1
     end
   end
   redis.call('DEL', carried)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import redis
 
+from events.keys import FEED_PARTITIONS
 from service.bootstrap import Services, build
 from service.config import Settings
 from tests.e2e.faults.stack import Api, Deployed, RedisServer, Worker, service_env
@@ -64,6 +65,12 @@ class Deployment(Deployed):
     def matches_per_master(self) -> dict[int, int]:
         """How many matches (their headers) each master holds, by port."""
         return {port: _count(port, f"{self.prefix}:{{*}}:meta") for port in self.cluster.masters()}
+
+    def feed_partitions_per_master(self) -> dict[int, int]:
+        """How many of the global feed's partitions each master serves (by their keys' slots), by port."""
+        client = self.parts().client
+        ports = [client.get_node_from_key(self.keys.feed(k)).port for k in range(FEED_PARTITIONS)]
+        return {port: ports.count(port) for port in self.cluster.masters()}
 
     def logs(self) -> str:
         """What the API and the workers wrote."""

@@ -3,7 +3,8 @@ Redis Cluster, the job queue on a standalone Redis, configured by the environmen
 
 Every game is recorded while a spectator follows it live, projected by the workers, rewound,
 forked, exported and imported; the match list, player statistics and leaderboards read across the
-masters, `tabletape verify` finds every projection equal to its log, and every master holds matches.
+masters, `tabletape verify` finds every projection equal to its log, and every master holds matches;
+a consumer reads the global feed one partition at a time, as docs/integrations.md tells it to.
 """
 
 from __future__ import annotations
@@ -12,11 +13,14 @@ import subprocess
 import sys
 import threading
 import time
+from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
 import requests
 
+from events.keys import FEED_PARTITIONS
 from games.registry import all_games
 from tests.cluster.conftest import Deployment
 from tests.e2e.faults import driver
@@ -150,3 +154,39 @@ def test_matches_spread_over_every_master_and_verify_finds_every_projection_equa
     assert "0 with differences" in verified.stdout
     total = len(list(deployed.parts().store.all_ids()))
     assert f"verified {total} matches" in verified.stdout and total >= 20
+
+
+def read_partition(url: str, partition: int) -> tuple[list[dict[str, Any]], str]:
+    """Every event of one feed partition from its start, page by page, and the position after them."""
+    events: list[dict[str, Any]] = []
+    after = "0"
+    while True:
+        page = get(url, "/v1/feed", partition=partition, after=after, limit=50)
+        if not page["events"]:
+            return events, after
+        events, after = events + page["events"], page["position"]
+
+
+def test_a_consumer_reads_every_feed_partition_on_its_own_and_misses_no_step(deployed: Deployment) -> None:
+    made = []
+    for game_id in sorted(all_games()):
+        match = driver.create(deployed.url, game_id, all_games()[game_id].example(SHORT[game_id]))
+        driver.play(match, all_games()[game_id].example(SHORT[game_id])["actions"])
+        projected(deployed.url, match.id, match.version)
+        made.append(match)
+    # One reader per partition, each keeping its own number (a league site's parallel consumer).
+    with ThreadPoolExecutor(FEED_PARTITIONS) as readers:
+        read = list(readers.map(lambda k: read_partition(deployed.url, k), range(FEED_PARTITIONS)))
+    steps: dict[str, list[int]] = defaultdict(list)
+    for partition, (events, _) in enumerate(read):
+        assert all(e["partition"] == partition for e in events)
+        assert [e["position"] for e in events] == sorted({e["position"] for e in events})
+        for event in events:
+            steps[event["match_id"]].append(event["seq"])
+    assert {m.id: steps[m.id] for m in made} == {m.id: list(range(1, m.version + 1)) for m in made}
+    # The merged position is the partitions' numbers joined, in partition order: nothing after it.
+    merged = ".".join(position for _, position in read)
+    assert get(deployed.url, "/v1/feed", after=merged)["events"] == []
+    # No one key takes every write: the partitions are spread over the masters.
+    held = deployed.feed_partitions_per_master()
+    assert sum(held.values()) == FEED_PARTITIONS and all(n > 0 for n in held.values()), held

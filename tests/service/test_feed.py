@@ -79,6 +79,20 @@ def test_a_consumer_resumes_after_its_position_without_missing_or_repeating(
     assert by_match(seen + rest) == {m.id: list(range(1, m.log_length() + 1)) for m in (first, second)}
 
 
+def test_writes_whose_projection_moved_in_are_in_the_feed_after_the_next_pass(
+    client: FlaskClient, table: Callable[..., Table], work: Callable[[], int]
+) -> None:
+    actions = all_games()["wizard"].example(SHORT["wizard"])["actions"]
+    match = record(table, "wizard", SHORT["wizard"], upto=1)
+    # A worker keeps up between writes, so each write carries its projection and moves it in.
+    for action in actions[1:8]:
+        work()
+        match.ok(action)
+    work()
+    events, _ = follow(client)
+    assert by_match(events)[match.id] == list(range(1, match.log_length() + 1))
+
+
 def test_a_projection_pass_run_again_publishes_nothing_twice(
     app: Flask, client: FlaskClient, table: Callable[..., Table], work: Callable[[], int]
 ) -> None:

@@ -1,8 +1,9 @@
-"""The global feed followed by a consumer while every game is recorded, a worker is killed, Redis
-restarts and the consumer itself restarts: every public event exactly once, in each match's order.
+"""The global feed followed by a consumer while 50 matches of every game are recorded, a worker is
+killed, Redis restarts and the consumer itself restarts: every public event exactly once, in each
+match's order.
 
-The issue's scale is 50 matches of every game; this runs MATCHES of each (the shortest examples),
-which keeps the suite within CI time and still crosses every fault while matches are recorded.
+The matches are each game's shortest examples, recorded by several writers at once (as many
+tables would), each write retried under its Idempotency-Key while Redis is away.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import threading
 import time
 from collections import defaultdict
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -21,16 +23,41 @@ from games.registry import all_games
 from tests.e2e.faults import driver
 from tests.e2e.faults.conftest import Stack
 from tests.e2e.faults.stack import wait_for
+from tests.e2e.faults.test_faults_crashes import write_until_accepted
 
 pytestmark = pytest.mark.e2e
-MATCHES = 10
+MATCHES = 50
+WRITERS = 4
 
 
 def shortest(game_id: str, count: int) -> list[dict[str, Any]]:
-    """The game's ``count`` shortest examples among twice as many seeds (at least four actions each)."""
+    """The game's ``count`` shortest examples among six times as many seeds (four actions at least)."""
     game = all_games()[game_id]
-    scripts = [s for s in map(game.example, range(2 * count)) if len(s["actions"]) >= 4]
+    scripts = [s for s in map(game.example, range(6 * count)) if len(s["actions"]) >= 4]
     return sorted(scripts, key=lambda s: len(s["actions"]))[:count]
+
+
+def created_until_accepted(url: str, game_id: str, script: dict[str, Any], key: str) -> driver.Match:
+    """Create a match of ``script`` under an Idempotency-Key, again while the answer is a 503."""
+    body = {"game": game_id, **{k: script[k] for k in ("players", "setup", "options")}}
+    while True:
+        made = requests.post(f"{url}/v1/matches", json=body, headers={"Idempotency-Key": key}, timeout=20)
+        if made.status_code == 201:
+            answer = made.json()
+            return driver.Match(url, answer["id"], answer["token"], answer["version"])
+        assert made.status_code == 503, made.text
+        time.sleep(0.05)
+
+
+def record(url: str, number: int, game_id: str, script: dict[str, Any]) -> tuple[driver.Match, int]:
+    """One table recording a whole match, every write retried under its key while Redis is away;
+    the match and how many of its writes were answered 503 first."""
+    match = created_until_accepted(url, game_id, script, f"feed-{number}")
+    refused = 0
+    for step, action in enumerate(script["actions"]):
+        answer, retries = write_until_accepted(match, action, f"feed-{number}-{step}")
+        match.version, refused = answer.json()["version"], refused + bool(retries)
+    return match, refused
 
 
 class Consumer:
@@ -95,32 +122,38 @@ def test_a_consumer_sees_every_public_event_once_through_worker_kills_redis_rest
     handled: list[dict[str, Any]] = []
     consumer = Consumer(fresh_stack.url, tmp_path / "position", handled)
     consumer.start()
-    scripts = [(game_id, s) for game_id in sorted(all_games()) for s in shortest(game_id, MATCHES)]
-    recorded = []
-    for n, (game_id, script) in enumerate(scripts):
-        match = driver.create(fresh_stack.url, game_id, script)
-        driver.play(match, script["actions"])
-        recorded.append(match)
-        if n == len(scripts) // 4:
-            fresh_stack.workers[0].kill()  # kill -9, whatever it was doing
-            fresh_stack.start_worker()
-        if n == len(scripts) // 2:
-            consumer.stop()
-            consumer = Consumer(fresh_stack.url, tmp_path / "position", handled)  # a restart
-            consumer.start()
-        if n == 3 * len(scripts) // 4:
-            fresh_stack.redis.kill()
-            time.sleep(1)
-            fresh_stack.redis.start()
-    expected = {m.id: list(range(1, m.version + 1)) for m in recorded}
+    # The games taking turns, so that every game is being recorded when each fault comes.
+    games = [[(game_id, s) for s in shortest(game_id, MATCHES)] for game_id in sorted(all_games())]
+    scripts = [pair for turn in zip(*games, strict=True) for pair in turn]
     began = time.monotonic()
-    wait_for(lambda: steps_by_match(handled) == expected, "the consumer reading every step", 120)
+    with ThreadPoolExecutor(WRITERS) as writers:
+        recording = [
+            writers.submit(record, fresh_stack.url, n, game_id, script)
+            for n, (game_id, script) in enumerate(scripts)
+        ]
+        wait_for(lambda: sum(f.done() for f in recording) >= len(scripts) // 4, "a quarter recorded", 300)
+        fresh_stack.workers[0].kill()  # kill -9, whatever it was doing
+        fresh_stack.start_worker()
+        wait_for(lambda: sum(f.done() for f in recording) >= len(scripts) // 2, "half recorded", 300)
+        consumer.stop()
+        consumer = Consumer(fresh_stack.url, tmp_path / "position", handled)  # a restart
+        consumer.start()
+        wait_for(lambda: sum(f.done() for f in recording) >= 3 * len(scripts) // 4, "3/4 recorded", 300)
+        fresh_stack.redis.kill()  # while the writers are recording
+        time.sleep(1)
+        fresh_stack.redis.start()
+        recorded = [f.result()[0] for f in recording]
+    wrote = time.monotonic() - began
+    retried = sum(f.result()[1] for f in recording)
+    expected = {m.id: list(range(1, m.version + 1)) for m in recorded}
+    assert len(expected) == len(all_games()) * MATCHES
+    caught_up = wait_for(lambda: steps_by_match(handled) == expected, "the consumer reading every step", 120)
     consumer.stop()
     seen = list(handled)
     places = [(e["partition"], e["position"]) for e in seen]
     assert len(places) == len(set(places)) == sum(len(v) for v in expected.values())
     figure(
-        f"feed: {len(seen)} events of {len(recorded)} matches, each once and in order, through a worker "
-        f"kill -9, a Redis restart and a consumer restart; caught up {time.monotonic() - began:.1f} s "
-        "after the last write"
+        f"feed: {len(seen)} events of {len(recorded)} matches ({MATCHES} of each game, {WRITERS} writers, "
+        f"{wrote:.1f} s), each once and in order, through a worker kill -9, a Redis restart ({retried} "
+        f"writes retried) and a consumer restart; caught up {caught_up:.1f} s after the last write"
     )

@@ -1,5 +1,7 @@
 """Webhooks delivered by real RQ workers to a receiver on 127.0.0.1: every finish, signed; a 500
-retried with the same delivery id; the hook's log says what happened."""
+retried with the same delivery id; the hook's log says what happened; a receiver that keeps
+failing pauses its hook, which says so, and gets what it missed once resumed; addresses the
+operator has not allowed are refused by the running API."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ import hashlib
 import hmac
 import json
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -25,18 +28,20 @@ KEY = "operator-key-for-tests"
 
 
 class Receiver:
-    """A webhook receiver: keeps every request, and answers 500 to the first one it gets."""
+    """A webhook receiver: keeps every request, and answers 500 to the first one it gets (and to
+    every one while ``down``)."""
 
     def __init__(self) -> None:
         self.received: list[tuple[dict[str, str], bytes, int]] = []
         self.lock = threading.Lock()
+        self.down = False
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:  # noqa: N802 (http.server's name)
                 body = self.rfile.read(int(self.headers["Content-Length"]))
                 with receiver.lock:
-                    status = 500 if not receiver.received else 200
+                    status = 500 if receiver.down or not receiver.received else 200
                     receiver.received.append((dict(self.headers), body, status))
                 self.send_response(status)
                 self.end_headers()
@@ -117,5 +122,65 @@ def test_a_receiver_gets_every_finish_signed_and_a_500_is_retried_with_the_same_
             e for e in log.json()["deliveries"] if e["delivery_id"] == failed_headers["X-Tabletape-Delivery"]
         ]
         assert {(e["ok"], e.get("status")) for e in attempts} == {(False, 500), (True, 200)}
+    finally:
+        receiver.server.shutdown()
+
+
+def operator(method: str, url: str, **request: Any) -> requests.Response:
+    """A request of the operator's, with the deployment's key."""
+    return requests.request(method, url, headers={"X-API-Key": KEY}, timeout=10, **request)
+
+
+@pytest.mark.parametrize("refused", ["http://169.254.169.254/latest/meta-data", "http://10.1.2.3/x"])
+def test_the_running_api_refuses_a_hook_to_an_address_the_operator_has_not_allowed(
+    stack: Stack, refused: str
+) -> None:
+    answer = operator("post", f"{stack.url}/v1/hooks", json={"url": refused, "events": ["*"]})
+    assert answer.status_code == 422 and answer.json()["code"] == "hook_refused"
+    assert "address" in answer.json()["detail"]
+    listed = operator("get", f"{stack.url}/v1/hooks").json()["hooks"]
+    assert refused not in {h["url"] for h in listed}
+
+
+def test_a_hook_that_keeps_failing_is_paused_says_so_and_gets_what_it_missed_once_resumed(
+    stack: Stack,
+) -> None:
+    receiver = Receiver()
+    receiver.down = True
+    try:
+        hook = operator("post", f"{stack.url}/v1/hooks", json={"url": receiver.url, "events": ["*"]}).json()
+        script = shortest("hats", 1)[0]
+        match = create(stack.url, "hats", script)
+        driver.play(match, script["actions"])
+
+        def listed() -> dict[str, Any]:
+            hooks = operator("get", f"{stack.url}/v1/hooks").json()["hooks"]
+            return next(dict(h) for h in hooks if h["id"] == hook["id"])
+
+        wait_for(lambda: listed()["paused"], "the failing hook paused", 60)
+        assert "failed attempts" in listed()["paused_reason"]
+        log = operator("get", f"{stack.url}/v1/hooks/{hook['id']}/deliveries").json()["deliveries"]
+        assert log and all(not e["ok"] for e in log) and {e.get("status") for e in log} <= {500, None}
+        with receiver.lock:
+            tried = len(receiver.received)
+        more = shortest("hat-trick", 1)[0]
+        later = create(stack.url, "hat-trick", more)
+        driver.play(later, more["actions"])
+        time.sleep(3)  # a sweep and more: a paused hook is sent nothing
+        with receiver.lock:
+            assert len(receiver.received) == tried
+        receiver.down = False
+        assert operator("post", f"{stack.url}/v1/hooks/{hook['id']}/resume").json()["paused"] is False
+
+        def acknowledged() -> set[tuple[str, int]]:
+            with receiver.lock:
+                events = [json.loads(b)["event"] for _, b, status in receiver.received if status == 200]
+            return {(e["match_id"], e["seq"]) for e in events}
+
+        # What the feed published while it was paused comes once it is resumed.
+        wanted = {(later.id, seq) for seq in range(1, later.version + 1)}
+        wait_for(lambda: wanted <= acknowledged(), "the resumed hook getting the later match", 90)
+        with receiver.lock:
+            assert all(verified(hook["secret"], h, b) for h, b, _ in receiver.received)
     finally:
         receiver.server.shutdown()
