@@ -31,6 +31,7 @@ from events.keys import Keys
 from events.store import EventStore
 from projections.positions import tape
 from projections.positions.rewind import Positions, frozen
+from projections.queries import fact_words
 from projections.queries.access import Reader
 from projections.queries.disclosure import Sight, sight
 
@@ -256,8 +257,10 @@ class Feed:
         last_event_id: int | None = None,
         keepalive: float = LIVE_KEEPALIVE_SECONDS,
         everything: Reader | bool = False,
+        say: fact_words.Say = None,
     ) -> None:
         self.positions = positions
+        self.say = say
         self.match_id = match_id
         self.everything = everything
         self.game, head = positions.head(match_id)
@@ -296,7 +299,8 @@ class Feed:
         self.pos = tape.step(
             self.game, self.pos, own, lambda n: self.positions.position(self.game, self.match_id, n)
         )
-        return sse("frame", self.positions.frame(self._sight(), self.pos, event, True), event.seq)
+        shown = self.positions.frame(self._sight(), self.pos, event, True)
+        return sse("frame", fact_words.frame(shown, self.say), event.seq)
 
     def _sight(self) -> Sight:
         now = self.head if self.head["version"] > self.pos["version"] else self.pos
@@ -307,5 +311,5 @@ class Feed:
             "id": self.match_id,
             "version": self.pos["version"],
             "finished": bool(self.pos["game"].get("finished")),
-            "state": self._sight().view(frozen(self.game.view(self.pos["game"]))),
+            "state": fact_words.state(self._sight().view(frozen(self.game.view(self.pos["game"]))), self.say),
         }

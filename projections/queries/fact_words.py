@@ -107,6 +107,12 @@ def event(found: dict[str, Any], say: Say) -> dict[str, Any]:
     return found
 
 
+def frame(found: dict[str, Any], say: Say) -> dict[str, Any]:
+    """A replay or live frame: its event and the state after it, each with ``said``."""
+    told = found | {"event": event(found["event"], say)} if isinstance(found.get("event"), dict) else found
+    return told | ({"state": state(found["state"], say)} if "state" in found else {})
+
+
 def state(view: Any, say: Say) -> Any:
     """A game's view with ``said`` beside its disputes, judgement reasons and result."""
     if not isinstance(view, dict):

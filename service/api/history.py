@@ -19,6 +19,7 @@ from service.api import (
 )
 from service.api.schemas.answers import EVENT_STREAM, NDJSON, BgStatsFile, BgStatsLink, CopiedOut
 from service.api.schemas.requests import ExportQuery, ForkIn, ImportQuery, LiveQuery
+from service.http.language import renderer
 from service.http.live_slots import LiveSlots
 from service.recording.recorder import Copied
 
@@ -71,14 +72,17 @@ def follow(query: dict[str, Any], match_id: str) -> Response:
     """Follow a match live: its state, then every step as it is recorded, until it finishes.
 
     Frames hold back what a replay holds back; the holder of the write token (Authorization:
-    Bearer <token>) gets everything."""
+    Bearer <token>) gets everything. Disputes, judgement reasons and a result carry ``said`` in the
+    reader's language (Accept-Language), as on a replay."""
     header = step_header("Last-Event-ID", "bad_last_event_id")
     after = header if header is not None else query.get("last_event_id")
     everything = services().queries.everything(match_id, bearer_token())
     slots: LiveSlots = current_app.extensions["tabletape.live_slots"]
     release = slots.take(request.remote_addr or "")
     try:
-        feed = live.Feed(services().positions, services().hub, match_id, after, everything=everything)
+        feed = live.Feed(
+            services().positions, services().hub, match_id, after, everything=everything, say=renderer()
+        )
     except Exception:
         release()
         raise

@@ -91,16 +91,10 @@ def replay(query: dict[str, Any], match_id: str) -> Any:
 
     end = min(query.get("to") or version, version)
     links = page_links(link, first, size, end, origin=1)
-    frames = [_told(frame) for frame in page.frames]
+    say = _say()
+    frames = [fact_words.frame(frame, say) for frame in page.frames]
     body = {"id": match_id, "version": version, "raw": raw, "frames": frames, "links": links}
     return body, 200, {"Cache-Control": FINISHED_CACHE if page.finished else "no-cache"}
-
-
-def _told(frame: dict[str, Any]) -> dict[str, Any]:
-    """A replay frame with the stored English sentences also said in the reader's language."""
-    say = _say()
-    told = frame | {"event": fact_words.event(frame["event"], say)}
-    return told | ({"state": fact_words.state(frame["state"], say)} if "state" in frame else {})
 
 
 def _say() -> fact_words.Say:

@@ -10,6 +10,7 @@ The catalogs are read through flask-babel (``service.language.catalogs`` names t
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
 
 from flask import Flask, Request, Response, g, request
@@ -43,6 +44,13 @@ def current() -> str:
 def render(message: Message | str) -> str:
     """A Message (or an English msgid) in this request's language."""
     return catalogs.render(message, current())
+
+
+def renderer() -> Callable[[Message], str] | None:
+    """``render`` fixed to this request's language, for an answer streamed after the request has
+    gone (a live feed); None for an English reader, who reads stored sentences as recorded."""
+    locale = current()
+    return None if locale == catalogs.DEFAULT else functools.partial(catalogs.render, locale=locale)
 
 
 def _is_page(req: Request) -> bool:

@@ -1,10 +1,12 @@
 """The sentences games store in English (a revoke's dispute, a Hat Trick judgement's reason, The
 Hobbit's result) are read in the reader's language: under Accept-Language zh-CN and ja the
-events, the replay and the state add ``said`` beside the stored English, told from the facts
-(player, card, prop, side) and with no English word; the stored sentence stays as recorded."""
+events, the replay, the state and the live stream's frames add ``said`` beside the stored
+English, told from the facts (player, card, prop, side) and with no English word; the stored
+sentence stays as recorded."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -25,14 +27,32 @@ def english_words(sentence: str, names: list[str]) -> list[str]:
 
 
 def reads(match: Table, language: str) -> dict[str, Any]:
-    """The events, the replay and the state of ``match`` in ``language``."""
+    """The events, the replay, the state and the live stream (from step 0) of ``match`` in ``language``."""
     header = match.auth | {"Accept-Language": language}
     got = {
         what: match.client.get(f"/v1/matches/{match.id}/{what}", headers=header, query_string=query)
         for what, query in (("events", {"limit": 1000}), ("replay", {"limit": 1000}), ("state", {}))
     }
     assert all(a.status_code == 200 for a in got.values()), {k: a.json for k, a in got.items()}
-    return {k: a.json for k, a in got.items()}
+    return {k: a.json for k, a in got.items()} | {"live": followed(match, header | {"Last-Event-ID": "0"})}
+
+
+def followed(match: Table, headers: dict[str, str]) -> list[Any]:
+    """The live stream's frames of ``match`` followed from step 0 up to its last step (and its end)."""
+    version = match.client.get(f"/v1/matches/{match.id}").json["version"]
+    answer = match.client.get(f"/v1/matches/{match.id}/live", headers=headers)
+    assert answer.status_code == 200
+    told: list[Any] = []
+    try:
+        for chunk in answer.response:
+            text = chunk.decode() if isinstance(chunk, bytes) else chunk
+            if text.startswith(("event: ", "id: ")) and "data: " in text:
+                told.append(json.loads(text.split("data: ", 1)[1]))
+                if "event: end" in text or told[-1].get("step") == version:
+                    return told
+    finally:
+        answer.close()
+    raise AssertionError(f"the live stream ended before step {version}: {told}")
 
 
 def members(value: Any, key: str) -> Iterator[dict[str, Any]]:
@@ -57,11 +77,11 @@ def told(body: dict[str, Any], stored: str) -> list[dict[str, Any]]:
 def check(match: Table, stored: str, names: list[str], must_name: list[str]) -> None:
     """Under zh-CN and ja every read says the stored sentence in the language; English keeps it."""
     english = reads(match, "en")
-    for where in ("events", "replay"):
+    for where in ("events", "replay", "live"):
         assert all(m["said"] == m[stored] for m in told(english[where], stored))
     for language, script in LANGUAGES.items():
         body = reads(match, language)
-        for where in ("events", "replay", "state"):
+        for where in ("events", "replay", "state", "live"):
             for found in told(body[where], stored):
                 said = found["said"]
                 assert script.search(said) and english_words(said, names) == [], (language, where, said)
