@@ -95,7 +95,7 @@ def run_worker(
         while not stop.is_set():
             worker: SimpleWorker | None = None
             try:
-                worker = _worker(connect(), keys)
+                worker = _worker(connect(), keys, stop)
                 use_store(connect_store())
                 worker.work(burst=burst, logging_level="WARNING")
                 # RQ's loop also returns when an error it does not handle (a Redis restart seen
@@ -118,14 +118,53 @@ def run_worker(
         stop.set()
 
 
-def _worker(client: redis.Redis, keys: Keys) -> SimpleWorker:
-    # A SimpleWorker runs each job in the worker's own process: a projection job costs no fork.
-    worker = SimpleWorker(
+class _ProjectionWorker(SimpleWorker):
+    """A SimpleWorker (each job runs in the worker's own process: a projection job costs no fork)
+    that honours a stop asked before its loop took the signals over, and stops within a second.
+
+    RQ installs its own SIGTERM handler when its loop starts; a SIGTERM that came before (while
+    connecting, or during RQ's start-up calls to Redis) set only the process's ``stop``, which RQ's
+    loop never reads. When the signal came with Redis going away (a serve killed with -9 takes
+    its embedded Redis along) the loop then retried the connection for ever. Read once the handlers
+    are RQ's, ``stop`` becomes RQ's own stop request, which its loop checks before every dequeue.
+    """
+
+    stop: threading.Event
+
+    def _install_signal_handlers(self) -> None:
+        super()._install_signal_handlers()
+        if self.stop.is_set():
+            self._stop_requested = True
+
+    def unsubscribe(self) -> None:
+        """Leave RQ's command channel, waiting at most a second for its listening thread.
+
+        RQ's thread polls its channel every 60 s, and redis-py's ``stop()`` waits for the thread to
+        end: a worker stopped before the channel's subscription was confirmed took up to a minute
+        to exit. The thread is a daemon, so one still reading when the process ends holds nothing.
+        """
+        thread = self.pubsub_thread
+        if thread is None:
+            return
+        try:
+            self.pubsub.unsubscribe()
+        except redis.RedisError:
+            pass  # Redis is away: the thread's own read fails too and ends it
+        try:
+            thread.stop(timeout=1)
+        except TypeError:
+            thread.stop()  # redis-py before 8 only clears the thread's flag, waiting for nothing
+        self.pubsub.close()
+
+
+def _worker(client: redis.Redis, keys: Keys, stop: threading.Event) -> SimpleWorker:
+    worker = _ProjectionWorker(
         [projection_queue(client, keys)],
         connection=client,
         serializer=JSONSerializer,
         name=keys.worker_name(uuid.uuid4().hex),
     )
+    worker.stop = stop
     # Back off at most this long while Redis is away, so a restart is noticed quickly.
     worker.max_connection_wait_time = MAX_RECONNECT_WAIT
     return worker
