@@ -11,6 +11,8 @@ PORT ?= 8000
 # The tests that run twice: on one Redis, then on a Redis Cluster the run starts on local ports.
 # Test files run side by side in this many processes (pytest-xdist), each file's tests in one of them.
 JOBS ?= auto
+# `make test` and `make test-cluster` end by naming their slowest tests, to show where the time goes.
+SLOWEST ?= --durations=12 --durations-min=5
 CLUSTER_TESTS ?= tests/events tests/projections tests/service tests/workers tests/e2e/test_serve.py tests/e2e/test_live.py
 
 .PHONY: serve test test-quick test-cluster lint bench openapi translations
@@ -42,7 +44,7 @@ lint: $(VENV)/.installed-test
 	$(BIN)/mypy games events projections workers service
 
 test: lint
-	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile $(SLOWEST) $(PYTEST_ARGS)
 	$(MAKE) test-cluster
 
 # A quick run while working: no random playouts, no whole-process or browser tests, no cluster.
@@ -50,7 +52,7 @@ test-quick: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -n $(JOBS) -m "not slow and not e2e and not browser" $(PYTEST_ARGS)
 
 test-cluster: $(VENV)/.installed-test
-	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile --redis-cluster $(CLUSTER_TESTS) $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile --redis-cluster $(SLOWEST) $(CLUSTER_TESTS) $(PYTEST_ARGS)
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python -m bench
