@@ -38,7 +38,25 @@ from projections.queries.disclosure import sight
 
 @cache
 def _source() -> str:
-    return files("projections.readmodels").joinpath("feed.lua").read_text(encoding="utf-8")
+    # The steps are appended by the function the append script shares (events/feed_steps.lua).
+    shared = files("events").joinpath("feed_steps.lua").read_text(encoding="utf-8")
+    return shared + files("projections.readmodels").joinpath("feed.lua").read_text(encoding="utf-8")
+
+
+def public_steps(game: Game, events: Sequence[StoredEvent], now: Position | None) -> list[Any]:
+    """Events as the feed publishes them, (step, type, event JSON) for each: as open reads show
+    them against ``now``, a state at least as new as every one of them (needed when the game
+    hides anything: ``game.public``)."""
+    shown = [e.as_dict() for e in events]
+    if game.public is not None:
+        if now is None:
+            raise ValueError(f"{game.id} hides facts: its events are disclosed against a state")
+        public = sight(game, now)
+        shown = [public.event(e) for e in shown]
+    args: list[Any] = []
+    for event in shown:
+        args += [event["seq"], event["type"], dumps(event)]
+    return args
 
 
 class FeedPublisher:
@@ -100,14 +118,7 @@ class FeedPublisher:
     def _args(self, match_id: str, game: Game, events: list[StoredEvent], now: Position | None) -> list[Any]:
         """One match's part of a partition's script call, its events as open reads show them
         against ``now`` (a state at least as new as every one of them)."""
-        shown = [e.as_dict() for e in events]
-        if game.public is not None:
-            if now is None:
-                # Read after the events, so the state is at least as new as every one of them.
-                _, now = self.positions.head(match_id)
-            public = sight(game, now)
-            shown = [public.event(e) for e in shown]
-        args: list[Any] = [match_id, game.id, len(shown)]
-        for event in shown:
-            args += [event["seq"], event["type"], dumps(event)]
-        return args
+        if game.public is not None and now is None:
+            # Read after the events, so the state is at least as new as every one of them.
+            _, now = self.positions.head(match_id)
+        return [match_id, game.id, len(events), *public_steps(game, events, now)]
