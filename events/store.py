@@ -208,8 +208,10 @@ class EventStore:
         append counts itself against, and the projection it carries. The carried projection,
         what a projection run would write (``Projector.carried``), goes ahead of the script on
         the same connection, for a conditional append (``expected_version``) with ``meanwhile``,
-        and moves in (takes the stored projection's place) in the script's run, instead of the
-        dirty mark, when that one was caught up and its read models current (events/append.lua).
+        and moves in (takes the stored projection's place) in the script's run when that one was
+        caught up and its read models current; its steps in the feed's form (``carried.feed``)
+        are then published in the same run, instead of the dirty mark, when the feed has the
+        match up to the step the batch follows (events/append.lua).
         Only one Redis without replicas to wait for takes it (``projects``); elsewhere it is left
         out, and the workers project the batch.
         """

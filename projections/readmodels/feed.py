@@ -1,12 +1,17 @@
 """The global feed's writing side: every match's public events, published once each, in order.
 
-A projection pass publishes the matches it takes before it projects them (workers/drain.py), so
-the write path carries nothing for the feed and a match leaves the dirty set only once its events
-are in the feed. For each match it reads where the feed stands (the partition's ``seen`` hash),
-the log after that, and then the match's state now, and hands each partition its matches' events
-as open reads show them (projections.queries.disclosure) to one script (feed.lua), which appends
-only the step after the match's last one: a pass repeated, or two at once, publish every step
-exactly once, in the match's order, at a position assigned once.
+A projection pass publishes the matches it takes before it projects them (workers/drain.py), and
+a match leaves the dirty set only once its events are in the feed. On one Redis a write whose
+projection moves in with its append publishes its own steps in that run instead, by the same
+rule (shared as events/feed_steps.lua), their form worked out by the writer against the position
+the batch leaves, as a pass would (``public_steps``; events/append.lua); it leaves the match
+unmarked, unless it finds the feed behind the match's log: then a pass publishes.
+
+For each match a pass reads where the feed stands (the partition's ``seen`` hash), the log after
+that, and then the match's state now, and hands each partition its matches' events as open
+reads show them (projections.queries.disclosure) to one script (feed.lua), which appends only
+the step after the match's last one: a pass repeated, or two at once, publish every step exactly
+once, in the match's order, at a position assigned once.
 
 A fact hidden when its event is published is published held back (a secret bid as
 ``"tricks": null, "hidden": true``), as the open reads show it then; the feed is never rewritten,
