@@ -32,7 +32,7 @@ def create_app() -> Flask:
         keys = [store.keys.meta(scratch), store.keys.log(scratch), store.keys.idem(scratch)]
         # No rate counters and no projection: the bare append.
         event = ["Noted", body, "{}"]
-        bare = AppendArgs("", "", "", "", "", "", "", "", [], None, event).argv()
+        bare = AppendArgs("", "", "", "", "", "", "", "", [], None, None, event).argv()
         reply = client.evalsha(script.sha, 3, *keys, *bare)
         if reply[0] == -1:  # the first write to this scratch log creates it
             made = create_args("", "", {"game": "anchor"}, event)

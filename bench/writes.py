@@ -85,7 +85,7 @@ class RawAppend:
             fields = encode(NewEvent(event.type, event.data, event.meta))
             payload += [fields["type"], fields["data"], fields["meta"]]
         # No dirty set, wake flag or rate counter among its keys: the bare append, nothing marked.
-        args = AppendArgs("", "", str(self.version), "", "", "", "", "", [], None, payload).argv()
+        args = AppendArgs("", "", str(self.version), "", "", "", "", "", [], None, None, payload).argv()
         start = time.perf_counter()
         self.client.evalsha(self.sha, 3, *self.keys, *args)
         took = time.perf_counter() - start

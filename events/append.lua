@@ -5,7 +5,8 @@
 --       credentials); on one Redis also 5 dirty (set of the match ids whose projection is behind)
 --       and 6 wake (the workers' wake flag), which a write then marks in the same run, then
 --       7... the rate counters an append counts itself against (see below)
---       and, for an append that carries its projection, the match's carried and proj (hashes).
+--       and, for an append that carries its projection, the match's carried and proj (hashes),
+--       then, when it also publishes its steps, its feed partition's stream and seen (hash).
 --       On a Redis Cluster the dirty set, the wake flag and the counters live in other slots: the
 --       client marks and counts them, and an append carries no projection there.
 -- ARGV: laid out as events/script_args.py declares it, which also writes the preamble this
@@ -18,8 +19,12 @@
 --           the credentials it starts with (KEYS[4]), then the events
 --   append: then n pairs <limit>, <window seconds> for KEYS[7..6+n], then <1 when the append
 --           carries its projection, else 0>, then for 1 the read models' basis of its summary,
---           then the events
+--           the game's id ("" when it publishes nothing to the feed), the number of steps m it
+--           publishes and m triples (step, type, event JSON) as the feed holds them; then the
+--           events
 -- The events: type, data, meta for each, in order. Entry ids are "<seq>-0".
+-- The script is loaded with events/feed_steps.lua in front (the feed's publishing, shared with
+-- projections/readmodels/feed.lua).
 --
 -- The credential an append relies on: unless ARGV[APPEND.credential] is "", the field of that
 -- name in creds (KEYS[4]), or while creds has none the header's field ARGV[APPEND.fallback]
@@ -38,8 +43,13 @@
 -- checkpoint is the version this append follows) and its read models hold what the summary says
 -- (field models equals the basis), the append renames carried to proj:
 -- the projection moves in the same atomic run, without passing through the script (what a
--- projection of an earlier release held besides goes with the hash it replaces); the match is
--- marked still, so that a pass publishes its new steps to the global feed (it finds nothing to
+-- projection of an earlier release held besides goes with the hash it replaces). The append
+-- then publishes its steps to the global feed in the same run, by the rule a projection pass
+-- publishes with (feed.lua): only when the partition's last step of the match (seen,
+-- KEYS[10+n]) is the one the batch follows, so each step is published once, in the match's
+-- order; and then the match is not marked, no pass has anything to do for it. When the feed is
+-- behind (an earlier write whose steps no pass has published yet), or the append publishes
+-- nothing (game ""), the match is marked, and a pass publishes the steps (it finds nothing to
 -- fold). Otherwise, and for every refused append, carried is deleted, and a written batch marks
 -- the match as any other does, for the workers to project.
 --
@@ -74,10 +84,28 @@ local function mark()
   return 0
 end
 
+-- The steps ``version``+1..``last`` of an append that carries its projection (ARGV[at] is 1),
+-- published to the feed when it has the match up to ``version`` (see the header); whether they
+-- all were.
+local function publish(at, version, last)
+  local game = ARGV[at + 2]
+  if game == '' then
+    return false
+  end
+  local stream, seen = KEYS[9 + counters], KEYS[10 + counters]
+  if feed_last(seen, match_id) ~= version then
+    return false
+  end
+  local position, published = feed_publish(stream, seen, match_id, game, version, at + 4,
+    tonumber(ARGV[at + 3]), feed_position(seen), feed_clock())
+  feed_done(seen, position, published)
+  return published == last - version
+end
+
 -- The projection an append carries (ARGV[at] is 1), moved into place when the projection was
--- at ``version`` and its read models say what it says; else the match is marked. Returns woke
--- (as mark does) and whether the projection moved.
-local function project(at, version)
+-- at ``version`` and its read models say what it says, with its steps published to the feed;
+-- else the match is marked. Returns woke (as mark does) and whether the projection moved.
+local function project(at, version, last)
   if ARGV[at] == '0' then
     return mark(), 0
   end
@@ -86,12 +114,25 @@ local function project(at, version)
   if stored[1] == tostring(version) and stored[2] == ARGV[at + 1] then
     local moved = redis.pcall('RENAME', carried, proj)
     if type(moved) == 'table' and moved['ok'] then
-      -- Marked all the same: the global feed learns of the new steps from the next pass.
+      if publish(at, version, last) then
+        -- Projected and published: nothing is left for a pass.
+        return 0, 1
+      end
+      -- The feed is behind: the next pass publishes (it finds nothing to fold).
       return mark(), 1
     end
   end
   redis.call('DEL', carried)
   return mark(), 0
+end
+
+-- Where an append's events start: after the carry flag, and for 1 after the basis and the
+-- feed's part.
+local function events_at(at)
+  if ARGV[at] == '0' then
+    return at + 1
+  end
+  return at + 4 + 3 * tonumber(ARGV[at + 3])
 end
 
 local function add_events(from, version)
@@ -181,14 +222,14 @@ local function append(at)
   if expected ~= '' and tonumber(expected) ~= version then
     return {-3, version}
   end
-  local last = add_events(at + 1 + tonumber(ARGV[at]), version)
+  local last = add_events(events_at(at), version)
   if last > version then
     redis.call('HINCRBY', meta, 'version', last - version)
   end
   if key ~= '' then
     redis.call('HSET', idem, key, string.format('%d %d %s', version + 1, last, fingerprint))
   end
-  local woke, moved = project(at, version)
+  local woke, moved = project(at, version, last)
   return {0, version + 1, last, woke, moved}
 end
 

@@ -7,6 +7,7 @@ and, once stored, the event's step number ``seq`` (1, 2, 3 … per match, with n
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,6 +46,10 @@ class CarriedProjection:
     frozen: bytes
     # The match's summary, written out.
     summary: str
+    # The batch's steps as the global feed publishes them, for the append to publish in its own
+    # run: the game's id, then (step, type, event JSON) for each (the feed's form, worked out
+    # against the position the batch leaves); None to leave them to a projection pass.
+    feed: Sequence[Any] | None = None
 
     def fields(self, checkpoint: int) -> list[Any]:
         """The projection hash's fields at ``checkpoint``, as HSET takes them."""

@@ -6,7 +6,9 @@ a number of its own, and ``EventStore`` builds the arguments with ``create_args`
 ``AppendArgs`` in the same order. After the fixed arguments come the variable ones: for a create
 its header pairs (field, value), then its credentials' pairs (field, digest), then the events;
 for an append one pair (limit, window seconds) per rate counter, the carry flag ("1" when it
-carries its projection, else "0"), the carried projection's basis when it is "1", then the
+carries its projection, else "0"), and when it is "1" the carried projection's basis, then the
+feed's part: the game's id ("" when the append publishes nothing to the feed), the number of
+steps n it publishes, and n triples (step, type, event JSON) as the feed holds them; then the
 events (type, data, meta for each, in order). An append's fixed arguments name the credential
 it relies on, which the script checks is still current before anything else.
 """
@@ -16,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from operator import attrgetter
+from typing import Any
 
 CREATE = ("op", "match", "wake_seconds", "pairs", "credentials")
 APPEND = (
@@ -87,20 +90,29 @@ class AppendArgs:
     limits: Sequence[tuple[int, int]]
     # The carried projection's basis; None when the append carries none.
     basis: str | None
+    # The steps it publishes to the global feed with the carried projection: the game's id,
+    # then (step, type, event JSON) for each; None to publish nothing (``CarriedProjection.feed``).
+    feed: Sequence[Any] | None
     # The events' fields: type, data, meta for each.
     events: Sequence[str]
 
-    def argv(self) -> list[str]:
+    def argv(self) -> list[Any]:
         """The script's ARGV."""
-        args = ["append", *_named(self), str(len(self.limits))]
+        args: list[Any] = ["append", *_named(self), str(len(self.limits))]
         for limit, window in self.limits:
             args += [str(limit), str(window)]
-        args += ["0"] if self.basis is None else ["1", self.basis]
+        if self.basis is None:
+            args.append("0")
+        elif self.feed is None:
+            args += ["1", self.basis, "", "0"]
+        else:
+            game, *steps = self.feed
+            args += ["1", self.basis, game, str(len(steps) // 3), *steps]
         return args + list(self.events)
 
     def carrying_none(self) -> AppendArgs:
-        """The same append, carrying no projection."""
-        return replace(self, basis=None)
+        """The same append, carrying no projection (and publishing nothing)."""
+        return replace(self, basis=None, feed=None)
 
 
 # The fields between the operation and the number of counters, in APPEND's order (an append

@@ -96,8 +96,13 @@ _UNCHECKED = Credential("", "")
 
 @cache
 def _script_source() -> str:
-    # The script reads its arguments by the names the preamble gives their places.
-    return preamble() + files("events").joinpath("append.lua").read_text(encoding="utf-8")
+    # The script reads its arguments by the names the preamble gives their places, and publishes
+    # to the feed with the function feed.lua shares (feed_steps.lua).
+    parts = [
+        files("events").joinpath(name).read_text(encoding="utf-8")
+        for name in ("feed_steps.lua", "append.lua")
+    ]
+    return preamble() + "".join(parts)
 
 
 class EventStore:
@@ -203,8 +208,10 @@ class EventStore:
         append counts itself against, and the projection it carries. The carried projection,
         what a projection run would write (``Projector.carried``), goes ahead of the script on
         the same connection, for a conditional append (``expected_version``) with ``meanwhile``,
-        and moves in (takes the stored projection's place) in the script's run, instead of the
-        dirty mark, when that one was caught up and its read models current (events/append.lua).
+        and moves in (takes the stored projection's place) in the script's run when that one was
+        caught up and its read models current; its steps in the feed's form (``carried.feed``)
+        are then published in the same run, instead of the dirty mark, when the feed has the
+        match up to the step the batch follows (events/append.lua).
         Only one Redis without replicas to wait for takes it (``projects``); elsewhere it is left
         out, and the workers project the batch.
         """
@@ -222,6 +229,9 @@ class EventStore:
         else:
             carried_hset = [self.keys.carried(match_id), *carried.fields(expected_version + len(events))]
             extra += [self.keys.carried(match_id), self.keys.proj(match_id)]
+            if carried.feed is not None:
+                partition = self.keys.feed_partition(match_id)
+                extra += [self.keys.feed(partition), self.keys.feed_seen(partition)]
         credential = extras.credential or _UNCHECKED
         args = AppendArgs(
             match_id,
@@ -234,6 +244,7 @@ class EventStore:
             credential.digest,
             [(limit, window) for _, limit, window in counted],
             carried.basis if carried else None,
+            carried.feed if carried else None,
             _event_args(events),
         )
         try:

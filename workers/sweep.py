@@ -1,6 +1,7 @@
 """The sweep: make sure every match whose projection may lag its log gets a projection pass.
 
-Every write marks its match dirty in the round trip of its append, and a match leaves the dirty
+Every write marks its match dirty in the round trip of its append (but one whose projection moved
+in with its append and whose steps it published to the feed itself), and a match leaves the dirty
 set only when a pass has brought its projection up to its log; so a pass lost with a killed
 worker is redone at the next sweep of the dirty set, within seconds. A process that died between
 its append and its mark left a log ahead of its projection's checkpoint, both in the match's own

@@ -42,7 +42,7 @@ from projections.positions.rewind import Positions
 from projections.positions.stored import StoredProjections, snapshot_member
 from projections.positions.tape import Position
 from projections.projecting.summary import summary_of
-from projections.readmodels.feed import FeedPublisher
+from projections.readmodels.feed import FeedPublisher, public_steps
 from projections.readmodels.indexes import ReadModels
 
 _SCRIPTS = ("take", "project", "finish")
@@ -127,7 +127,9 @@ class Projector:
     models: ReadModels
     snapshot_every: int = SNAPSHOT_EVERY
     # The global feed, published before a run's write: a match leaves the dirty set only after
-    # its events are in the feed (projections.readmodels.feed).
+    # its events are in the feed (projections.readmodels.feed). A write whose projection moves in
+    # publishes its own steps in its append, and is not marked unless the feed was behind
+    # (``carried``, events/append.lua).
     publisher: FeedPublisher | None = None
 
     def __post_init__(self) -> None:
@@ -337,18 +339,28 @@ class Projector:
         return basis, frozen, dumps(summary), summary
 
     def carried(
-        self, match_id: str, header: dict[str, str], game: Game, start: int, pos: Position, frozen: bytes
+        self,
+        match_id: str,
+        header: dict[str, str],
+        game: Game,
+        start: int,
+        pos: Position,
+        frozen: bytes,
+        events: Sequence[StoredEvent],
     ) -> CarriedProjection | None:
         """The projection a write of the steps after ``start`` up to ``pos`` carries
         (``EventStore.append``): what a run that folded them would write; none when one of them
         is a snapshot's step (a run writes it, with its snapshot).
 
-        ``frozen`` is ``pos`` frozen (``tape.dump``).
+        ``frozen`` is ``pos`` frozen (``tape.dump``); ``events`` are the write's steps, which it
+        publishes to the global feed as a pass would (disclosed against ``pos``, the position a
+        pass folds them to), so that no pass is needed for them (events/append.lua).
         """
         if pos["version"] // self.snapshot_every > start // self.snapshot_every:
             return None
         basis, _, summary, _ = self._fields(match_id, header, game, pos, frozen)
-        return CarriedProjection(basis, frozen, summary)
+        feed = None if self.publisher is None else [game.id, *public_steps(game, events, pos)]
+        return CarriedProjection(basis, frozen, summary, feed)
 
     def _finish(self, runs: list[_Run], lease: Lease | None, token: str) -> None:
         """End the runs the compare-and-set did not end: off the dirty set if caught up, leases back."""

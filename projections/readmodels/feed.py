@@ -1,12 +1,17 @@
 """The global feed's writing side: every match's public events, published once each, in order.
 
-A projection pass publishes the matches it takes before it projects them (workers/drain.py), so
-the write path carries nothing for the feed and a match leaves the dirty set only once its events
-are in the feed. For each match it reads where the feed stands (the partition's ``seen`` hash),
-the log after that, and then the match's state now, and hands each partition its matches' events
-as open reads show them (projections.queries.disclosure) to one script (feed.lua), which appends
-only the step after the match's last one: a pass repeated, or two at once, publish every step
-exactly once, in the match's order, at a position assigned once.
+A projection pass publishes the matches it takes before it projects them (workers/drain.py), and
+a match leaves the dirty set only once its events are in the feed. On one Redis a write whose
+projection moves in with its append publishes its own steps in that run instead, by the same
+rule (shared as events/feed_steps.lua), their form worked out by the writer against the position
+the batch leaves, as a pass would (``public_steps``; events/append.lua); it leaves the match
+unmarked, unless it finds the feed behind the match's log: then a pass publishes.
+
+For each match a pass reads where the feed stands (the partition's ``seen`` hash), the log after
+that, and then the match's state now, and hands each partition its matches' events as open
+reads show them (projections.queries.disclosure) to one script (feed.lua), which appends only
+the step after the match's last one: a pass repeated, or two at once, publish every step exactly
+once, in the match's order, at a position assigned once.
 
 A fact hidden when its event is published is published held back (a secret bid as
 ``"tricks": null, "hidden": true``), as the open reads show it then; the feed is never rewritten,
@@ -38,7 +43,25 @@ from projections.queries.disclosure import sight
 
 @cache
 def _source() -> str:
-    return files("projections.readmodels").joinpath("feed.lua").read_text(encoding="utf-8")
+    # The steps are appended by the function the append script shares (events/feed_steps.lua).
+    shared = files("events").joinpath("feed_steps.lua").read_text(encoding="utf-8")
+    return shared + files("projections.readmodels").joinpath("feed.lua").read_text(encoding="utf-8")
+
+
+def public_steps(game: Game, events: Sequence[StoredEvent], now: Position | None) -> list[Any]:
+    """Events as the feed publishes them, (step, type, event JSON) for each: as open reads show
+    them against ``now``, a state at least as new as every one of them (needed when the game
+    hides anything: ``game.public``)."""
+    shown = [e.as_dict() for e in events]
+    if game.public is not None:
+        if now is None:
+            raise ValueError(f"{game.id} hides facts: its events are disclosed against a state")
+        public = sight(game, now)
+        shown = [public.event(e) for e in shown]
+    args: list[Any] = []
+    for event in shown:
+        args += [event["seq"], event["type"], dumps(event)]
+    return args
 
 
 class FeedPublisher:
@@ -100,14 +123,7 @@ class FeedPublisher:
     def _args(self, match_id: str, game: Game, events: list[StoredEvent], now: Position | None) -> list[Any]:
         """One match's part of a partition's script call, its events as open reads show them
         against ``now`` (a state at least as new as every one of them)."""
-        shown = [e.as_dict() for e in events]
-        if game.public is not None:
-            if now is None:
-                # Read after the events, so the state is at least as new as every one of them.
-                _, now = self.positions.head(match_id)
-            public = sight(game, now)
-            shown = [public.event(e) for e in shown]
-        args: list[Any] = [match_id, game.id, len(shown)]
-        for event in shown:
-            args += [event["seq"], event["type"], dumps(event)]
-        return args
+        if game.public is not None and now is None:
+            # Read after the events, so the state is at least as new as every one of them.
+            _, now = self.positions.head(match_id)
+        return [match_id, game.id, len(events), *public_steps(game, events, now)]

@@ -649,7 +649,7 @@ class Recorder:
         if paused is not None and monotonic() < paused:
             return None
         return self.projector.carried(
-            write.match_id, write.header, write.game, start, folded.pos, folded.dumped
+            write.match_id, write.header, write.game, start, folded.pos, folded.dumped, folded.events
         )
 
     def _note_moved_in(self, match_id: str, moved_in: bool) -> None:

@@ -13,8 +13,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 from redis.crc import key_slot
 
+import service.recording.recorder
 from events.keys import FEED_PARTITIONS, Keys
 from games.registry import all_games
+from projections.projecting.projector import Projector
+from service.bootstrap import Services
 from tests.service.conftest import SHORT, Table, record
 from tests.service.test_hidden_bids import secret_round
 from tests.support import wizard as wizard_actions
@@ -91,6 +94,78 @@ def test_writes_whose_projection_moved_in_are_in_the_feed_after_the_next_pass(
     work()
     events, _ = follow(client)
     assert by_match(events)[match.id] == list(range(1, match.log_length() + 1))
+
+
+def carrying(app: Flask) -> Services:
+    """The app's parts, on a store where a write carries its projection (else the test is skipped:
+    on a Redis Cluster the workers publish every write's steps)."""
+    services: Services = app.extensions["tabletape"]
+    if not services.store.projects:
+        pytest.skip("on a Redis Cluster a write carries no projection: a pass publishes its steps")
+    return services
+
+
+def marked(services: Services, match_id: str) -> bool:
+    return bool(services.client.sismember(services.keys.dirty(), match_id))
+
+
+def test_a_write_whose_projection_moves_in_publishes_its_steps_with_no_pass_and_holds_back_a_secret_bid(
+    app: Flask, client: FlaskClient, table: Callable[..., Table], work: Callable[[], int]
+) -> None:
+    services = carrying(app)
+    match = table(
+        "wizard", ["ann", "bob", "cy"], setup={"first_dealer": "ann"}, options={"bidding": "secret"}
+    )
+    work()  # the create's steps, and its projection, from a pass
+    for action in ({"type": "start_round", "trump_card": "7H"}, {"type": "bid", "player": "cy", "tricks": 1}):
+        match.ok(action)
+    # No pass since: none queued, the match not marked, and yet every step is in the feed.
+    assert services.queue.count == 0 and not marked(services, match.id)
+    events, position = follow(client)
+    assert by_match(events)[match.id] == list(range(1, match.log_length() + 1))
+    bids = [e for e in events if e["type"] == "BidPlaced"]
+    assert [(b["data"]["tricks"], b["data"]["hidden"], b["meta"]["action"]["tricks"]) for b in bids] == [
+        (None, True, None)
+    ]
+    # As the open reads show them then, a pass's form exactly (test_the_feed_holds_every_step...).
+    shown = unsaid(match.get("events", limit=1000).json["events"])
+    assert [{k: e[k] for k in ("seq", "type", "data", "meta")} for e in events] == shown
+    # A pass that runs later has nothing to add.
+    work()
+    assert follow(client, after=position)[0] == []
+
+
+def test_a_write_that_finds_the_feed_behind_leaves_its_steps_to_a_pass_with_no_gap_or_double(
+    app: Flask,
+    client: FlaskClient,
+    table: Callable[..., Table],
+    work: Callable[[], int],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    services = carrying(app)
+    # The first action found the projection behind; the next carries one all the same.
+    monkeypatch.setattr(service.recording.recorder, "CARRY_PAUSE", 0.0)
+    actions = all_games()["wizard"].example(SHORT["wizard"])["actions"]
+    match = record(table, "wizard", SHORT["wizard"], upto=1)
+    # The projection brought up by a run that publishes nothing: the feed is behind it.
+    Projector(services.positions, services.models, services.projector.snapshot_every).project(match.id)
+    assert not marked(services, match.id)
+    match.ok(actions[1])
+    # Its projection moved in, but the feed lacks the steps before it: marked, published by none.
+    assert services.stored.checkpoint(match.id) == match.log_length()
+    assert marked(services, match.id)
+    assert match.id not in by_match(follow(client)[0])
+    work()
+    events, position = follow(client)
+    assert by_match(events)[match.id] == list(range(1, match.log_length() + 1))
+    assert not marked(services, match.id)
+    # Caught up again: the next write publishes its own steps, after the pass's, none twice.
+    match.ok(actions[2])
+    assert not marked(services, match.id)
+    events += follow(client, after=position)[0]
+    assert by_match(events)[match.id] == list(range(1, match.log_length() + 1))
+    places = [(e["partition"], e["position"]) for e in events]
+    assert len(set(places)) == len(places)
 
 
 def test_a_projection_pass_run_again_publishes_nothing_twice(
