@@ -35,17 +35,6 @@ blp = Blueprint(
     "Accept: application/x-ndjson: live, one event a line with `after` (the position "
     "after it), for `seconds` seconds.",
 )
-@blp.doc(
-    parameters=[
-        {
-            "in": "header",
-            "name": "Last-Event-ID",
-            "required": False,
-            "schema": {"type": "string", "maxLength": 200},
-            "description": "A live stream resumes after this position (what EventSource sends again).",
-        }
-    ]
-)
 def feed(query: dict[str, Any]) -> Any:
     """Every match's public events after a position, with the position to resume after.
 

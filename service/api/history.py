@@ -57,17 +57,6 @@ def copied(made: Copied) -> dict[str, Any]:
         "`end` with the final state once the match is finished. Resume with Last-Event-ID."
     ),
 )
-@blp.doc(
-    parameters=[
-        {
-            "in": "header",
-            "name": "Last-Event-ID",
-            "required": False,
-            "schema": {"type": "string", "pattern": r"^\s*[0-9]{0,15}\s*$"},
-            "description": "Resume after this step (what a browser's EventSource sends on reconnecting).",
-        }
-    ]
-)
 def follow(query: dict[str, Any], match_id: str) -> Response:
     """Follow a match live: its state, then every step as it is recorded, until it finishes.
 

@@ -67,6 +67,28 @@ PER_ITEM = {"recordActions"}
 # Copies the token may be sent with: with it they hold everything, hidden facts included; without
 # it only the public history (docs/hidden-information.md).
 TOKEN_OPTIONAL = {"forkMatch", "exportMatch", "getNextActions"}
+# Request headers an operation reads beside its query (a live stream's resumption): added to the
+# parameters its query schema gives, which a view's own parameters list would replace.
+HEADERS: dict[str, list[dict[str, Any]]] = {
+    "getFeed": [
+        {
+            "in": "header",
+            "name": "Last-Event-ID",
+            "required": False,
+            "schema": {"type": "string", "maxLength": 200},
+            "description": "A live stream resumes after this position (what EventSource sends again).",
+        }
+    ],
+    "followMatch": [
+        {
+            "in": "header",
+            "name": "Last-Event-ID",
+            "required": False,
+            "schema": {"type": "string", "pattern": r"^\s*[0-9]{0,15}\s*$"},
+            "description": "Resume after this step (what a browser's EventSource sends on reconnecting).",
+        }
+    ],
+}
 ERRORS: dict[int, tuple[str, str]] = {
     400: ("BadRequest", "The request's parameters or body do not have the shape this operation takes."),
     401: (
@@ -180,6 +202,8 @@ def _complete(path: str, method: str, operation: dict[str, Any]) -> None:
         operation["security"] = [{API_KEY: []}]
     elif method == "post":
         operation["security"] = [{BEARER: []}] if op_id in TOKEN_WRITES else []
+    if op_id in HEADERS:
+        operation.setdefault("parameters", []).extend(HEADERS[op_id])
     responses = operation.setdefault("responses", {})
     for status in _errors(path, method, op_id, "requestBody" in operation):
         responses.setdefault(str(status), ERRORS[status][0])
