@@ -24,7 +24,6 @@ from pathlib import Path
 
 import redis
 
-from events.keys import Keys
 from games.registry import get_game
 from service.bootstrap import Services, build
 from service.config import Settings
@@ -77,11 +76,9 @@ def record(settings: Settings, ports: list[int], name: str) -> Run:
     done = [0] * WRITERS
     pending: set[str] = set()
     stop = threading.Event()
-    keys = Keys(settings.prefix)
 
     def notify(match_id: str) -> None:
-        # What the API's notice does (the dirty mark), a worker's queue replaced by a set.
-        parts.client.sadd(keys.dirty(), match_id)
+        # A worker's queue replaced by a set (the write has marked the match itself).
         pending.add(match_id)
 
     parts = build(settings, notify=notify)

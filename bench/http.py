@@ -237,7 +237,7 @@ def main() -> None:
                 servers[name] = (port, serve(app, env, port))
             # The creations are projected before any load: that work belongs to neither app's turn.
             settled_by = time.monotonic() + 60
-            while parts.client.scard(parts.keys.dirty()) and time.monotonic() < settled_by:
+            while parts.store.marks.count() and time.monotonic() < settled_by:
                 time.sleep(0.1)
             procs = {
                 name: server_processes(server, running if name == "tabletape" else [])

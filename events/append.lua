@@ -7,8 +7,9 @@
 --       7... the rate counters an append counts itself against (see below)
 --       and, for an append that carries its projection, the match's carried and proj (hashes),
 --       then, when it also publishes its steps, its feed partition's stream and seen (hash).
---       On a Redis Cluster the dirty set, the wake flag and the counters live in other slots: the
---       client marks and counts them, and an append carries no projection there.
+--       On a Redis Cluster the dirty marks (the match's shard of them, events/marks.py) and the
+--       counters live in other slots: the client marks and counts them, and an append carries
+--       no projection there.
 -- ARGV: laid out as events/script_args.py declares it, which also writes the preamble this
 --       script is loaded with: the tables CREATE and APPEND name the places of the fixed
 --       arguments (op "create" or "append", match: the member KEYS[5] takes, wake_seconds: the

@@ -12,8 +12,19 @@ from dataclasses import dataclass
 
 # The global feed's partitions: a match's public events go to one of them, by a hash of its id,
 # so that on a Redis Cluster no one key takes every write. Fixed for a deployment's life: a
-# match's partition, and so every consumer's position, depends on it.
+# match's partition, and so every consumer's position, depends on it. One Redis has 8; a Redis
+# Cluster 64, so that no partition's master holds back a cluster of a hundred masters
+# (docs/operations.md, bench/masters.py).
 FEED_PARTITIONS = 8
+FEED_PARTITIONS_CLUSTER = 64
+# The dirty sets and wake flags of a Redis Cluster (events/marks.py): a match's marks go to one
+# of them, by a hash of its id, so that no one key takes every write. Fixed for a deployment's
+# life: a mark must be found where it was put.
+DIRTY_SHARDS = 32
+# The shards of the registry and of each match index on a Redis Cluster (events/indexes.py): a
+# match's entries go to one of them, by a hash of its id. A read merges them all, so fewer than
+# the dirty marks'. Fixed for a deployment's life, as the others.
+INDEX_SHARDS = 16
 
 
 @dataclass(frozen=True)
@@ -21,6 +32,13 @@ class Keys:
     """Key names under one prefix."""
 
     prefix: str = "tt"
+    # How many partitions the global feed has (``for_store``).
+    feed_partitions: int = FEED_PARTITIONS
+
+    @classmethod
+    def for_store(cls, prefix: str, cluster: bool) -> Keys:
+        """The keys of a store on one Redis, or on a Redis Cluster (more feed partitions)."""
+        return cls(prefix, FEED_PARTITIONS_CLUSTER if cluster else FEED_PARTITIONS)
 
     def _match(self, match_id: str, part: str) -> str:
         return f"{self.prefix}:{{{match_id}}}:{part}"
@@ -72,9 +90,30 @@ class Keys:
         """Sorted set of every match id, scored by creation time (ms)."""
         return f"{self.prefix}:matches"
 
+    def matches_shard(self, shard: int) -> str:
+        """One shard of the registry on a Redis Cluster (one Redis has ``matches``)."""
+        return f"{self.prefix}:{{matches-{shard}}}"
+
     def dirty(self) -> str:
         """Set of match ids whose projection may lag their log (marked by every write)."""
         return f"{self.prefix}:dirty"
+
+    @staticmethod
+    def shard_of(match_id: str, shards: int) -> int:
+        """Which of ``shards`` shards holds a match's entry or mark (the same for its whole life)."""
+        return zlib.crc32(match_id.encode()) % shards
+
+    def dirty_shard_of(self, match_id: str) -> int:
+        """The shard of the dirty marks a match's writes go to on a Redis Cluster."""
+        return self.shard_of(match_id, DIRTY_SHARDS)
+
+    def dirty_shard(self, shard: int) -> str:
+        """Set of the dirty match ids of one shard (a Redis Cluster's; one Redis has ``dirty``)."""
+        return f"{self.prefix}:{{dirty-{shard}}}:set"
+
+    def wake_shard(self, shard: int) -> str:
+        """The wake flag beside one shard's dirty set, in its slot (a Redis Cluster's)."""
+        return f"{self.prefix}:{{dirty-{shard}}}:wake"
 
     def health(self) -> str:
         """String /healthz writes (with a short expiry) to learn whether the store takes writes."""
@@ -94,6 +133,13 @@ class Keys:
         spelling of one person: ``ann``, ``ANN`` and ``ａｎｎ``."""
         return f"{self.prefix}:idx:{kind}:{value}"
 
+    def index_shard(self, kind: str, value: str, shard: int) -> str:
+        """One shard of an index entry on a Redis Cluster (one Redis has ``index``). The hash tag
+        names the entry by a hash (a name may hold braces) and the shard, so that the shards of
+        one entry, and the entries, spread over the slots."""
+        entry = zlib.crc32(f"{kind}:{value}".encode())
+        return f"{self.prefix}:{{idx-{entry:08x}-{shard}}}:{kind}:{value}"
+
     def stats(self, name_key: str) -> str:
         """Hash of one player's statistics, by match, named by the name's key
         (``games.players.name_key``): one hash however the name is typed."""
@@ -109,7 +155,7 @@ class Keys:
 
     def feed_partition(self, match_id: str) -> int:
         """The feed partition a match's events go to (the same for the match's whole life)."""
-        return zlib.crc32(match_id.encode()) % FEED_PARTITIONS
+        return zlib.crc32(match_id.encode()) % self.feed_partitions
 
     def feed(self, partition: int) -> str:
         """Stream of one feed partition's public events; entry id ``<position>-0``, positions

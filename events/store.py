@@ -35,7 +35,9 @@ from events.errors import (
     UnknownMatch,
     VersionConflict,
 )
+from events.indexes import Indexes
 from events.keys import Keys
+from events.marks import Marks
 from events.script_args import AppendArgs, create_args, preamble
 from events.servers import on_servers
 from events.upcasting import Upcasters
@@ -127,8 +129,11 @@ class EventStore:
         self._cluster = hasattr(client, "get_node_from_key")
         # A header never changes once written, so each process reads it once per match.
         self._headers: LRUCache[str, dict[str, str]] = LRUCache(maxsize=HEADERS_KEPT)
-        # The keys every write names beside the match's own.
-        self._marks = (keys.dirty(), keys.wake())
+        # The dirty marks and wake flags every write names beside the match's own keys.
+        self.marks = Marks(client, keys)
+        # The registry and the indexes (sharded on a cluster), read and written through these.
+        self.indexes = Indexes(client, keys)
+        self.registry = self.indexes.registry()
         # Connections of the client's pool whose last reply was read, kept for the next appends
         # of this process (``_checkout``).
         self._kept: list[Any] = []
@@ -174,19 +179,19 @@ class EventStore:
 
     def register(self, match_id: str, created_ms: int) -> None:
         """List a created match in the registry, by creation time (idempotent)."""
-        self.client.zadd(self.keys.matches(), {match_id: created_ms}, nx=True)
+        self.registry.add({match_id: created_ms}, only_new=True)
 
     def unregistered(self, batch: int = 500) -> Iterator[str]:
         """Every match whose header exists but whose registry entry does not (a scan of all keys)."""
         for raw in self.client.scan_iter(match=self.keys.meta_pattern(), count=batch):
             match_id = self.keys.match_of_meta(as_text(raw))
-            if match_id is not None and self.client.zscore(self.keys.matches(), match_id) is None:
+            if match_id is not None and self.registry.score(match_id) is None:
                 yield match_id
 
     def unregister(self, match_id: str) -> None:
         """Drop a registry entry whose match has neither a header nor a log."""
         if not self.exists(match_id) and not self.client.exists(self.keys.log(match_id)):
-            self.client.zrem(self.keys.matches(), match_id)
+            self.registry.remove([match_id])
 
     def append(
         self,
@@ -292,7 +297,7 @@ class EventStore:
             self.keys.idem(match_id),
             self.keys.credentials(match_id),
         ]
-        dirty, wake = self._marks
+        dirty, wake = self.marks.of(match_id)
         argv = args.argv() if isinstance(args, AppendArgs) else args
         if not self._cluster and not self.replicas:
             raw, failed = self._evalsha([*keys, dirty, wake, *more], args, meanwhile, carried_hset)
@@ -307,10 +312,8 @@ class EventStore:
             script.append(("WAIT", self.replicas, self.replica_timeout_ms))
         groups = [(keys[0], script)]
         if self._cluster:
-            groups += [
-                (dirty, [("SADD", dirty, match_id)]),
-                (wake, [("SET", wake, 1, "NX", "EX", WAKE_SECONDS)]),
-            ]
+            # The match's shard of the marks: its set and its flag share a slot, one server.
+            groups.append((dirty, [("SADD", dirty, match_id), ("SET", wake, 1, "NX", "EX", WAKE_SECONDS)]))
         # One round trip on one Redis; one per server on a cluster, whose client pipelines no scripts.
         answered = on_servers(self.client, groups, [_script_source()])
         for answer in (reply for group in answered for reply in group):
@@ -320,7 +323,7 @@ class EventStore:
         reply = [int(x) for x in ran[0]]
         if self.replicas:
             self._replicated(match_id, args, reply, int(ran[-1]))
-        woke = bool(answered[2][0]) if self._cluster else len(reply) > 3 and reply[3] == 1
+        woke = bool(answered[1][1]) if self._cluster else len(reply) > 3 and reply[3] == 1
         failed = _attempt(meanwhile) if reply[0] == _WRITTEN else None
         return reply, woke, failed
 
@@ -580,18 +583,16 @@ class EventStore:
         """Match ids, newest first: ``count`` of them from position ``start``."""
         if count <= 0:
             return []
-        ids = self.client.zrevrange(self.keys.matches(), max(start, 0), max(start, 0) + count - 1)
-        return [as_text(i) for i in ids]
+        return self.registry.newest(offset=max(start, 0), limit=count)
 
     def all_ids(self) -> Iterator[str]:
         """Every match id of the registry, in no particular order (``unregistered`` finds the
         others; ``created_ids`` every match by its header, on every master)."""
-        for raw, _score in self.client.zscan_iter(self.keys.matches(), count=500):
-            yield as_text(raw)
+        yield from self.registry.members()
 
     def count(self) -> int:
         """How many matches there are."""
-        return int(self.client.zcard(self.keys.matches()))
+        return self.registry.size()
 
     def _require(self, match_id: str) -> None:
         if not self.exists(match_id):

@@ -129,7 +129,7 @@ def build(settings: Settings, notify: Callable[[str], None] | None = None) -> Se
     # Inline projections (TABLETAPE_SYNC_PROJECTIONS) run the job in the request, on the store.
     queue_url = None if settings.sync_projections else settings.rq_redis_url
     rq_client = _pooled(queue_url, timeout) if queue_url else client
-    keys = Keys(settings.prefix)
+    keys = Keys.for_store(settings.prefix, settings.redis_cluster)
     credentials = Credentials(settings.api_keys)
     parts = assemble(
         client,
@@ -165,7 +165,7 @@ def worker_wiring(settings: Settings) -> WorkerWiring:
         connect=lambda: connect_queue(settings, None, health_check_interval=10),
         connect_sweep=lambda: connect_queue(settings, 5),
         connect_store=lambda: connect_store(settings, 10, 2),
-        keys=Keys(settings.prefix),
+        keys=Keys.for_store(settings.prefix, settings.redis_cluster),
         snapshot_every=settings.snapshot_every,
     )
 
@@ -198,8 +198,11 @@ def _slot_of(key: str) -> str:
 
 def _enqueuer(settings: Settings, keys: Keys, queue: Queue) -> Callable[[str], None]:
     def notify(match_id: str) -> None:
-        # Called by the write that raised the wake flag: one pass finds every dirty match, so
-        # one job per pass that starts is enough however many writes there are.
-        enqueue_pass(queue, keys, settings.snapshot_every)
+        # Called by the write that raised a wake flag: one pass finds every dirty match, so one
+        # job per pass that starts is enough however many writes there are. On a cluster each
+        # shard of the marks has its flag (events/marks.py); a pass still waiting in the queue
+        # reads every shard once it starts, so a flag raised meanwhile asks for no other.
+        if queue.count == 0:
+            enqueue_pass(queue, keys, settings.snapshot_every)
 
     return notify

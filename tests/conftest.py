@@ -84,9 +84,9 @@ def redis_url(store_settings: Settings) -> str:
 
 
 @pytest.fixture
-def keys() -> Keys:
-    """Keys under a prefix no other test, run or program uses."""
-    return Keys(prefix=f"tt-test-{uuid.uuid4().hex[:12]}")
+def keys(on_cluster: bool) -> Keys:
+    """Keys under a prefix no other test, run or program uses (of a cluster's store, on a cluster)."""
+    return Keys.for_store(f"tt-test-{uuid.uuid4().hex[:12]}", on_cluster)
 
 
 @pytest.fixture

@@ -8,19 +8,18 @@ write. When the budget is spent, or nothing was dirty for PASS_IDLE seconds, it 
 only then reads the dirty set once more: a write it does not see raises the flag again and
 enqueues the next pass, so no mark is left without a pass to find it. Each worker leases the
 matches it takes (a key in the match's own slot, that expires), so two workers at once project
-different matches instead of folding the same ones.
+different matches instead of folding the same ones. On a Redis Cluster the dirty set and the
+flag are split into shards (events/marks.py): a pass reads, holds and lowers every shard, and the
+flag a write raises is its own shard's.
 """
 
 from __future__ import annotations
 
 import time
 import uuid
-from typing import cast
 
-from events.codec import as_text
 from events.defaults import LEASE_MS, PASS_BATCH, PASS_IDLE, PASS_TICK
 from events.keys import Keys
-from events.store import WAKE_SECONDS
 from projections.projecting.projector import Lease, Projector
 
 
@@ -52,22 +51,6 @@ def drain(projector: Projector, keys: Keys, budget: float = 5.0, idle: float = P
 
 
 def dirty_batch(projector: Projector, keys: Keys, hold: bool = False) -> list[str]:
-    """Up to PASS_BATCH dirty matches, read after raising the wake flag again (``hold``) or lowering it."""
-    client = projector.client
-    if hasattr(client, "get_node_from_key"):
-        # On a cluster the two keys are on two servers: one round trip after the other.
-        _flag(client, keys, hold)
-        found = cast("list[bytes]", client.srandmember(keys.dirty(), PASS_BATCH))
-    else:
-        with client.pipeline(transaction=False) as pipe:
-            _flag(pipe, keys, hold)
-            pipe.srandmember(keys.dirty(), PASS_BATCH)
-            _, found = pipe.execute()
-    return sorted({as_text(raw) for raw in found})
-
-
-def _flag(client: object, keys: Keys, hold: bool) -> None:
-    if hold:
-        client.set(keys.wake(), 1, ex=WAKE_SECONDS)  # type: ignore[attr-defined]
-    else:
-        client.delete(keys.wake())  # type: ignore[attr-defined]
+    """Up to PASS_BATCH dirty matches, read after raising the wake flags again (``hold``) or
+    lowering them: one round trip (one per master on a cluster, every shard of the marks read)."""
+    return projector.marks.take(PASS_BATCH, hold)

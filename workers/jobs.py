@@ -14,6 +14,7 @@ import redis
 from rq import Queue, Worker, get_current_job
 
 from events.keys import Keys
+from events.marks import is_cluster
 from projections.assembly import Projections, assemble
 from projections.hooks import delivery
 from projections.hooks.registry import Hooks
@@ -40,16 +41,23 @@ def use_store(client: redis.Redis | None) -> None:
 def project_dirty(prefix: str, snapshot_every: int) -> dict[str, Any]:
     """Project every dirty match this worker can lease, for a few seconds at most."""
     parts = _parts(prefix, snapshot_every)
-    projected = drain(parts.projector, Keys(prefix))
+    keys = _keys(prefix, parts.stored.client)
+    projected = drain(parts.projector, keys)
     # Webhooks follow the feed the pass has just published; their deliveries are jobs of their own.
-    queue = projection_queue(_queue_connection(), Keys(prefix))
-    hooks = Hooks(parts.stored.client, Keys(prefix))
+    queue = projection_queue(_queue_connection(), keys)
+    hooks = Hooks(parts.stored.client, keys)
     return {"projected": projected, "deliveries": delivery.dispatch(hooks, parts.feed, queue, prefix)}
 
 
 def deliver_hook(prefix: str, hook_id: str, body: str, attempt: int) -> dict[str, Any]:
     """Send one webhook delivery (projections.hooks.delivery); a failure plans its own retry."""
-    return delivery.deliver(Hooks(_store(), Keys(prefix)), hook_id, body, attempt)
+    store = _store()
+    return delivery.deliver(Hooks(store, _keys(prefix, store)), hook_id, body, attempt)
+
+
+def _keys(prefix: str, store: redis.Redis) -> Keys:
+    """The keys of the store this process's jobs use (a Redis Cluster has more feed partitions)."""
+    return Keys.for_store(prefix, is_cluster(store))
 
 
 def _queue_connection() -> redis.Redis:
@@ -80,7 +88,7 @@ def _parts(prefix: str, snapshot_every: int) -> Projections:
         key = (id(connection), prefix, snapshot_every)
         if key not in _PARTS:
             _PARTS.clear()
-            _PARTS[key] = assemble(connection, Keys(prefix), snapshot_every)
+            _PARTS[key] = assemble(connection, _keys(prefix, connection), snapshot_every)
         return _PARTS[key]
 
 

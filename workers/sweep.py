@@ -15,14 +15,16 @@ from collections.abc import Iterator
 import redis
 from rq import Queue
 
+from events.indexes import Index, Indexes
 from events.keys import Keys
+from events.marks import Marks
 from events.store import created_ids
 from projections.projecting.queueing import enqueue_pass
 
 
 def sweep_dirty(client: redis.Redis, keys: Keys, queue: Queue, snapshot_every: int) -> int:
     """Enqueue a pass when matches are dirty and no job waits; return how many are dirty."""
-    dirty = int(client.scard(keys.dirty()))
+    dirty = Marks(client, keys).count()
     if dirty and queue.count == 0:
         enqueue_pass(queue, keys, snapshot_every)
     return dirty
@@ -40,16 +42,16 @@ def sweep_all(client: redis.Redis, keys: Keys, queue: Queue, snapshot_every: int
             for match_id in batch:
                 pipe.hmget(keys.meta(match_id), ["version", "created_ms"])
                 pipe.hget(keys.proj(match_id), "checkpoint")
-            pipe.zmscore(keys.matches(), batch)
-            *answers, listed = pipe.execute()
-        _register(client, keys, batch, [answers[2 * i][1] for i in range(len(batch))], listed)
+            answers = pipe.execute()
+        registry = Indexes(client, keys).registry()
+        _register(registry, batch, [answers[2 * i][1] for i in range(len(batch))], registry.scores(batch))
         behind = [
             match_id
             for i, match_id in enumerate(batch)
             if answers[2 * i][0] is not None and int(answers[2 * i][0]) != int(answers[2 * i + 1] or 0)
         ]
         if behind:
-            client.sadd(keys.dirty(), *behind)
+            Marks(client, keys).mark(behind)
             count += len(behind)
     if count:
         enqueue_pass(queue, keys, snapshot_every)
@@ -57,12 +59,12 @@ def sweep_all(client: redis.Redis, keys: Keys, queue: Queue, snapshot_every: int
 
 
 def _register(
-    client: redis.Redis, keys: Keys, batch: list[str], created: list[bytes | None], listed: list[float | None]
+    registry: Index, batch: list[str], created: list[bytes | None], listed: list[float | None]
 ) -> None:
     """Put in the registry the matches of ``batch`` it misses (their process died in between)."""
     missing = {m: float(c or 0) for m, c, score in zip(batch, created, listed, strict=True) if score is None}
     if missing:
-        client.zadd(keys.matches(), missing, nx=True)
+        registry.add(missing, only_new=True)
 
 
 def _batches(client: redis.Redis, keys: Keys, size: int) -> Iterator[list[str]]:

@@ -13,6 +13,7 @@ import redis
 
 from events.codec import as_text, dumps
 from events.keys import Keys
+from events.marks import Marks
 from projections.positions import tape
 from projections.positions.tape import Position
 
@@ -32,7 +33,7 @@ def project_again(client: redis.Redis, keys: Keys, match_ids: Iterable[str]) -> 
         for match_id in found:
             # One key per command: a cluster's pipeline sends each to the node that holds it.
             pipe.delete(keys.proj(match_id))
-            pipe.sadd(keys.dirty(), match_id)
+        Marks(client, keys).mark(found, pipe)
         pipe.execute()
 
 

@@ -18,6 +18,7 @@ import redis
 
 from events.codec import decode, entry_id
 from events.keys import Keys
+from events.marks import Marks
 
 SAMPLE = 50
 # Matches this process remembers seeing wait, and how long it remembers one it no longer sees.
@@ -60,8 +61,7 @@ class LagWatch:
 def _first_waiting(client: redis.Redis, keys: Keys, sample: int) -> dict[tuple[str, int], datetime | None]:
     """For a sample of the lagging matches: (match, checkpoint) -> when its first unprojected step
     was recorded."""
-    raw = client.srandmember(keys.dirty(), sample) or []
-    lagging = [m.decode() if isinstance(m, bytes) else str(m) for m in raw]  # type: ignore[union-attr]
+    lagging = Marks(client, keys).sample(sample)
     if not lagging:
         return {}
     with client.pipeline(transaction=False) as pipe:

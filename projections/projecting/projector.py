@@ -33,6 +33,7 @@ from events.codec import as_text, dumps
 from events.defaults import CALL_MATCHES, POSITIONS_HELD, SNAPSHOT_EVERY, TAIL_READ
 from events.envelope import CarriedProjection, StoredEvent
 from events.errors import UnknownMatch
+from events.marks import Marks
 from events.servers import Group, on_servers
 from events.store import EventStore
 from games.contract import Game, InvalidAction
@@ -144,8 +145,9 @@ class Projector:
         # The read models' basis of matches in progress, by what it is worked out from.
         self._bases: dict[tuple[Any, ...], str] = {}
         self._lock = threading.Lock()
-        # A cluster keeps the dirty set in another slot than any match's keys.
+        # A cluster keeps the dirty marks in other slots than any match's keys, in shards.
         self._cluster = hasattr(self.client, "get_node_from_key")
+        self.marks = Marks(self.client, self.keys)
 
     def project(self, match_id: str) -> Projected:
         """Fold the events after the checkpoint and write the result; again if another run wrote."""
@@ -191,7 +193,7 @@ class Projector:
                 wanted.append((match_id, game))
         if dropped:
             # A write refused for want of a match still marked it: nothing will ever project it.
-            self.client.srem(self.keys.dirty(), *dropped)
+            self.marks.unmark(dropped)
         token, ms = (lease.token, lease.ms) if lease is not None else ("", 0)
         with self._lock:
             # Claimed by this run alone (a position is folded in place), given back if not taken.
@@ -370,7 +372,7 @@ class Projector:
         if self._cluster:
             # Off first, then the version (finish.lua): a write after the check marks the match
             # again itself, so a mark is never lost, and no transaction spans two slots.
-            self.client.srem(self.keys.dirty(), *[r.match_id for r in ending])
+            self.marks.unmark([r.match_id for r in ending])
         replies = self._scripts("finish", [self._finishing(r, lease, token) for r in ending], dirty=True)
         behind = []
         for run, (version, confirmed) in zip(ending, replies, strict=True):
@@ -378,7 +380,7 @@ class Projector:
             if not run.caught_up:
                 behind.append(run.match_id)
         if behind and self._cluster:
-            self.client.sadd(self.keys.dirty(), *behind)
+            self.marks.mark(behind)
 
     def _finishing(self, run: _Run, lease: Lease | None, token: str) -> tuple[list[str], list[Any]]:
         keys = [self.keys.lease(run.match_id), self.keys.proj(run.match_id), self.keys.meta(run.match_id)]
@@ -407,7 +409,7 @@ class Projector:
             return []
         sha, per = self._sha[name], len(calls[0][0])
         size = 1 if self._cluster else CALL_MATCHES
-        shared = [self.keys.dirty()] if dirty and not self._cluster else []
+        shared = self.marks.dirty_keys() if dirty and not self._cluster else []
         groups = []
         for at in range(0, len(calls), size):
             part = calls[at : at + size]

@@ -41,7 +41,7 @@ def rebuild_match(projector: Projector, match_id: str) -> Projected | None:
     # Not a transaction: the match's keys and the cross-match ones are other slots on a cluster.
     # A rebuild killed half way leaves what `verify` reports and the next rebuild mends; the
     # match is marked dirty first, so the workers project it again meanwhile.
-    projector.client.sadd(projector.keys.dirty(), match_id)
+    projector.marks.mark([match_id])
     with projector.client.pipeline(transaction=False) as pipe:
         projector.models.erase(pipe, match_id, store.header(match_id).get("game", ""), sorted(players))
         pipe.execute()

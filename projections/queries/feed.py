@@ -1,6 +1,6 @@
 """The global feed's reading side: pages of every match's public events, after a position.
 
-The feed is FEED_PARTITIONS streams (events/keys.py); a match's events are all in one of them, in
+The feed is ``Keys.feed_partitions`` streams (events/keys.py); a match's events are all in one of them, in
 the match's order. A position is where a consumer stands: in one partition (``?partition=k``) a
 number, the last position it has read; in the merged view of every partition a vector of those
 numbers, one per partition, joined by dots (``"0"`` or nothing: the beginning). A page after a
@@ -20,7 +20,7 @@ import redis
 
 from events.codec import as_text, loads
 from events.defaults import FEED_MAX_SCAN, FEED_SCAN_FACTOR
-from events.keys import FEED_PARTITIONS, Keys
+from events.keys import Keys
 
 _VECTOR = re.compile(r"^[0-9]{1,15}(\.[0-9]{1,15})*$")
 
@@ -39,9 +39,9 @@ class FeedPage:
     after: list[str]
 
 
-def parse(position: str | None, partition: int | None) -> list[int]:
+def parse(position: str | None, partition: int | None, partitions: int) -> list[int]:
     """The per-partition positions a position names; BadPosition with a sentence if none."""
-    width = 1 if partition is not None else FEED_PARTITIONS
+    width = 1 if partition is not None else partitions
     text = (position or "0").strip()
     if not _VECTOR.match(text):
         raise BadPosition(f"the position {text!r} is not one the feed gave: numbers joined by dots")
@@ -69,7 +69,7 @@ class FeedReader:
     def head(self) -> str:
         """The merged view's position after its newest event (where a new follower starts now)."""
         with self.client.pipeline(transaction=False) as pipe:
-            for k in range(FEED_PARTITIONS):
+            for k in range(self.keys.feed_partitions):
                 pipe.xrevrange(self.keys.feed(k), "+", "-", count=1)
             found = pipe.execute()
         return spelled([_number(entries[0][0]) if entries else 0 for entries in found])
@@ -83,10 +83,11 @@ class FeedReader:
         partition: int | None = None,
     ) -> FeedPage:
         """Up to ``limit`` events after ``after`` (of ``game``, of ``types``, when given)."""
-        if partition is not None and not 0 <= partition < FEED_PARTITIONS:
-            raise BadPosition(f"there are {FEED_PARTITIONS} partitions, numbered 0 to {FEED_PARTITIONS - 1}")
-        start = parse(after, partition)
-        parts = [partition] if partition is not None else list(range(FEED_PARTITIONS))
+        count = self.keys.feed_partitions
+        if partition is not None and not 0 <= partition < count:
+            raise BadPosition(f"there are {count} partitions, numbered 0 to {count - 1}")
+        start = parse(after, partition, count)
+        parts = [partition] if partition is not None else list(range(count))
         filtered = game is not None or bool(types)
         scan = min(limit * FEED_SCAN_FACTOR, FEED_MAX_SCAN) if filtered else limit
         with self.client.pipeline(transaction=False) as pipe:

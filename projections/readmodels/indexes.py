@@ -16,6 +16,7 @@ from typing import Any
 import redis
 
 from events.codec import dumps
+from events.indexes import Index, Indexes
 from events.keys import Keys
 from games.players import name_key
 from projections.projecting.summary import STATUSES, readable
@@ -29,13 +30,14 @@ class ReadModels:
     def __init__(self, client: redis.Redis, keys: Keys) -> None:
         self.client = client
         self.keys = keys
+        self.indexes = Indexes(client, keys)
 
-    def entries(self, summary: Summary) -> list[tuple[str, bool]]:
-        """Each index key the match belongs in (True) or must be absent from (False)."""
-        keys = self.keys
-        found = [(keys.index("game", summary["game"]), True)]
-        found += [(keys.index("player", name_key(name)), True) for name in summary["players"]]
-        found += [(keys.index("status", s), s == summary["status"]) for s in STATUSES]
+    def entries(self, summary: Summary) -> list[tuple[Index, bool]]:
+        """Each index the match belongs in (True) or must be absent from (False)."""
+        entry = self.indexes.entry
+        found = [(entry("game", summary["game"]), True)]
+        found += [(entry("player", name_key(name)), True) for name in summary["players"]]
+        found += [(entry("status", s), s == summary["status"]) for s in STATUSES]
         return found
 
     def basis(self, summary: Summary, created_ms: float) -> str:
@@ -49,11 +51,11 @@ class ReadModels:
 
     def write(self, pipe: Any, match_id: str, summary: Summary, created_ms: float) -> None:
         """Queue on ``pipe`` what the summary says of the match's indexes and statistics."""
-        for key, present in self.entries(summary):
+        for index, present in self.entries(summary):
             if present:
-                pipe.zadd(key, {match_id: created_ms})
+                index.add({match_id: created_ms}, pipe)
             else:
-                pipe.zrem(key, match_id)
+                index.remove([match_id], pipe)
         for player in summary["players"]:
             if summary["finished"]:
                 pipe.hset(self.keys.stats(name_key(player)), match_id, dumps(summary))
@@ -66,26 +68,31 @@ class ReadModels:
         pipe.delete(self.keys.proj(match_id))
         pipe.delete(self.keys.carried(match_id))
         pipe.delete(self.keys.snap(match_id))
-        pipe.zrem(self.keys.index("game", game_id), match_id)
+        self.indexes.entry("game", game_id).remove([match_id], pipe)
         for status in STATUSES:
-            pipe.zrem(self.keys.index("status", status), match_id)
+            self.indexes.entry("status", status).remove([match_id], pipe)
         for player in players:
-            pipe.zrem(self.keys.index("player", name_key(player)), match_id)
+            self.indexes.entry("player", name_key(player)).remove([match_id], pipe)
             pipe.hdel(self.keys.stats(name_key(player)), match_id)
 
     def differences(self, match_id: str, summary: Summary) -> list[tuple[str, str]]:
         """(what, why) of each index entry or statistic that disagrees with the summary."""
         entries = self.entries(summary)
         with self.client.pipeline(transaction=False) as pipe:
-            for key, _present in entries:
-                pipe.zscore(key, match_id)
+            for index, _present in entries:
+                pipe.zscore(index.key(match_id), match_id)
             for player in summary["players"]:
                 pipe.hget(self.keys.stats(name_key(player)), match_id)
             answers = pipe.execute()
         found = []
-        for (key, present), score in zip(entries, answers, strict=False):
+        for (index, present), score in zip(entries, answers, strict=False):
             if (score is not None) != present:
-                found.append((f"index {key}", "should list the match" if present else "should not list it"))
+                found.append(
+                    (
+                        f"index {index.key(match_id)}",
+                        "should list the match" if present else "should not list it",
+                    )
+                )
         want = _plain(summary) if summary["finished"] else None
         for player, raw in zip(summary["players"], answers[len(entries) :], strict=True):
             if (readable(raw) if raw is not None else None) != want:

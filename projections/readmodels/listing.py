@@ -12,7 +12,7 @@ from typing import Any
 import redis
 
 from events.codec import as_text
-from events.defaults import INDEX_PAGE
+from events.indexes import in_every
 from events.keys import Keys
 from events.store import EventStore
 from games.players import name_key
@@ -39,17 +39,15 @@ class MatchList:
         """Match ids newest first, and how many match in all."""
         # A player's index is named by the name's key: any spelling of one person finds their matches.
         named = {k: name_key(v) if k == "player" else v for k, v in filters.items()}
-        indexes = [self.keys.index(kind, value) for kind, value in sorted(named.items())]
+        indexes = [self.store.indexes.entry(kind, value) for kind, value in sorted(named.items())]
         lo = since_ms if since_ms is not None else "-inf"
         hi = until_ms if until_ms is not None else "+inf"
         if len(indexes) > 1:
-            scored = in_every(self.client, indexes, lo, hi)
+            scored = in_every(indexes, lo, hi)
             scored.sort(key=lambda pair: (-pair[1], pair[0]))
             return [m for m, _ in scored[offset : offset + limit]], len(scored)
-        source = indexes[0] if indexes else self.keys.matches()
-        total = self.client.zcount(source, lo, hi)
-        page = self.client.zrevrangebyscore(source, hi, lo, start=offset, num=limit)
-        return [as_text(m) for m in page], int(total)
+        source = indexes[0] if indexes else self.store.registry
+        return source.newest(lo, hi, offset, limit), source.count(lo, hi)
 
     def summaries(self, match_ids: list[str]) -> list[dict[str, Any]]:
         """The projected summary of each match (a short one from its header if not yet projected)."""
@@ -83,33 +81,3 @@ class MatchList:
             "version": int(fields.get("version", 0)),
             "projected": False,
         }
-
-
-def in_every(
-    client: redis.Redis, indexes: list[str], lo: float | str = "-inf", hi: float | str = "+inf"
-) -> list[tuple[str, float]]:
-    """(match id, score) of every match listed in each of ``indexes`` with a score in lo..hi.
-
-    One key per command, so it works when the indexes live on different nodes of a cluster; it
-    costs O(size of the smallest index), read ``INDEX_PAGE`` members at a time.
-    """
-    with client.pipeline(transaction=False) as pipe:
-        for key in indexes:
-            pipe.zcard(key)
-        sizes = pipe.execute()
-    smallest, *others = [key for _, key in sorted(zip(sizes, indexes, strict=True))]
-    found: list[tuple[str, float]] = []
-    start = 0
-    while True:
-        page: Any = client.zrangebyscore(smallest, lo, hi, start=start, num=INDEX_PAGE, withscores=True)
-        if not page:
-            return found
-        members = [member for member, _ in page]
-        with client.pipeline(transaction=False) as pipe:
-            for key in others:
-                pipe.zmscore(key, members)
-            held = pipe.execute()
-        for i, (member, score) in enumerate(page):
-            if all(scores[i] is not None for scores in held):
-                found.append((as_text(member), float(score)))
-        start += len(page)

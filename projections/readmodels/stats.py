@@ -14,11 +14,11 @@ from typing import Any
 import redis
 
 from events.codec import as_text
+from events.indexes import Indexes, in_every
 from events.keys import Keys
 from games.players import name_key
 from projections.positions.stored import project_again
 from projections.projecting.summary import FINISHED, IN_PROGRESS, once_per_origin, readable
-from projections.readmodels.listing import in_every
 
 Summary = dict[str, Any]
 
@@ -79,6 +79,7 @@ class Statistics:
     def __init__(self, client: redis.Redis, keys: Keys, credited_only: bool = False) -> None:
         self.client = client
         self.keys = keys
+        self.indexes = Indexes(client, keys)
         # A deployment with credentials counts only the matches one created: an anonymous
         # import cannot move a player's figures or a leaderboard.
         self.credited_only = credited_only
@@ -89,7 +90,7 @@ class Statistics:
         counted = self._counted([as_text(m) for m in raw])
         summaries = self._readable({as_text(m): value for m, value in raw.items() if as_text(m) in counted})
         playing = in_every(
-            self.client, [self.keys.index("player", name_key(name)), self.keys.index("status", IN_PROGRESS)]
+            [self.indexes.entry("player", name_key(name)), self.indexes.entry("status", IN_PROGRESS)]
         )
         in_progress = self._counted([m for m, _ in playing])
         if not counted and not in_progress:
@@ -98,7 +99,7 @@ class Statistics:
 
     def leaderboard(self, game_id: str) -> list[dict[str, Any]]:
         """The game's leaderboard over its finished matches."""
-        found = in_every(self.client, [self.keys.index("game", game_id), self.keys.index("status", FINISHED)])
+        found = in_every([self.indexes.entry("game", game_id), self.indexes.entry("status", FINISHED)])
         ids = sorted(self._counted([m for m, _ in found]))
         with self.client.pipeline(transaction=False) as pipe:
             for match_id in ids:

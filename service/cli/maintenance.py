@@ -131,9 +131,7 @@ def _chosen(parts: Services, match_ids: tuple[str, ...]) -> tuple[Iterator[tuple
     """(match id, listed in the registry) of the matches named, else of every match there is."""
     store = parts.store
     if match_ids:
-        return ((m, store.client.zscore(store.keys.matches(), m) is not None) for m in match_ids), len(
-            match_ids
-        )
+        return ((m, store.registry.score(m) is not None) for m in match_ids), len(match_ids)
     unlisted = list(store.unregistered())
 
     def every() -> Iterator[tuple[str, bool]]:

@@ -107,7 +107,7 @@ class StoreCollector(Collector):
     def collect(self) -> Iterator[GaugeMetricFamily]:
         """The lag and the queue depth now (left out while Redis does not answer)."""
         try:
-            lagging = int(self.parts.client.scard(self.parts.keys.dirty()))
+            lagging = self.parts.store.marks.count()
             waiting = int(self.parts.queue.count)
             lag = self.watch.lag(self.parts.client, self.parts.keys, datetime.now(UTC))
         except redis.RedisError:

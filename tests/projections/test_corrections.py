@@ -89,7 +89,7 @@ def test_projecting_twice_writes_the_same_projection(parts: Services) -> None:
     again = parts.projector.project(made.match_id)
     assert again.folded == 0 and again.checkpoint == first.checkpoint
     assert parts.client.hgetall(parts.keys.proj(made.match_id)) == saved
-    assert first.caught_up and not parts.client.sismember(parts.keys.dirty(), made.match_id)
+    assert first.caught_up and not parts.store.marks.marked(made.match_id)
 
 
 def test_a_projection_written_over_one_of_an_earlier_release_drops_the_view_and_scores_it_held(
@@ -117,10 +117,10 @@ def test_undoing_the_last_action_of_a_finished_match_retracts_its_statistics(par
     parts.projector.project(made.match_id)
     player = all_games()["wizard"].example(3)["players"][0]
     assert parts.client.hexists(parts.keys.stats(player), made.match_id)
-    assert parts.client.zscore(parts.keys.index("status", "finished"), made.match_id) is not None
+    assert parts.store.indexes.entry("status", "finished").score(made.match_id) is not None
     parts.recorder.undo(made.match_id, made.token, None, None)
     parts.projector.project(made.match_id)
     assert not parts.client.hexists(parts.keys.stats(player), made.match_id)
-    assert parts.client.zscore(parts.keys.index("status", "finished"), made.match_id) is None
+    assert parts.store.indexes.entry("status", "finished").score(made.match_id) is None
     summary = json.loads(parts.client.hget(parts.keys.proj(made.match_id), "summary"))
     assert summary["status"] == "in_progress"

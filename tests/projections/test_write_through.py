@@ -46,7 +46,7 @@ def act_off_snapshot(parts: Services, made: Created, actions: Iterator[dict[str,
 
 
 def dirty(parts: Services, match_id: str) -> bool:
-    return bool(parts.client.sismember(parts.keys.dirty(), match_id))
+    return bool(parts.store.marks.marked(match_id))
 
 
 def carried_left(parts: Services, match_id: str) -> bool:
@@ -146,7 +146,7 @@ def test_the_write_that_ends_a_match_leaves_its_statistics_to_the_workers(parts:
 def test_a_write_that_lands_during_a_projection_run_wins_and_the_run_finishes_after(parts: Services) -> None:
     made, actions = started(parts)
     act_off_snapshot(parts, made, actions)
-    parts.client.sadd(parts.keys.dirty(), made.match_id)  # as the full sweep marks a match
+    parts.store.marks.mark([made.match_id])  # as the full sweep marks a match
     projector = parts.projector
     runs = projector._take([made.match_id], None)
     version = act_off_snapshot(parts, made, actions)

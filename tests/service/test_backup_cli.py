@@ -11,6 +11,7 @@ import pytest
 import redis
 from click.testing import Result
 
+from events.indexes import Indexes
 from events.keys import Keys
 from tests.service.conftest import SHORT, Table
 
@@ -21,9 +22,10 @@ def registry_with_holes(
 ) -> tuple[list[Table], list[str]]:
     """Four matches, and registry entries between them with no match behind (one shaped like a path)."""
     matches = [recorded("hats", SHORT["hats"], upto=3) for _ in range(4)]
-    created = [score for _, score in redis_client.zrange(keys.matches(), 0, -1, withscores=True)]
+    registry = Indexes(redis_client, keys).registry()
+    created = sorted(s for s in registry.scores([m.id for m in matches]) if s is not None)
     holes = {"0123456789abcdef": created[1] + 0.5, "../x": created[2] + 0.5, "a/../../y": created[2] + 0.6}
-    redis_client.zadd(keys.matches(), holes)
+    registry.add(holes)
     return matches, list(holes)
 
 

@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 from redis.crc import key_slot
 
 import service.recording.recorder
-from events.keys import FEED_PARTITIONS, Keys
+from events.keys import Keys
 from games.registry import all_games
 from projections.projecting.projector import Projector
 from service.bootstrap import Services
@@ -106,7 +106,7 @@ def carrying(app: Flask) -> Services:
 
 
 def marked(services: Services, match_id: str) -> bool:
-    return bool(services.client.sismember(services.keys.dirty(), match_id))
+    return bool(services.store.marks.marked(match_id))
 
 
 def test_a_write_whose_projection_moves_in_publishes_its_steps_with_no_pass_and_holds_back_a_secret_bid(
@@ -185,9 +185,10 @@ def test_each_partition_read_alone_gives_the_merged_view_between_them(
         record(table, game_id, SHORT[game_id], upto=5)
     work()
     merged, _ = follow(client)
-    alone = [e for k in range(FEED_PARTITIONS) for e in follow(client, partition=k)[0]]
+    partitions = range(client.application.extensions["tabletape"].keys.feed_partitions)
+    alone = [e for k in partitions for e in follow(client, partition=k)[0]]
     assert sorted(map(json.dumps, merged)) == sorted(map(json.dumps, alone))
-    assert all(e["partition"] == k for k in range(FEED_PARTITIONS) for e in follow(client, partition=k)[0])
+    assert all(e["partition"] == k for k in partitions for e in follow(client, partition=k)[0])
 
 
 def test_the_feed_filters_by_game_and_event_type(
@@ -244,10 +245,11 @@ def test_the_live_streams_resume_after_the_last_event_id(
 
 def test_a_client_that_accepts_anything_gets_a_json_page(client: FlaskClient) -> None:
     answer = client.get("/v1/feed", headers={"Accept": "*/*"})
-    assert answer.status_code == 200 and answer.json["position"] == ".".join(["0"] * FEED_PARTITIONS)
+    partitions = client.application.extensions["tabletape"].keys.feed_partitions
+    assert answer.status_code == 200 and answer.json["position"] == ".".join(["0"] * partitions)
 
 
 def test_each_partition_has_a_slot_of_its_own_and_its_seen_hash_shares_it(keys: Keys) -> None:
-    slots = [key_slot(keys.feed(k).encode()) for k in range(FEED_PARTITIONS)]
-    assert len(set(slots)) == FEED_PARTITIONS
-    assert slots == [key_slot(keys.feed_seen(k).encode()) for k in range(FEED_PARTITIONS)]
+    slots = [key_slot(keys.feed(k).encode()) for k in range(keys.feed_partitions)]
+    assert len(set(slots)) == keys.feed_partitions
+    assert slots == [key_slot(keys.feed_seen(k).encode()) for k in range(keys.feed_partitions)]

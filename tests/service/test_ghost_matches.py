@@ -11,6 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from events.envelope import NewEvent
+from events.indexes import Indexes
 from events.keys import Keys
 from tests.service.conftest import Table
 
@@ -44,7 +45,7 @@ def test_verify_and_rebuild_find_a_match_the_registry_misses_and_list_it_again(
     match = recorded("hats", 0, upto=4)
     work()
     # As a process lost between a match's creation and its registration leaves it.
-    redis_client.zrem(keys.matches(), match.id)
+    Indexes(redis_client, keys).registry().remove([match.id])
     assert client.get("/v1/matches").json["total"] == 0
     found = cli("verify")
     assert found.exit_code == 1
@@ -66,7 +67,7 @@ def test_verify_and_rebuild_step_over_a_registry_entry_without_a_match_and_an_un
     good = recorded("hats", 0, upto=4)
     broken = recorded("wizard", 7, upto=3)
     work()
-    redis_client.zadd(keys.matches(), {"feedfacefeedface": 1})
+    Indexes(redis_client, keys).registry().add({"feedfacefeedface": 1})
     redis_client.xadd(keys.log(broken.id), {"type": "Junk", "data": "{not json", "meta": "{}"}, id="99-0")
 
     checked = cli("verify")
@@ -81,5 +82,5 @@ def test_verify_and_rebuild_step_over_a_registry_entry_without_a_match_and_an_un
     assert f"{broken.id}: unreadable:" in rebuilt.output and "(left as it was)" in rebuilt.output
     assert "rebuilt 1 of 3 matches" in rebuilt.output
     assert "1 registry entries without a match dropped, 1 unreadable" in rebuilt.output
-    assert redis_client.zscore(keys.matches(), "feedfacefeedface") is None
-    assert redis_client.zscore(keys.matches(), broken.id) is not None
+    assert Indexes(redis_client, keys).registry().score("feedfacefeedface") is None
+    assert Indexes(redis_client, keys).registry().score(broken.id) is not None

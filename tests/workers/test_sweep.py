@@ -52,19 +52,19 @@ def test_the_full_sweep_finds_a_match_whose_projection_lags_its_log(parts: Servi
 
 def test_a_dirty_match_is_projected_again_and_then_leaves_the_dirty_set(parts: Services) -> None:
     made = record_example(parts.recorder, "wizard", 4, upto=5)
-    parts.client.sadd(parts.keys.dirty(), made.match_id)
+    parts.store.marks.mark([made.match_id])
     queue = parts.queue
     assert sweep_dirty(parts.client, parts.keys, queue, snapshot_every=5) == 1
     work_until_empty(parts)
     version = parts.store.version(made.match_id)
     assert parts.stored.checkpoint(made.match_id) == version
-    assert not parts.client.sismember(parts.keys.dirty(), made.match_id)
+    assert not parts.store.marks.marked(made.match_id)
     assert parts.client.zcard(parts.keys.snap(made.match_id)) == version // 5
 
 
 def test_the_full_sweep_finds_and_registers_a_match_the_registry_lost(parts: Services) -> None:
     made = record_example(parts.recorder, "hats", 0, upto=4)
-    parts.client.zrem(parts.keys.matches(), made.match_id)  # its process died before registering
+    parts.store.registry.remove([made.match_id])  # its process died before registering
     assert made.match_id in set(created_ids(parts.client, parts.keys))
     assert sweep_all(parts.client, parts.keys, parts.queue, snapshot_every=5) == 1
     work_until_empty(parts)
@@ -75,10 +75,10 @@ def test_the_full_sweep_finds_and_registers_a_match_the_registry_lost(parts: Ser
 def test_every_write_marks_its_match_dirty_in_the_round_trip_of_its_append(parts: Services) -> None:
     made = record_example(parts.recorder, "hats", 0, upto=3)  # no projection job is asked for
     parts.projector.project(made.match_id)
-    assert not parts.client.sismember(parts.keys.dirty(), made.match_id)
+    assert not parts.store.marks.marked(made.match_id)
     action = get_game("hats").example(0)["actions"][3]
     parts.recorder.act(made.match_id, made.token, action)
-    assert parts.client.sismember(parts.keys.dirty(), made.match_id)
+    assert parts.store.marks.marked(made.match_id)
 
 
 def test_a_running_worker_finds_a_log_whose_dirty_mark_was_lost_without_a_restart(parts: Services) -> None:
@@ -93,9 +93,9 @@ def test_a_running_worker_finds_a_log_whose_dirty_mark_was_lost_without_a_restar
         time.sleep(0.2)  # the sweep at start has run
         made = record_example(parts.recorder, "wizard", 4, upto=6)
         # As if the writer died between its append and its mark.
-        parts.client.srem(parts.keys.dirty(), made.match_id)
+        parts.store.marks.unmark([made.match_id])
         deadline = time.monotonic() + 10
-        while not parts.client.sismember(parts.keys.dirty(), made.match_id):
+        while not parts.store.marks.marked(made.match_id):
             assert time.monotonic() < deadline, "the full sweep never found the lagging log"
             time.sleep(0.05)
     finally:
@@ -120,11 +120,11 @@ def test_a_run_killed_between_the_match_and_its_indexes_is_mended_by_the_next_pa
             parts.projector.project(made.match_id)
     assert parts.stored.checkpoint(made.match_id) == parts.store.version(made.match_id)
     assert parts.verifier.check(made.match_id) != []
-    assert parts.client.sismember(parts.keys.dirty(), made.match_id)
+    assert parts.store.marks.marked(made.match_id)
     sweep_dirty(parts.client, parts.keys, parts.queue, snapshot_every=7)
     work_until_empty(parts)
     assert parts.verifier.check(made.match_id) == []
-    assert not parts.client.sismember(parts.keys.dirty(), made.match_id)
+    assert not parts.store.marks.marked(made.match_id)
 
 
 def test_two_workers_passing_at_once_project_every_dirty_match_once_each(
@@ -143,7 +143,7 @@ def test_two_workers_passing_at_once_project_every_dirty_match_once_each(
     for match in made:
         assert parts.stored.checkpoint(match.match_id) == parts.store.version(match.match_id)
         assert parts.verifier.check(match.match_id) == []
-    assert parts.client.scard(parts.keys.dirty()) == 0
+    assert parts.store.marks.count() == 0
     for projector in projectors:
         projector.client.close()
 
@@ -176,7 +176,7 @@ def test_read_models_an_older_run_writes_after_a_newer_runs_are_written_again(pa
         slow.join()
     player = script["players"][0]
     assert parts.client.hexists(parts.keys.stats(player), made.match_id)  # the older run's, stale
-    assert parts.client.sismember(parts.keys.dirty(), made.match_id)
+    assert parts.store.marks.marked(made.match_id)
     sweep_dirty(parts.client, parts.keys, parts.queue, snapshot_every=7)
     work_until_empty(parts)
     assert parts.verifier.check(made.match_id) == []
@@ -201,7 +201,7 @@ def test_a_pass_over_more_matches_than_a_call_holds_projects_all_but_one_another
     for match_id in ids:
         version = parts.store.version(match_id)
         assert (parts.stored.checkpoint(match_id) == version) is (match_id != held)
-        assert bool(parts.client.sismember(parts.keys.dirty(), match_id)) is (match_id == held)
+        assert bool(parts.store.marks.marked(match_id)) is (match_id == held)
         if match_id != held:
             assert parts.verifier.check(match_id) == []
     # The other pass's lease is its own still; this pass gave back every one it took.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from events.keys import FEED_PARTITIONS
+from events.keys import FEED_PARTITIONS, FEED_PARTITIONS_CLUSTER
 
 POSITION = r"^[0-9]{1,15}(\.[0-9]{1,15})*$"
 
@@ -16,7 +16,9 @@ class FeedQuery(Schema):
         validate=validate.Regexp(POSITION, error="a position is numbers joined by dots, as the feed gave it"),
         metadata={
             "description": "Resume after this position (a page's `position`; `0` or none: the beginning). "
-            f"The merged view takes {FEED_PARTITIONS} numbers joined by dots; one partition's, one number."
+            "The merged view takes one number per partition joined by dots "
+            f"({FEED_PARTITIONS} on one Redis, {FEED_PARTITIONS_CLUSTER} on a Redis Cluster); "
+            "one partition's, one number."
         },
     )
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
@@ -28,8 +30,11 @@ class FeedQuery(Schema):
         metadata={"description": "Only events of these types (repeat the parameter for several)."},
     )
     partition = fields.Integer(
-        validate=validate.Range(min=0, max=FEED_PARTITIONS - 1),
-        metadata={"description": "Read one partition only (its positions are single numbers)."},
+        validate=validate.Range(min=0, max=FEED_PARTITIONS_CLUSTER - 1),
+        metadata={
+            "description": "Read one partition only (its positions are single numbers): 0 to "
+            f"{FEED_PARTITIONS - 1} on one Redis, to {FEED_PARTITIONS_CLUSTER - 1} on a Redis Cluster."
+        },
     )
     seconds = fields.Integer(
         load_default=25,

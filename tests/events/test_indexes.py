@@ -1,0 +1,101 @@
+"""The registry, the match indexes and the dirty marks read the same on one Redis and on a cluster,
+where each is split into shards that spread over the masters."""
+
+from __future__ import annotations
+
+import random
+
+import redis
+
+from events.indexes import Indexes, in_every
+from events.keys import Keys
+from events.marks import Marks
+from events.servers import server_of
+
+
+def scored(n: int, seed: int) -> dict[str, float]:
+    """``n`` match ids with creation times, some of them equal (a tie is ordered by id)."""
+    rng = random.Random(seed)
+    return {f"{rng.getrandbits(64):016x}": float(rng.randrange(1_000, 1_060)) for _ in range(n)}
+
+
+def newest_first(entries: dict[str, float]) -> list[str]:
+    return [m for m, _ in sorted(entries.items(), key=lambda pair: (pair[1], pair[0]), reverse=True)]
+
+
+def test_a_page_of_the_registry_is_the_newest_first_page_of_every_match_whatever_the_shards(
+    redis_client: redis.Redis, keys: Keys
+) -> None:
+    registry = Indexes(redis_client, keys).registry()
+    entries = scored(120, seed=1)
+    registry.add(entries)
+    expected = newest_first(entries)
+    for offset, limit in ((0, 50), (50, 50), (100, 50), (7, 13), (119, 5), (130, 10)):
+        assert registry.newest(offset=offset, limit=limit) == expected[offset : offset + limit]
+    assert registry.size() == 120
+    window = {m: s for m, s in entries.items() if 1_010 <= s <= 1_030}
+    assert registry.count(1_010, 1_030) == len(window)
+    assert registry.newest(1_010, 1_030, 3, 20) == newest_first(window)[3:23]
+    assert sorted(registry.members()) == sorted(entries)
+
+
+def test_an_entry_added_only_when_new_keeps_its_first_score_and_a_removal_is_found_at_once(
+    redis_client: redis.Redis, keys: Keys
+) -> None:
+    registry = Indexes(redis_client, keys).registry()
+    entries = scored(30, seed=2)
+    registry.add(entries)
+    first = next(iter(entries))
+    registry.add({first: 5.0}, only_new=True)
+    assert registry.score(first) == entries[first]
+    gone = list(entries)[1:11]
+    registry.remove(gone)
+    assert registry.scores([*gone, first]) == [None] * 10 + [entries[first]]
+    assert registry.size() == 20
+
+
+def test_matches_in_two_indexes_are_found_shard_by_shard(redis_client: redis.Redis, keys: Keys) -> None:
+    indexes = Indexes(redis_client, keys)
+    wizard, finished = indexes.entry("game", "wizard"), indexes.entry("status", "finished")
+    games, done = scored(80, seed=3), scored(80, seed=4)
+    both = dict(list(games.items())[:25])
+    wizard.add(games)
+    finished.add(dict(list(done.items())[:40]) | both)
+    assert sorted(in_every([wizard, finished])) == sorted(both.items())
+    assert sorted(in_every([wizard, finished], 1_000, 1_020)) == sorted(
+        (m, s) for m, s in both.items() if s <= 1_020
+    )
+
+
+def test_on_a_cluster_the_registry_indexes_and_dirty_marks_spread_over_every_master(
+    redis_client: redis.Redis, keys: Keys, on_cluster: bool
+) -> None:
+    indexes, marks = Indexes(redis_client, keys), Marks(redis_client, keys)
+    registry, status = indexes.registry(), indexes.entry("status", "in_progress")
+    if not on_cluster:
+        # One Redis: one key each, as every release before the shards wrote them.
+        assert registry.names == [keys.matches()] and status.names == [keys.index("status", "in_progress")]
+        assert marks.dirty_keys() == [keys.dirty()]
+        return
+    masters = {
+        f"{node.host}:{node.port}"
+        for node in redis_client.get_nodes()  # type: ignore[attr-defined]
+        if node.server_type == "primary"
+    }
+
+    def where(names: list[str]) -> set[str]:
+        found = set()
+        for name in names:
+            server = server_of(redis_client, name)
+            kwargs = server.connection_pool.connection_kwargs
+            found.add(f"{kwargs['host']}:{kwargs['port']}")
+        return found
+
+    assert len(registry.names) > 1 and where(registry.names) == masters
+    assert where(status.names) == masters
+    assert where(marks.dirty_keys()) == masters
+    # A match's mark and wake flag are one slot: the write's SADD and SET go to one master together.
+    entries = scored(40, seed=5)
+    marks.mark(entries)
+    assert marks.count() == 40 and all(marks.marked(m) for m in entries)
+    assert sorted(marks.take(100, hold=False)) == sorted(entries)
