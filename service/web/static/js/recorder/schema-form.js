@@ -105,8 +105,9 @@ export function fieldWords(name) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+// GET /v1/games marks a map keyed by the players' names (its description is in the page's language).
 function keyedByPlayer(schema) {
-  return schema.type === "object" && schema.additionalProperties && /player/i.test(schema.description || "");
+  return schema.type === "object" && schema.additionalProperties && schema["x-keyed-by"] === "player";
 }
 
 function select(name, values, chosen, required, id, describedBy) {
