@@ -16,9 +16,7 @@ from babel.messages.extract import extract_python
 from games.registry import all_games
 
 
-def game_texts(
-    fileobj: Any, keywords: Any, comment_tags: Any, options: Any
-) -> Iterator[tuple[Any, ...]]:
+def game_texts(fileobj: Any, keywords: Any, comment_tags: Any, options: Any) -> Iterator[tuple[Any, ...]]:
     """Babel's extractor protocol: (line, funcname, message, comments) for each game's texts, and
     the messages the registry's own code marks (its refusal of an unknown game)."""
     yield from extract_python(fileobj, keywords, comment_tags, options)
