@@ -46,7 +46,8 @@ def unknown_action(title: str, kind: Any, actions: Iterable[str]) -> InvalidActi
     return InvalidAction(
         "unknown_action",
         "{title} has no action {kind!r}; the actions are: {known}",
-        title=title,
+        # The game's title as the reader's catalog names it (the registry's titles are extracted).
+        title=words(title),
         kind=kind,
         known=sorted(actions),
     )

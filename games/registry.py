@@ -31,11 +31,10 @@ def get_game(game_id: str) -> Game:
     """The game with this id, or InvalidAction naming the games there are."""
     games = all_games()
     if game_id not in games:
-        known = ", ".join(games)
         raise InvalidAction(
             "unknown_game",
             "there is no game {game_id!r}; the games are: {known}",
             game_id=game_id,
-            known=known,
+            known=list(games),
         )
     return games[game_id]

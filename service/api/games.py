@@ -34,10 +34,25 @@ def _translated(game: dict[str, Any]) -> dict[str, Any]:
 
 def _described(value: Any) -> Any:
     if isinstance(value, dict):
-        return {
+        described = {
             k: render(v) if k == "description" and isinstance(v, str) else _described(v)
             for k, v in value.items()
         }
+        if _keyed_by_player(value):
+            described["x-keyed-by"] = "player"
+        return described
     if isinstance(value, list):
         return [_described(v) for v in value]
     return value
+
+
+def _keyed_by_player(schema: dict[str, Any]) -> bool:
+    """A map whose keys are the players' names ({player: bid}), as its English description says:
+    marked so, a form builds one control per player whatever language the description is read in."""
+    description = schema.get("description")
+    return (
+        schema.get("type") == "object"
+        and bool(schema.get("additionalProperties"))
+        and isinstance(description, str)
+        and "player" in description.lower()
+    )

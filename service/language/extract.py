@@ -11,13 +11,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from babel.messages.extract import extract_python
+
 from games.registry import all_games
 
 
-def game_texts(
-    fileobj: Any, keywords: Any, comment_tags: Any, options: Any
-) -> Iterator[tuple[int, str, str, list[str]]]:
-    """Babel's extractor protocol: (line, funcname, message, comments) for each game's texts."""
+def game_texts(fileobj: Any, keywords: Any, comment_tags: Any, options: Any) -> Iterator[tuple[Any, ...]]:
+    """Babel's extractor protocol: (line, funcname, message, comments) for each game's texts, and
+    the messages the registry's own code marks (its refusal of an unknown game)."""
+    yield from extract_python(fileobj, keywords, comment_tags, options)
     for game in all_games().values():
         yield 1, "N_", game.title, [f"the name of the game {game.id}"]
         for text in descriptions(game.describe()):

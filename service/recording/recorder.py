@@ -77,8 +77,12 @@ class PreconditionFailed(Exception):
 
     def __init__(self, expected: int, actual: int) -> None:
         super().__init__(
-            f"If-Match asked for version {expected} but the match is at version {actual}; "
-            "read it again and decide on the newer state"
+            Message(
+                "If-Match asked for version {expected} but the match is at version {actual}; "
+                "read it again and decide on the newer state",
+                expected=expected,
+                actual=actual,
+            )
         )
         self.expected = expected
         self.actual = actual

@@ -163,3 +163,24 @@ def test_the_games_titles_and_descriptions_follow_accept_language_and_their_sche
     assert bid["required"] == english["wizard"]["actions"]["bid"]["required"]
     assert set(bid["properties"]) == set(english["wizard"]["actions"]["bid"]["properties"])
     assert japanese["hats"]["options"]["properties"].keys() == english["hats"]["options"]["properties"].keys()
+
+
+def test_a_stale_if_match_and_an_unknown_game_or_action_are_said_in_the_readers_language(
+    client: FlaskClient, table: Callable[..., Table]
+) -> None:
+    match = table("hobbit", ["ann", "bob"], setup={"characters": {"ann": "bilbo", "bob": "smaug"}})
+    stale = {"type": "start_round", "leader": "ann"}
+    for headers, words in ((ZH, "版本 1"), (JA, "バージョン 1")):
+        said = match.act(stale, **headers, **{"If-Match": '"7"'}).json
+        assert said["status"] == 412 and said["code"] == "version_mismatch", said
+        assert words in said["detail"] and not english_words(said["detail"]), said
+    for headers, title in ((ZH, "霍比特人卡牌游戏"), (JA, "ホビット")):
+        said = match.act({"type": "play_card", "player": "ann"}, **headers).json
+        assert said["code"] == "unknown_action" and title in said["detail"], said
+        assert "Hobbit" not in said["detail"], said
+    for headers in (ZH, JA):
+        body = {"game": "chess", "players": ["ann", "bob"]}
+        said = client.post("/v1/matches", json=body, headers=headers).json
+        assert said["code"] == "unknown_game" and "'chess'" in said["detail"], said
+        assert not english_words(said["detail"].replace("hat-trick", "")), said
+        assert "there is no game" not in said["detail"], said

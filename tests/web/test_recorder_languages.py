@@ -1,14 +1,17 @@
 """The recorder in 简体中文 and 日本語: the new-match form, the recorder and its status lines speak
 the page's language, with no English interface word left once a Wizard match is created through
-the form and a bid is recorded by a tap."""
+the form and a bid is recorded by a tap; and every other game's title, choices, refusals and score
+sheet keep no English word once a few actions are tapped."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 
-from tests.web.recorder_support import create_with_form, moved_on, phone, tap_first
+from tests.web.recorder_support import create_with_form, moved_on, phone, settled, shown_totals, tap_first
+from tests.web.test_new_match_languages import latin_left
 from tests.web.test_viewer_languages import english_left
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
@@ -43,3 +46,71 @@ def test_the_recorder_under_lang_records_a_bid_with_no_english_interface_word(
     status = page.text_content("#status") or ""
     assert status and english_left(page, [*PLAYERS, match_id]) == [], page.inner_text("body")
     assert phone.problems == []
+
+
+# game: players, setup, options, the actions to prefer, taps before the sheet is read.
+GAMES: dict[str, tuple[list[str], dict[str, Any], dict[str, Any], tuple[str, ...], int]] = {
+    "hobbit": (["ann", "bob"], {"characters": {"ann": "bilbo", "bob": "smaug"}}, {"rounds": 1}, (), 12),
+    "hats": (
+        ["ann", "bob"],
+        {
+            "start_player": "ann",
+            "removed_types": ["pink", "purple"],
+            "table": ["red-1", "orange-2", "yellow-3", "green-4", "blue-5"],
+        },
+        {},
+        ("swap", "black_hat", "favourite"),
+        4,
+    ),
+    "other-hat-trick": (
+        ["ann", "bob", "cy"],
+        {"first_player": "cy", "first_trick": "hungry-rabbit"},
+        {},
+        (),
+        6,
+    ),
+    "hat-trick": (["ann", "bob"], {}, {"target": 1}, ("reveal", "judge", "declare"), 4),
+}
+# Card ids (red-4, and The Hobbit's spoken "red 4"), hat types and prop ids are what the table
+# writes and programs read (docs/i18n.md); a prop's button shows its id, its label says its name.
+CARD_WORDS = re.compile(
+    r"(?<![A-Za-z])(?:red|orange|yellow|green|blue|pink|purple|rabbit|other-rabbit|hat|lettuce|carrot)"
+    r"(?![A-Za-z])"
+)
+
+
+def tapped(page: Any, prefer: tuple[str, ...]) -> None:
+    """One tap of the first choice offered; recorded or refused, the page has answered."""
+    settled(page)
+    before = page.get_attribute("#recorder", "data-version")
+    tap_first(page, prefer, ("colour", "grey"))
+    page.wait_for_function(
+        "v => { const r = document.getElementById('recorder');"
+        " return r.dataset.busy === '0' && (r.dataset.version !== v"
+        " || document.getElementById('alert').textContent !== ''); }",
+        arg=before,
+    )
+
+
+@pytest.mark.parametrize("lang", ["zh", "ja"])
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_each_games_recorder_title_choices_and_score_sheet_under_lang_keep_no_english_word(
+    site: str, phone: Any, game: str, lang: str
+) -> None:
+    players, setup, options, prefer, taps = GAMES[game]
+    page = phone.page
+    page.goto(f"{site}/new?game={game}&lang={lang}")
+    match_id = create_with_form(page, site, game, players, setup, options)
+    title = page.text_content("#title") or ""
+    assert latin_left(title, players) == [], title
+    for _ in range(taps):
+        if not page.locator("#choices .entry").count():
+            break
+        tapped(page, prefer)
+    typed = [*players, match_id]
+    spoken = " ".join(page.eval_on_selector_all("#choices [aria-label]", "es => es.map(e => e.ariaLabel)"))
+    said = " ".join([title, page.text_content("#alert") or "", page.text_content("#status") or "", spoken])
+    assert latin_left(CARD_WORDS.sub(" ", said), typed) == [], said
+    sheet = shown_totals(page)
+    assert latin_left(CARD_WORDS.sub(" ", sheet), typed) == [], sheet
+    assert phone.problems == [] or all("status of 422" in p for p in phone.problems), phone.problems

@@ -8,6 +8,9 @@ import { disputes, facts, name, overSteps, part, phase, sentenceFor } from "./co
 const CHARACTERS = { bilbo: t("Bilbo"), thorin: t("Thorin"), smaug: t("Smaug"), gandalf: t("Gandalf"), bolg: t("Bolg") };
 const SIDES = { good: t("good"), evil: t("evil") };
 const side = (id) => SIDES[id] || id;
+// A card's mark and what it does to whoever receives it.
+const MARKS = { light: t("light"), dark: t("dark"), pipe: t("pipe") };
+const EFFECTS = { damage: t("damage"), heal: t("heal"), pipe: t("pipe") };
 
 // How a match can be decided, by the result's reason.
 const ENDINGS = {
@@ -41,14 +44,14 @@ function title(word) {
 
 function card(code, mark) {
   const colour = String(code || "").split("-")[0];
-  return h("span", { class: `card hobbit-${colour}`, title: code }, String(code), mark ? h("small", {}, ` ${mark}`) : null);
+  return h("span", { class: `card hobbit-${colour}`, title: code }, String(code), mark ? h("small", {}, ` ${MARKS[mark] || mark}`) : null);
 }
 
 function health(c) {
   const full = c.health + c.damage;
   return h(
     "span",
-    { class: "health", title: `${c.health} of ${full}` },
+    { class: "health", title: t("{health} of {full}", { health: c.health, full }) },
     h("meter", { min: 0, max: full, value: c.health, "aria-hidden": "true" }),
     ` ${c.health}/${full}`,
   );
@@ -125,7 +128,7 @@ export function sentence(event) {
     case "RoundStarted":
       return t("Round {round} starts; {leader} leads", d);
     case "CardPlayed":
-      return d.mark ? t("{player} plays {card} ({mark})", d) : t("{player} plays {card}", d);
+      return d.mark ? t("{player} plays {card} ({mark})", { ...d, mark: MARKS[d.mark] || d.mark }) : t("{player} plays {card}", d);
     case "TrickWon":
       return t("{player} wins trick {trick} with {card}", d);
     case "CardsDistributed": {
@@ -133,7 +136,7 @@ export function sentence(event) {
       return t("{player} hands out the trick: {cards}", { player: d.player, cards: cards.join(t(", ")) });
     }
     case "CardTookEffect":
-      return t("{card} takes effect for {player}: {effect}", d);
+      return t("{card} takes effect for {player}: {effect}", { ...d, effect: EFFECTS[d.effect] || d.effect });
     case "LeaderChosen":
       return d.skipped ? t("Trick {trick}: {player} leads ({winner} was skipped)", d) : t("Trick {trick}: {player} leads", d);
     case "DamageChanged": {

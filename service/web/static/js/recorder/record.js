@@ -281,8 +281,14 @@ async function loadMatch() {
   R.answer = known?.next || null;
   if (!R.match) throw new Error(t("This match has not been opened on this device before, and the network is not reachable."));
   R.labels = await import(`./labels/${R.match.game}.js`).catch(() => ({}));
-  const named = R.match.game.replace(/-/g, " ");
-  const game = `${named.charAt(0).toUpperCase()}${named.slice(1)}`;
+  // The game's title as GET /v1/games says it in the page's language (kept for offline use).
+  let game = known?.title;
+  try {
+    game = (await getJSON(`/v1/games/${encodeURIComponent(R.match.game)}`)).title;
+    await remember(ID, { title: game });
+  } catch {
+    game ??= R.match.game;
+  }
   const players = words(R.match.players);
   document.title = t("Record {game} · {players} · tabletape", { game, players });
   $("title").textContent = t("{game}: {players}", { game, players });

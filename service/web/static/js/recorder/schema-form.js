@@ -45,6 +45,13 @@ const KEYS = {
   drawn: t("drawn"),
   given: t("given"),
   received: t("received"),
+  categories: t("categories"),
+  black_hats: t("black hats"),
+  collection: t("collection"),
+  cookie: t("last cookie"),
+  favourite: t("favourite hat"),
+  type_values: t("hat type values"),
+  decided_by: t("decided by"),
   // The Hobbit Card Game
   characters: t("characters"),
   bilbo: t("Bilbo"),
@@ -53,6 +60,18 @@ const KEYS = {
   smaug: t("Smaug"),
   bolg: t("Bolg"),
   marks: t("marks"),
+  alive: t("alive"),
+  character: t("character"),
+  damage: t("damage"),
+  damage_dealt: t("damage dealt"),
+  health: t("health"),
+  pipes: t("pipes"),
+  side: t("side"),
+  good: t("good"),
+  evil: t("evil"),
+  survivors: t("survivors"),
+  discard: t("discard"),
+  heal: t("heal"),
   mark: t("mark"),
   light: t("light"),
   dark: t("dark"),
@@ -87,7 +106,17 @@ const KEYS = {
   with_player: t("with player"),
   with_slot: t("with slot"),
   middle: t("middle"),
+  penalties: t("penalties"),
+  ended_by: t("ended by"),
 };
+
+/** A machine value the page has words for ("bilbo", "good", a trick's id), else the value as it is
+(a player's name, a card id). */
+export function valueWords(value) {
+  if (typeof value === "boolean") return value ? t("yes") : t("no");
+  const key = String(value);
+  return KEYS[key] || (trickName(key) !== key ? trickName(key) : key);
+}
 
 /** A machine key ("first_dealer") in the page's words ("first dealer"). */
 export function keyWords(key) {
@@ -105,8 +134,9 @@ export function fieldWords(name) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+// GET /v1/games marks a map keyed by the players' names (its description is in the page's language).
 function keyedByPlayer(schema) {
-  return schema.type === "object" && schema.additionalProperties && /player/i.test(schema.description || "");
+  return schema.type === "object" && schema.additionalProperties && schema["x-keyed-by"] === "player";
 }
 
 function select(name, values, chosen, required, id, describedBy) {

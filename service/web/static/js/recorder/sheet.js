@@ -4,18 +4,28 @@
 
 import { h, table, words } from "../dom.js";
 import { t } from "../i18n.js";
-import { keyWords } from "./schema-form.js";
+import { keyWords, valueWords } from "./schema-form.js";
 
-const SKIP = new Set(["version", "log_version", "projected", "finished"]);
+// The Hobbit's explanation and rule are stored English; the sheet says its reason and figures.
+const SKIP = new Set(["version", "log_version", "projected", "finished", "explanation", "rule"]);
+
+// Why a match ended, by its code.
+const REASONS = {
+  side_wiped_out: t("a side has no living character left"),
+  more_survivors: t("more living characters"),
+  more_damage_dealt: t("more damage dealt"),
+  draw: t("a draw"),
+};
 
 function perPlayer(value, players) {
   return value && typeof value === "object" && !Array.isArray(value) && players.some((p) => p in value);
 }
 
 function cell(value) {
-  if (Array.isArray(value)) return value.join(", ") || "—";
-  if (value && typeof value === "object") return Object.entries(value).map(([k, v]) => `${keyWords(k)} ${v}`).join(" · ");
-  return value === null || value === undefined ? "—" : String(value);
+  if (Array.isArray(value)) return value.map(valueWords).join(t(", ")) || "—";
+  if (value && typeof value === "object") return Object.entries(value).map(([k, v]) => `${keyWords(k)} ${valueWords(v)}`).join(" · ");
+  if (REASONS[value]) return REASONS[value];
+  return value === null || value === undefined ? "—" : valueWords(value);
 }
 
 function playerTable(scores, players) {

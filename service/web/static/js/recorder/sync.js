@@ -6,6 +6,7 @@
 // Only the first waiting action carries a version it knows; each later one expects the version
 // its predecessor left, which the send learns (or, in a batch, the server follows in order).
 
+import { TAG } from "../i18n.js";
 import { remove, update, waiting } from "./offline.js";
 
 let batchKnown = null; // null: not tried yet; false: the server has no batch endpoint
@@ -20,7 +21,8 @@ function outcome() {
 }
 
 async function post(url, token, body, extra = {}) {
-  const headers = { Authorization: `Bearer ${token}`, Accept: "application/json", ...extra };
+  // A refusal is said in the page's language, not the browser's.
+  const headers = { Authorization: `Bearer ${token}`, Accept: "application/json", "Accept-Language": TAG, ...extra };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const answer = await fetch(url, { method: "POST", headers, body: body === undefined ? undefined : JSON.stringify(body) });
   return { status: answer.status, body: await answer.json().catch(() => null) };

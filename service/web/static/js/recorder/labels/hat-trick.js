@@ -1,6 +1,7 @@
 // Hat Trick's challenge cards, props and verdicts in words.
 
 import { t } from "../../i18n.js";
+import { keyWords } from "../schema-form.js";
 
 const PROPS = { hat: t("black top hat"), goblet: t("red goblet"), tube: t("orange tube"), coin: t("green coin"), rabbit: t("white rabbit") };
 
@@ -21,7 +22,7 @@ export function value(field, v) {
     return { text: where, spoken };
   }
   if (last === "card") return { text: String(v), spoken: t("challenge card {card}", { card: v }) };
-  if (PROPS[v]) return { text: String(v), spoken: field.includes(".") || last !== "prop" ? `${PROPS[v]} (${field.replace(/[._]/g, " ")})` : PROPS[v] };
+  if (PROPS[v]) return { text: String(v), spoken: field.includes(".") || last !== "prop" ? t("{prop} ({part})", { prop: PROPS[v], part: keyWords(last) }) : PROPS[v] };
   if (last === "verdict") return { text: v, spoken: v === "pass" ? t("passes") : t("fails") };
   return null;
 }
