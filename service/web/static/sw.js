@@ -6,7 +6,7 @@
 // from this cache when the network fails or is slower than FALLBACK_MS. Every recorder page is
 // the same shell, which reads its match from the address, so one cached copy opens any match.
 
-const CACHE = "tabletape-recorder-v3";
+const CACHE = "tabletape-recorder-v4";
 const FALLBACK_MS = 4000;
 const SHELL = "/matches/_/record";
 const FILES = [
@@ -25,6 +25,8 @@ const FILES = [
   "/assets/js/boards/common.js",
   "/assets/js/boards/wizard.js",
   "/assets/js/boards/other-hat-trick.js",
+  "/assets/js/boards/hat-trick.js",
+  "/assets/js/boards/hats.js",
   "/assets/js/recorder/choices.js",
   "/assets/js/recorder/new.js",
   "/assets/js/recorder/offline.js",

@@ -8,6 +8,10 @@ import { disputes, facts, name, overSteps, part, phase, sentenceFor } from "./co
 // The props by the table's words (the state keeps their ids), and why a card was discarded.
 const PROPS = { coin: t("coin"), rabbit: t("rabbit"), tube: t("tube"), goblet: t("goblet"), hat: t("hat"), table: t("table") };
 const prop = (id) => PROPS[id] || id;
+/** A prop's name in the table's words (the id of a prop the catalogs do not know). */
+export function propName(id) {
+  return prop(id);
+}
 const DISCARDED = { abandoned: t("abandoned"), all_failed: t("every player failed") };
 const JUDGES = { table: t("the table"), tabletape: t("tabletape") };
 

@@ -4,9 +4,29 @@ import { h, table, words } from "../dom.js";
 import { t, tn } from "../i18n.js";
 import { disputes, facts, name, overSteps, part, phase, sentenceFor } from "./common.js";
 
-function hat(code) {
+// The hat types by their colours, in the table's words (the state keeps the English ids).
+const TYPES = { red: t("red"), orange: t("orange"), yellow: t("yellow"), green: t("green"), blue: t("blue"), purple: t("purple"), pink: t("pink") };
+/** A hat type's colour in words (the id of a type the catalogs do not know). */
+export function hatType(type) {
+  return TYPES[type] || type;
+}
+
+/** A hat card in words: its colour and its value ("blue-4" is "blue 4"). */
+export function cardWords(code) {
   const [type, value] = String(code || "").split("-");
-  return h("span", { class: `card hat-${type}`, title: code }, `${type} ${value ?? ""}`.trim());
+  return `${hatType(type)} ${value ?? ""}`.trim();
+}
+
+/** An event's data with its hat cards in words, for its sentence. */
+function cardsSaid(d) {
+  const said = { ...d };
+  for (const field of ["card", "taken", "discarded", "drawn"]) if (typeof d[field] === "string") said[field] = cardWords(d[field]);
+  return said;
+}
+
+function hat(code) {
+  const [type] = String(code || "").split("-");
+  return h("span", { class: `card hat-${type}`, title: code }, cardWords(code));
 }
 
 function teaTable(state) {
@@ -19,7 +39,7 @@ function teaTable(state) {
         { class: space.counts ? "space counts" : "space" },
         h("span", { class: "space-no" }, t("space {space}", { space: space.space })),
         space.card ? hat(space.card) : h("span", { class: "muted" }, t("empty")),
-        h("small", {}, space.counts ? t("{type} worth {value}", { type: space.type, value: space.type_value }) : t("counts for nothing")),
+        h("small", {}, space.counts ? t("{type} worth {value}", { type: hatType(space.type), value: space.type_value }) : t("counts for nothing")),
       ),
     ),
   );
@@ -48,7 +68,7 @@ function collections(state, cookie) {
       String(c.black_hats),
       String(points[p]),
       state.favourites?.[p] ? hat(state.favourites[p]) : "—",
-      !hand ? "—" : hand.hidden ? tn("{count} card", "{count} cards", hand.size) : hand.known.length ? t("{size} (known: {cards})", { size: hand.size, cards: hand.known.join(t(", ")) }) : String(hand.size),
+      !hand ? "—" : hand.hidden ? tn("{count} card", "{count} cards", hand.size) : hand.known.length ? t("{size} (known: {cards})", { size: hand.size, cards: hand.known.map(cardWords).join(t(", ")) }) : String(hand.size),
       String(state.plays?.[p] ?? 0),
     ];
   });
@@ -89,7 +109,7 @@ const SENTENCES = {
 
 /** A sentence for each of Hats' events. */
 export function sentence(event) {
-  const d = event.data || {};
+  const d = cardsSaid(event.data || {});
   switch (event.type) {
     case "BlackHatMade":
       return d.card

@@ -20,6 +20,10 @@ const TRICKS = {
   "other-hat-trick": t("The Other Hat Trick"),
 };
 const prop = (id) => PROPS[id] || id;
+/** A prop's name as printed on its card (the id of a prop the catalogs do not know). */
+export function propName(id) {
+  return prop(id);
+}
 /** A trick's name as printed on its card (the id of a trick the catalogs do not know). */
 export function trickName(id) {
   return TRICKS[id] || id;

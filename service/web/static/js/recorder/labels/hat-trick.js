@@ -1,5 +1,6 @@
 // Hat Trick's challenge cards, props and verdicts in words.
 
+import { propName } from "../../boards/hat-trick.js";
 import { t } from "../../i18n.js";
 import { keyWords } from "../schema-form.js";
 
@@ -12,7 +13,8 @@ export const actions = { reveal: t("reveal a challenge card"), declare: t("decla
 export function value(field, v) {
   const last = field.split(".").pop();
   if (v && typeof v === "object" && v.prop) {
-    const where = v.in ? t("{prop} in {place}", { prop: v.prop, place: v.in }) : v.on === "table" ? t("{prop} on the table", { prop: v.prop }) : t("{prop} on {place}", { prop: v.prop, place: v.on });
+    const short = { prop: propName(v.prop), place: propName(v.in || v.on) };
+    const where = v.in ? t("{prop} in {place}", short) : v.on === "table" ? t("{prop} on the table", short) : t("{prop} on {place}", short);
     const prop = PROPS[v.prop] || v.prop;
     const spoken = v.in
       ? t("{prop} in the {place}", { prop, place: PROPS[v.in] || v.in })
@@ -22,7 +24,7 @@ export function value(field, v) {
     return { text: where, spoken };
   }
   if (last === "card") return { text: String(v), spoken: t("challenge card {card}", { card: v }) };
-  if (PROPS[v]) return { text: String(v), spoken: field.includes(".") || last !== "prop" ? t("{prop} ({part})", { prop: PROPS[v], part: keyWords(last) }) : PROPS[v] };
-  if (last === "verdict") return { text: v, spoken: v === "pass" ? t("passes") : t("fails") };
+  if (PROPS[v]) return { text: propName(v), spoken: field.includes(".") || last !== "prop" ? t("{prop} ({part})", { prop: PROPS[v], part: keyWords(last) }) : PROPS[v] };
+  if (last === "verdict") return { text: v === "pass" ? t("passes") : t("fails"), spoken: v === "pass" ? t("passes") : t("fails") };
   return null;
 }

@@ -1,5 +1,6 @@
 // Hats' cards and choices in words: "blue-4" is "blue hat 4"; a space is the tea table's.
 
+import { hatType } from "../../boards/hats.js";
 import { t } from "../../i18n.js";
 
 /** What each action type is called. */
@@ -13,13 +14,16 @@ export const actions = {
 
 function hat(v) {
   const [type, number] = String(v).split("-");
-  return number ? t("{colour} hat {number}", { colour: type, number }) : String(v);
+  return number ? t("{colour} hat {number}", { colour: hatType(type), number }) : String(v);
 }
 
 /** A value as shown and as spoken. */
 export function value(field, v) {
   const last = field.split(".").pop();
   if (last === "space") return { text: t("space {n}", { n: v }), spoken: t("tea table space {n}", { n: v }) };
-  if (["card", "discarded", "drawn"].includes(last)) return { text: String(v).replace("-", " "), spoken: hat(v) };
+  if (["card", "discarded", "drawn"].includes(last)) {
+    const [type, number] = String(v).split("-");
+    return { text: number ? `${hatType(type)} ${number}` : String(v), spoken: hat(v) };
+  }
   return null;
 }

@@ -1,6 +1,6 @@
 // The Other Hat Trick's tricks, props and slots in words.
 
-import { trickName } from "../../boards/other-hat-trick.js";
+import { propName, trickName } from "../../boards/other-hat-trick.js";
 import { t } from "../../i18n.js";
 
 /** What each action type is called. */
@@ -23,6 +23,6 @@ export function value(field, v) {
     const n = Number(v) + 1;
     return { text: t("slot {n}", { n }), spoken: last === "slot" ? t("own prop in slot {n}", { n }) : t("their prop in slot {n}", { n }) };
   }
-  if (typeof v === "string") return { text: v.replace(/-/g, " "), spoken: v.replace(/-/g, " ") };
+  if (typeof v === "string") return { text: propName(v), spoken: propName(v) };
   return null;
 }
