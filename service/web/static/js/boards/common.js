@@ -24,6 +24,20 @@ const PHASES = {
   finished: t("finished"),
 };
 
+// The colours cards are written with (Hats' hat types, The Hobbit's colours), in words.
+const COLOURS = { red: t("red"), orange: t("orange"), yellow: t("yellow"), green: t("green"), blue: t("blue"), purple: t("purple"), pink: t("pink") };
+
+/** A colour id in words (the id of a colour the catalogs do not know). */
+export function colourWord(id) {
+  return COLOURS[id] || id;
+}
+
+/** A card written colour-value in words: "blue-4" is "blue 4" in the reader's language. */
+export function colourCard(code) {
+  const [colour, value] = String(code || "").split("-");
+  return `${colourWord(colour)} ${value ?? ""}`.trim();
+}
+
 /** A phase's machine name in words. */
 export function phaseWords(id) {
   return PHASES[id] || String(id || "").replace(/_/g, " ");

@@ -2,20 +2,12 @@
 
 import { h, table, words } from "../dom.js";
 import { t, tn } from "../i18n.js";
-import { disputes, facts, name, overSteps, part, phase, sentenceFor } from "./common.js";
+import { colourCard, colourWord, disputes, facts, name, overSteps, part, phase, sentenceFor } from "./common.js";
 
-// The hat types by their colours, in the table's words (the state keeps the English ids).
-const TYPES = { red: t("red"), orange: t("orange"), yellow: t("yellow"), green: t("green"), blue: t("blue"), purple: t("purple"), pink: t("pink") };
-/** A hat type's colour in words (the id of a type the catalogs do not know). */
-export function hatType(type) {
-  return TYPES[type] || type;
-}
-
+/** A hat type (its colour) in words. */
+export const hatType = colourWord;
 /** A hat card in words: its colour and its value ("blue-4" is "blue 4"). */
-export function cardWords(code) {
-  const [type, value] = String(code || "").split("-");
-  return `${hatType(type)} ${value ?? ""}`.trim();
-}
+export const cardWords = colourCard;
 
 /** An event's data with its hat cards in words, for its sentence. */
 function cardsSaid(d) {

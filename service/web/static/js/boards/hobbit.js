@@ -2,7 +2,7 @@
 
 import { h, table, words } from "../dom.js";
 import { t } from "../i18n.js";
-import { disputes, facts, name, overSteps, part, phase, sentenceFor } from "./common.js";
+import { colourCard, colourWord, disputes, facts, name, overSteps, part, phase, sentenceFor } from "./common.js";
 
 // The characters and sides by the names the table knows them by.
 const CHARACTERS = { bilbo: t("Bilbo"), thorin: t("Thorin"), smaug: t("Smaug"), gandalf: t("Gandalf"), bolg: t("Bolg") };
@@ -44,7 +44,7 @@ function title(word) {
 
 function card(code, mark) {
   const colour = String(code || "").split("-")[0];
-  return h("span", { class: `card hobbit-${colour}`, title: code }, String(code), mark ? h("small", {}, ` ${MARKS[mark] || mark}`) : null);
+  return h("span", { class: `card hobbit-${colour}`, title: code }, colourCard(code), mark ? h("small", {}, ` ${MARKS[mark] || mark}`) : null);
 }
 
 function health(c) {
@@ -84,7 +84,7 @@ function trick(state) {
   return part(
     [
       t("Trick {number}", { number: now.number ?? "" }),
-      now.led ? t("{colour} led", { colour: now.led }) : "",
+      now.led ? t("{colour} led", { colour: colourWord(now.led) }) : "",
       now.winner ? t("won by {winners}", { winners: now.winner }) : "",
     ]
       .filter(Boolean)
@@ -123,7 +123,8 @@ export function board(state) {
 
 /** A sentence for each of The Hobbit's events. */
 export function sentence(event) {
-  const d = event.data || {};
+  const d = { ...(event.data || {}) };
+  if (typeof d.card === "string") d.card = colourCard(d.card);
   switch (event.type) {
     case "RoundStarted":
       return t("Round {round} starts; {leader} leads", d);
@@ -132,7 +133,7 @@ export function sentence(event) {
     case "TrickWon":
       return t("{player} wins trick {trick} with {card}", d);
     case "CardsDistributed": {
-      const cards = Object.entries(d.cards || {}).map(([c, p]) => t("{card} to {player}", { card: c, player: p }));
+      const cards = Object.entries(d.cards || {}).map(([c, p]) => t("{card} to {player}", { card: colourCard(c), player: p }));
       return t("{player} hands out the trick: {cards}", { player: d.player, cards: cards.join(t(", ")) });
     }
     case "CardTookEffect":

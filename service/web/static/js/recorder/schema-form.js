@@ -3,7 +3,7 @@
 // field: `setup.first_dealer`, `options.canadian_rule`, `setup.characters.ann` (a map keyed by
 // player gets one control per player), `setup.table` (a short list: one input per item).
 
-import { hatType } from "../boards/hats.js";
+import { colourCard, colourWord } from "../boards/common.js";
 import { trickName } from "../boards/other-hat-trick.js";
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
@@ -122,10 +122,12 @@ export function valueWords(value) {
 /** A machine key ("first_dealer") in the page's words ("first dealer"). */
 export function keyWords(key) {
   // The Other Hat Trick's tricks (first_trick's choices) are named as its board names them.
-  // Hats' hat types (a figure per type) by their colours' words.
+  // Hats' hat types (a figure per type) and cards written colour-value by their colours' words.
   if (KEYS[key]) return KEYS[key];
   if (trickName(key) !== key) return trickName(key);
-  return hatType(key) !== key ? hatType(key) : String(key).replace(/[_-]+/g, " ");
+  const [colour, value] = String(key).split("-");
+  if (colourWord(colour) !== colour && (value === undefined || /^[0-9]+$/.test(value))) return colourCard(key);
+  return String(key).replace(/[_-]+/g, " ");
 }
 
 // A string field that names a player (first dealer, start player, first player, leader).
