@@ -95,6 +95,18 @@ class AppendExtras:
 # The credential of an append that relies on none (an operator's, a test's).
 _UNCHECKED = Credential("", "")
 
+# This process's id, as the kept connections are told apart by (``EventStore._checkout``): read
+# again in every forked child, not asked of the system at each append.
+_pid = os.getpid()
+
+
+def _forked() -> None:
+    global _pid
+    _pid = os.getpid()
+
+
+os.register_at_fork(after_in_child=_forked)
+
 
 @cache
 def _script_source() -> str:
@@ -137,7 +149,7 @@ class EventStore:
         # Connections of the client's pool whose last reply was read, kept for the next appends
         # of this process (``_checkout``).
         self._kept: list[Any] = []
-        self._kept_by = os.getpid()
+        self._kept_by = _pid
 
     @property
     def counts(self) -> bool:
@@ -232,8 +244,9 @@ class EventStore:
         if not (carried and self.projects and expected_version is not None and meanwhile is not None):
             carried = None
         else:
-            carried_hset = [self.keys.carried(match_id), *carried.fields(expected_version + len(events))]
-            extra += [self.keys.carried(match_id), self.keys.proj(match_id)]
+            hashed = self.keys.carried(match_id)
+            carried_hset = [hashed, *carried.fields(expected_version + len(events))]
+            extra += [hashed, self.keys.proj(match_id)]
             if carried.feed is not None:
                 partition = self.keys.feed_partition(match_id)
                 extra += [self.keys.feed(partition), self.keys.feed_seen(partition)]
@@ -298,11 +311,11 @@ class EventStore:
             self.keys.credentials(match_id),
         ]
         dirty, wake = self.marks.of(match_id)
-        argv = args.argv() if isinstance(args, AppendArgs) else args
         if not self._cluster and not self.replicas:
             raw, failed = self._evalsha([*keys, dirty, wake, *more], args, meanwhile, carried_hset)
             reply = [int(x) for x in raw]
             return reply, len(reply) > 3 and reply[3] == 1, failed
+        argv = args.argv() if isinstance(args, AppendArgs) else args
         if not self._cluster:
             keys += [dirty, wake, *more]
         script: list[tuple[Any, ...]] = [("EVALSHA", self._script.sha, len(keys), *keys, *argv)]
@@ -400,9 +413,9 @@ class EventStore:
         and the append goes again through the client (``_evalsha``), conditional on the same
         version, so it cannot be written twice.
         """
-        if self._kept_by != os.getpid():
+        if self._kept_by != _pid:
             # Forked: the parent's connections are not this process's (its pool starts anew).
-            self._kept, self._kept_by = [], os.getpid()
+            self._kept, self._kept_by = [], _pid
         try:
             return self._kept.pop()
         except IndexError:
@@ -411,7 +424,7 @@ class EventStore:
     def _checkin(self, conn: Any, clean: bool) -> None:
         """Keep a connection for the next append, or give it back to the pool (a connection that
         failed, or one more than the store keeps)."""
-        if clean and len(self._kept) < CONNECTIONS_KEPT and self._kept_by == os.getpid():
+        if clean and len(self._kept) < CONNECTIONS_KEPT and self._kept_by == _pid:
             self._kept.append(conn)
         else:
             self.client.connection_pool.release(conn)

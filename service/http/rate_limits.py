@@ -77,11 +77,23 @@ def is_write(req: Request) -> bool:
     return req.method == "POST" and bool(req.view_args and "match_id" in req.view_args)
 
 
+# The caller each Authorization header a write came with counts as (``write_caller``): a table
+# sends its token with every write, and its digest is worked out once, not per request.
+_CALLERS: dict[str, str] = {}
+
+
 def write_caller(environ: dict[str, Any]) -> str:
     """Who a write to a match is counted as: its write token (by digest), else its address."""
-    scheme, _, token = environ.get("HTTP_AUTHORIZATION", "").partition(" ")
+    authorization = environ.get("HTTP_AUTHORIZATION", "")
+    who = _CALLERS.get(authorization)
+    if who is not None:
+        return who
+    scheme, _, token = authorization.partition(" ")
     if scheme.lower() == "bearer" and token.strip():
-        return "tok-" + hashlib.sha256(token.strip().encode()).hexdigest()[:32]
+        if len(_CALLERS) >= CALLERS_KEPT:
+            _CALLERS.clear()
+        who = _CALLERS[authorization] = "tok-" + hashlib.sha256(token.strip().encode()).hexdigest()[:32]
+        return who
     return f"addr-{environ.get('REMOTE_ADDR') or 'unknown'}"
 
 

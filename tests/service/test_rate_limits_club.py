@@ -4,6 +4,7 @@ with the default settings; writes count against the match's token, not the addre
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -14,6 +15,7 @@ from flask.testing import FlaskClient
 
 from service.app import create_app
 from service.config import Settings
+from service.http.rate_limits import write_caller
 
 VENUE = {"REMOTE_ADDR": "203.0.113.7"}
 
@@ -122,3 +124,18 @@ def test_writes_without_a_token_count_against_the_address_and_say_which_setting_
     assert refused.json["setting"] == "TABLETAPE_RATE_LIMIT_WRITE"
     # The match's own token has a budget of its own.
     assert _writes(web, made, 3) == [201] * 3
+
+
+def test_each_token_is_its_own_caller_and_a_header_without_one_counts_by_each_address() -> None:
+    # Every write asks whom it counts as, and a token's digest is remembered (write_caller):
+    # the same header must still name the same caller, another token another one, and a header
+    # that is no bearer token must never be remembered in place of the address it came from.
+    one = {"HTTP_AUTHORIZATION": "Bearer first-token", "REMOTE_ADDR": "203.0.113.7"}
+    other = {"HTTP_AUTHORIZATION": "Bearer second-token", "REMOTE_ADDR": "203.0.113.7"}
+    first = write_caller(one)
+    assert first == "tok-" + hashlib.sha256(b"first-token").hexdigest()[:32]
+    assert write_caller(dict(one, REMOTE_ADDR="198.51.100.1")) == first
+    assert write_caller(other) not in (first, write_caller({"REMOTE_ADDR": "203.0.113.7"}))
+    for header in ("Basic Zm9vOmJhcg==", "Bearer ", ""):
+        for address in ("203.0.113.7", "198.51.100.1"):
+            assert write_caller({"HTTP_AUTHORIZATION": header, "REMOTE_ADDR": address}) == f"addr-{address}"
