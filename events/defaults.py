@@ -18,7 +18,7 @@ from __future__ import annotations
 WAKE_SECONDS = 5
 # How many matches' headers a process remembers (a header never changes once written).
 HEADERS_KEPT = 4096
-# How many connections a process keeps for its next appends (``EventStore._checkout``).
+# How many connections a process keeps for its next appends (``events/one_send.py``).
 CONNECTIONS_KEPT = 8
 # How many times a group of commands is sent again to the servers of a cluster whose slots moved
 # or whose connection was lost (``events.servers.on_servers``).

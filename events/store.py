@@ -11,21 +11,18 @@ answer that a pipeline would only give later.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
 from typing import Any
 
-import hiredis
 import redis
 from cachetools import LRUCache
 from redis.commands.core import Script
 
 from events.codec import as_text, decode, encode, entry_id
-from events.defaults import CONNECTIONS_KEPT, HEADERS_KEPT, WAKE_SECONDS
-from events.envelope import AppendResult, CarriedProjection, NewEvent, StoredEvent
+from events.defaults import HEADERS_KEPT, WAKE_SECONDS
+from events.envelope import AppendResult, NewEvent, StoredEvent
 from events.errors import (
     CredentialChanged,
     IdempotencyMismatch,
@@ -35,77 +32,17 @@ from events.errors import (
     UnknownMatch,
     VersionConflict,
 )
+from events.extras import UNCHECKED, AppendExtras
 from events.indexes import Indexes
 from events.keys import Keys
 from events.marks import Marks
+from events.one_send import OneSend, attempt
 from events.script_args import AppendArgs, create_args, preamble
 from events.servers import on_servers
 from events.upcasting import Upcasters
 
 _WRITTEN, _DUPLICATE = 0, 1
-# The transaction an append that carries its projection is sent in (``EventStore._evalsha``).
-_MULTI, _EXEC = hiredis.pack_command(("MULTI",)), hiredis.pack_command(("EXEC",))
 _NO_MATCH, _EXISTS, _CONFLICT, _OTHER_REQUEST, _OVER_LIMIT, _STALE = -1, -2, -3, -4, -5, -6
-
-
-@dataclass
-class RateCounters:
-    """Fixed-window rate counters an append counts itself against, in its own atomic run.
-
-    ``counters`` are (key, limit, window seconds). The append adds one to each (a new one expires
-    after its window) and, when one passes its limit, appends nothing (OverLimit names which).
-    They are counted once: ``sent`` tells whether an append has carried them to Redis. Only a
-    store on one Redis takes them (``EventStore.counts``): on a cluster they are other slots.
-    """
-
-    counters: list[tuple[str, int, int]]
-    sent: bool = False
-
-
-@dataclass(frozen=True)
-class Credential:
-    """The credential a write relies on, checked in the append's own run (events/append.lua):
-    ``field`` of the match's credentials must hold ``digest`` (while it has none, the header's
-    ``fallback`` field, when given); else CredentialChanged and nothing appended."""
-
-    field: str
-    digest: str
-    fallback: str = ""
-
-
-@dataclass
-class AppendExtras:
-    """What the common write sends along with its batch (``EventStore.append``), each optional.
-
-    ``meanwhile`` is work that only a written batch needs (the writer's answer): on one Redis it
-    runs while the script is on its way and the server appends, elsewhere after the reply. What
-    it raises is raised once the batch is known to be written; a refused batch's refusal is raised
-    instead. ``rates`` not yet ``sent`` are counted by this append first (``RateCounters``).
-    ``carried``: the match's projection at the batch's last step, for a conditional append (see
-    ``EventStore.append``). ``credential``: the writer's credential, still current or the
-    append is refused (``Credential``).
-    """
-
-    meanwhile: Callable[[], object] | None = None
-    rates: RateCounters | None = None
-    carried: CarriedProjection | None = None
-    credential: Credential | None = None
-
-
-# The credential of an append that relies on none (an operator's, a test's).
-_UNCHECKED = Credential("", "")
-
-# This process's id, as the kept connections are told apart by (``EventStore._checkout``): read
-# again in every forked child, not asked of the system at each append.
-_pid = os.getpid()
-
-
-def _forked() -> None:
-    global _pid
-    _pid = os.getpid()
-
-
-os.register_at_fork(after_in_child=_forked)
 
 
 @cache
@@ -146,10 +83,8 @@ class EventStore:
         # The registry and the indexes (sharded on a cluster), read and written through these.
         self.indexes = Indexes(client, keys)
         self.registry = self.indexes.registry()
-        # Connections of the client's pool whose last reply was read, kept for the next appends
-        # of this process (``_checkout``).
-        self._kept: list[Any] = []
-        self._kept_by = _pid
+        # The common write's one send, on connections this process keeps (events/one_send.py).
+        self._send = OneSend(client, self._script)
 
     @property
     def counts(self) -> bool:
@@ -250,7 +185,7 @@ class EventStore:
             if carried.feed is not None:
                 partition = self.keys.feed_partition(match_id)
                 extra += [self.keys.feed(partition), self.keys.feed_seen(partition)]
-        credential = extras.credential or _UNCHECKED
+        credential = extras.credential or UNCHECKED
         args = AppendArgs(
             match_id,
             str(WAKE_SECONDS),
@@ -337,7 +272,7 @@ class EventStore:
         if self.replicas:
             self._replicated(match_id, args, reply, int(ran[-1]))
         woke = bool(answered[1][1]) if self._cluster else len(reply) > 3 and reply[3] == 1
-        failed = _attempt(meanwhile) if reply[0] == _WRITTEN else None
+        failed = attempt(meanwhile) if reply[0] == _WRITTEN else None
         return reply, woke, failed
 
     def _evalsha(
@@ -347,87 +282,12 @@ class EventStore:
         meanwhile: Callable[[], object] | None,
         carried_hset: Sequence[Any] = (),
     ) -> tuple[Any, Exception | None]:
-        """The script's reply on one Redis, ``meanwhile`` run between sending it and reading it.
-
-        The command goes out on a connection of the client's pool and the reply is read on it
-        after ``meanwhile``. An append that carries its projection sends the HSET of it
-        (``carried_hset``) and the script as one transaction (MULTI, EXEC) in the same send: no other
-        client's command comes between the two, so of two writers of one match at once the one
-        whose append is written renames its own projection, never the other's. Whatever goes
-        wrong on the way (a connection lost, a server that no longer has the script) sends the
-        script again through the client, which loads the script and retries as it does for any
-        command, carrying no projection then (a carried hash left behind is replaced by the
-        match's next one): the version the batch is conditional on makes a repeated
-        append a conflict, never a second batch.
-        """
+        """The script's reply on one Redis, ``meanwhile`` run between sending it and reading it
+        (``OneSend.run``); sent again carrying no projection when the send fails."""
         argv = args.argv() if isinstance(args, AppendArgs) else args
-        if meanwhile is None:
-            return self._script(keys=keys, args=argv), None
-        failed: Exception | None = None
-        ran = False
-        reply: Any = None
-        conn = self._checkout()
-        # A reply left unread on a pooled connection would be the next command's: such a
-        # connection is closed, never given back as it is.
-        unread = False
-        lost = False
-        try:
-            try:
-                script = _packed("EVALSHA", self._script.sha, len(keys), *keys, *argv)
-                if carried_hset:
-                    script = b"".join((_MULTI, _packed("HSET", *carried_hset), script, _EXEC))
-                conn.send_packed_command([script])
-                unread = True
-            except (redis.ConnectionError, redis.TimeoutError):
-                conn.disconnect()
-                lost = True
-            else:
-                failed, ran = _attempt(meanwhile), True
-                try:
-                    reply = _transaction_reply(conn) if carried_hset else conn.read_response()
-                    unread = False
-                except redis.exceptions.NoScriptError:
-                    unread = False
-                except (redis.ConnectionError, redis.TimeoutError):
-                    conn.disconnect()
-                    unread, lost = False, True
-        finally:
-            if unread:
-                conn.disconnect()
-            self._checkin(conn, clean=not (unread or lost))
-        if reply is None:
-            if carried_hset and isinstance(args, AppendArgs):
-                argv = args.carrying_none().argv()
-            reply = self._script(keys=keys, args=argv)
-        if not ran:
-            failed = _attempt(meanwhile)
-        return reply, failed
-
-    def _checkout(self) -> Any:
-        """A connection for an append: one an earlier append of this process gave back, else one
-        of the client's pool.
-
-        The pool checks each connection out and in with a poll of its socket and bookkeeping of
-        its own, which cost an append more than the rest of its own work. A kept connection is
-        one whose last reply was read; one the server closed since fails on its send or its read,
-        and the append goes again through the client (``_evalsha``), conditional on the same
-        version, so it cannot be written twice.
-        """
-        if self._kept_by != _pid:
-            # Forked: the parent's connections are not this process's (its pool starts anew).
-            self._kept, self._kept_by = [], _pid
-        try:
-            return self._kept.pop()
-        except IndexError:
-            return self.client.connection_pool.get_connection()
-
-    def _checkin(self, conn: Any, clean: bool) -> None:
-        """Keep a connection for the next append, or give it back to the pool (a connection that
-        failed, or one more than the store keeps)."""
-        if clean and len(self._kept) < CONNECTIONS_KEPT and self._kept_by == _pid:
-            self._kept.append(conn)
-        else:
-            self.client.connection_pool.release(conn)
+        if carried_hset and isinstance(args, AppendArgs):
+            return self._send.run(keys, argv, meanwhile, carried_hset, lambda: args.carrying_none().argv())
+        return self._send.run(keys, argv, meanwhile)
 
     def _replicated(
         self, match_id: str, args: AppendArgs | list[str], reply: list[int], acknowledged: int
@@ -618,41 +478,6 @@ def created_ids(client: redis.Redis, keys: Keys, batch: int = 1000) -> Iterator[
         match_id = keys.match_of_meta(as_text(raw))
         if match_id is not None:
             yield match_id
-
-
-def _attempt(work: Callable[[], object] | None) -> Exception | None:
-    """Run ``work`` (if any); what it raised, or None."""
-    try:
-        if work is not None:
-            work()
-    except Exception as exc:
-        return exc
-    return None
-
-
-def _transaction_reply(conn: Any) -> Any:
-    """The script's reply in a MULTI, HSET, EVALSHA, EXEC sent at once (``EventStore._evalsha``),
-    every reply of the four read; the error that refused a command, raised."""
-    refused: Exception | None = None
-    for _ in range(3):  # OK, then QUEUED for each command, or why it was refused (an OOM)
-        try:
-            conn.read_response()
-        except redis.ResponseError as exc:
-            refused = refused or exc
-    try:
-        done = conn.read_response()
-    except redis.ResponseError as exc:  # EXECABORT: a command was refused, nothing ran
-        raise (refused or exc) from None
-    if isinstance(done[1], Exception):  # the script's own error (NOSCRIPT: not loaded)
-        raise done[1]
-    return done[1]
-
-
-def _packed(*args: Any) -> bytes:
-    """One command in Redis's protocol, packed by hiredis itself (redis-py's packers go over
-    every argument once more first, which costs an append a few microseconds)."""
-    # hiredis's stubs name a tuple of one argument; it packs any number.
-    return hiredis.pack_command(args)  # type: ignore[arg-type]
 
 
 def _result(match_id: str, reply: list[int], woke: bool) -> AppendResult:

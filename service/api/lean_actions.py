@@ -32,7 +32,7 @@ from werkzeug.urls import iri_to_uri
 
 from events.codec import loads
 from events.errors import DiskFull
-from events.store import RateCounters
+from events.extras import RateCounters
 from service.api import bearer_token, idempotency_key, if_match
 from service.api.matches import answer_body, appended, steps_location
 from service.api.schemas.requests import common_action

@@ -47,8 +47,8 @@ from limits.strategies import FixedWindowRateLimiter
 from events.buckets import Bucket, TokenBuckets
 from events.defaults import CALLERS_KEPT
 from events.errors import OverLimit
+from events.extras import RateCounters
 from events.keys import Keys
-from events.store import RateCounters
 from service.http.errors import RATE_REFUSAL, RateLimited, http_problem
 from service.recording.credentials import Credentials
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from events.codec import UnsafeNumber
 from events.errors import IdempotencyMismatch
-from events.store import RateCounters
+from events.extras import RateCounters
 from games.contract import RuleViolation
 from service.recording.recorder import Busy, PreconditionFailed, Recorded, Recorder
 

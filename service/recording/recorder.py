@@ -30,7 +30,8 @@ from events.codec import dumps_sorted, read_stored
 from events.defaults import CARRY_PAUSE, TOKENS_KEPT, WRITE_ATTEMPTS
 from events.envelope import AppendResult, CarriedProjection, NewEvent, StoredEvent
 from events.errors import CredentialChanged, IdempotencyMismatch, MatchExists, VersionConflict
-from events.store import AppendExtras, Credential, EventStore, RateCounters
+from events.extras import AppendExtras, Credential, RateCounters
+from events.store import EventStore
 from games.contract import N_, Game, Message, RuleViolation, words
 from games.decider import refuse_finished
 from games.players import name_key

@@ -13,8 +13,9 @@ import redis
 
 from events.envelope import AppendResult, CarriedProjection, NewEvent
 from events.errors import VersionConflict
+from events.extras import AppendExtras
 from events.keys import Keys
-from events.store import AppendExtras, EventStore
+from events.store import EventStore
 from service.bootstrap import connect_store
 from service.config import Settings
 from workers.jobs import forget

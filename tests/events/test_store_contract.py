@@ -19,8 +19,9 @@ from events.errors import (
     UnknownMatch,
     VersionConflict,
 )
+from events.extras import AppendExtras, Credential, RateCounters
 from events.keys import Keys
-from events.store import AppendExtras, Credential, EventStore, RateCounters
+from events.store import EventStore
 
 
 def made(type_: str = "Noted", **data: Any) -> NewEvent:
