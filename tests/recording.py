@@ -16,7 +16,8 @@ from games.contract import Game
 from games.registry import all_games
 from games.validation import validate_action, validate_match
 from service.bootstrap import Services
-from service.recording.recorder import Created, Recorded, Recorder
+from service.recording.answers import Created, Recorded
+from service.recording.recorder import Recorder
 
 Match = TypeVar("Match")
 Script = dict[str, Any]

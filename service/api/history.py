@@ -21,7 +21,7 @@ from service.api.schemas.answers import EVENT_STREAM, NDJSON, BgStatsFile, BgSta
 from service.api.schemas.requests import ExportQuery, ForkIn, ImportQuery, LiveQuery
 from service.http.language import renderer
 from service.http.live_slots import LiveSlots
-from service.recording.recorder import Copied
+from service.recording.answers import Copied
 
 # The blueprint keeps the name it is published under (the OpenAPI tag "history").
 blp = match_blueprint("history", __name__, "Follow a match live, fork it, export it and import it.")

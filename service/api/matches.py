@@ -23,7 +23,7 @@ from service.api import (
 from service.api.schemas.answers import CreatedSchema, MatchOut, MatchPage, RecordedSchema
 from service.api.schemas.requests import Action, CreateMatch, MatchesQuery
 from service.http.rate_limits import rate_counters
-from service.recording.recorder import Recorded
+from service.recording.answers import Recorded
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 blp = match_blueprint("matches", __name__, "Record matches and correct them.")

@@ -24,7 +24,8 @@ from projections.sharing.export import FORMAT, export_lines
 from projections.sharing.importing import MATCH_ID, ImportRefused
 from service.bootstrap import Services
 from service.cli.support import PROBLEMS, USAGE, Failed, progress, spoken
-from service.recording.recorder import Copied, Recorder
+from service.recording.answers import Copied
+from service.recording.recorder import Recorder
 
 PAGE = 500
 # A target named with one of these is one stream of every match, never a folder.

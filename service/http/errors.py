@@ -42,8 +42,8 @@ from service.http.language import current
 from service.http.live_slots import RETRY_SECONDS, TooManyStreams
 from service.language import catalogs
 from service.language.catalogs import N_
+from service.recording.answers import Busy, PreconditionFailed, Unauthorized
 from service.recording.credentials import CredentialRefused, CredentialRequired
-from service.recording.recorder import Busy, PreconditionFailed, Unauthorized
 from service.recording.seats import RecoveryRefused
 
 PROBLEM = "application/problem+json"

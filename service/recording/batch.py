@@ -20,7 +20,8 @@ from events.codec import UnsafeNumber
 from events.errors import IdempotencyMismatch
 from events.extras import RateCounters
 from games.contract import RuleViolation
-from service.recording.recorder import Busy, PreconditionFailed, Recorded, Recorder
+from service.recording.answers import Busy, PreconditionFailed, Recorded
+from service.recording.recorder import Recorder
 
 RECORDED, DUPLICATE, NOT_TRIED = "recorded", "duplicate", "not_tried"
 CONFLICT, REFUSED = "conflict", "refused"  # the two that stop a batch

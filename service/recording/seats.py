@@ -22,7 +22,7 @@ from games.players import name_key
 from projections.positions.rewind import Positions
 from projections.queries.access import RECOVERY_FIELD, TABLE_FIELD, NotYourSeat, seat_field, token_hash
 from projections.queries.answers import UnknownPlayer, who
-from service.recording.recorder import Unauthorized
+from service.recording.answers import Unauthorized
 
 
 class RecoveryRefused(Exception):

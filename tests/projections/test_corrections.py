@@ -11,7 +11,7 @@ import pytest
 from games.contract import Game
 from games.registry import all_games
 from service.bootstrap import Services
-from service.recording.recorder import Recorded
+from service.recording.answers import Recorded
 from tests.recording import applied, assert_agrees_with_its_log, initial_state, record_example
 from tests.support.folds import naive_at
 

@@ -11,7 +11,7 @@ import service.recording.recorder
 from games.registry import get_game
 from projections.positions.rewind import Positions
 from service.bootstrap import Services
-from service.recording.recorder import Created
+from service.recording.answers import Created
 from tests.recording import assert_agrees_with_its_log
 
 WIZARD = get_game("wizard")

@@ -12,7 +12,7 @@ import pytest
 from games.registry import get_game
 from service.bootstrap import Services, build
 from service.config import Settings
-from service.recording.recorder import Created, Recorded
+from service.recording.answers import Created, Recorded
 from tests.recording import record_example
 
 SENDS = 6

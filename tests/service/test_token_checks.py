@@ -12,7 +12,7 @@ import pytest
 from projections.queries.access import Forbidden
 from service.bootstrap import Services, build
 from service.config import Settings
-from service.recording.recorder import Created
+from service.recording.answers import Created
 
 HANDS = {"ann": ["AS"], "bob": ["KS"], "cy": ["3H"]}
 

@@ -18,7 +18,7 @@ from games.contract import Game, RuleViolation
 from games.registry import all_games, get_game
 from service.bootstrap import Services, build
 from service.config import Settings
-from service.recording.recorder import Busy, Recorded
+from service.recording.answers import Busy, Recorded
 from tests.recording import record_example
 from tests.support.folds import naive_at
 
