@@ -23,13 +23,12 @@ from games.registry import get_game
 from games.validation import validate_match
 from projections.positions import tape
 from projections.positions.rewind import Positions
-from projections.positions.tape import Position
-from projections.queries.access import RECOVERY_FIELD, Reader, token_hash
+from projections.queries.access import RECOVERY_FIELD, token_hash
 from projections.queries.answers import who
 from projections.sharing.fork import fork_log
 from projections.sharing.importing import MATCH_ID, Checked, check_log, log_digest, origin_of, parse_lines
 from service.recording import idempotency
-from service.recording.answers import Copied, Created, Folded, Recorded, fingerprint
+from service.recording.answers import Copied, Created, Recorded, fingerprint
 from service.recording.credentials import OPERATOR, Credentials
 
 
@@ -68,35 +67,11 @@ class CreatingWrites:
     credentials: Credentials
     clock: Callable[[], datetime]
 
-    # The recorder's own steps these writes share with its common write.
-    def _new_events(
-        self,
-        game: Game,
-        events: list[dict[str, Any]],
-        action_id: str,
-        actor: str,
-        action: Any,
-        writer: Reader | None = None,
-    ) -> list[NewEvent]:
-        raise NotImplementedError
-
-    def _answer(
-        self,
-        game: Game,
-        match_id: str,
-        pos: Position,
-        first: int,
-        new: list[NewEvent],
-        done: Folded | None = None,
-        view: bytes | None = None,
-    ) -> Recorded:
-        raise NotImplementedError
-
-    def _replayed(self, game: Game, match_id: str, first: int, last: int) -> Recorded:
-        raise NotImplementedError
-
-    def _notify(self, match_id: str) -> None:
-        raise NotImplementedError
+    # The recorder's own steps these writes share with its common write (``Recorder``'s methods).
+    _new_events: Callable[..., list[NewEvent]]
+    _answer: Callable[..., Recorded]
+    _replayed: Callable[[Game, str, int, int], Recorded]
+    _notify: Callable[[str], None]
 
     def create(
         self,

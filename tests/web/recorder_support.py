@@ -190,3 +190,42 @@ def api_log(site: str, match_id: str) -> list[dict[str, Any]]:
     answer.raise_for_status()
     body = answer.json()
     return list(body["events"] if isinstance(body, dict) else body)
+
+
+# game: players, setup, options, the action types to prefer (a short way through), most actions.
+MATCHES: dict[str, tuple[list[str], dict[str, Any], dict[str, Any], tuple[str, ...], int]] = {
+    # A name may hold dots (a field nests at its first dot only) and be in any script.
+    "wizard": (
+        ["ann", "j.r.", "cy", "dee", "eli", "fay"],
+        {"first_dealer": "j.r."},
+        {},
+        ("record_round",),
+        12,
+    ),
+    "hobbit": (
+        ["j.r.", "bob"],
+        {"characters": {"j.r.": "bilbo", "bob": "smaug"}},
+        {"rounds": 1},
+        (),
+        400,
+    ),
+    "hats": (
+        ["ann", "bob"],
+        {
+            "start_player": "ann",
+            "removed_types": ["pink", "purple"],
+            "table": ["red-1", "orange-2", "yellow-3", "green-4", "blue-5"],
+        },
+        {},
+        ("swap", "black_hat", "favourite"),
+        80,
+    ),
+    "other-hat-trick": (
+        ["ann", "bob", "cy"],
+        {"first_player": "cy", "first_trick": "hungry-rabbit"},
+        {},
+        (),
+        300,
+    ),
+    "hat-trick": (["ann", "bob"], {}, {"target": 1}, ("reveal", "judge", "declare"), 40),
+}

@@ -12,6 +12,7 @@ import requests
 
 from tests.web.conftest import Watched, start
 from tests.web.recorder_support import (
+    MATCHES,
     create_with_form,
     moved_on,
     no_sideways_scrolling,
@@ -26,43 +27,6 @@ from tests.web.recorder_support import (
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 __all__ = ["phone"]
 
-# game: players, setup, options, the action types to prefer (a short way through), most actions.
-MATCHES: dict[str, tuple[list[str], dict[str, Any], dict[str, Any], tuple[str, ...], int]] = {
-    # A name may hold dots (a field nests at its first dot only) and be in any script.
-    "wizard": (
-        ["ann", "j.r.", "cy", "dee", "eli", "fay"],
-        {"first_dealer": "j.r."},
-        {},
-        ("record_round",),
-        12,
-    ),
-    "hobbit": (
-        ["j.r.", "bob"],
-        {"characters": {"j.r.": "bilbo", "bob": "smaug"}},
-        {"rounds": 1},
-        (),
-        400,
-    ),
-    "hats": (
-        ["ann", "bob"],
-        {
-            "start_player": "ann",
-            "removed_types": ["pink", "purple"],
-            "table": ["red-1", "orange-2", "yellow-3", "green-4", "blue-5"],
-        },
-        {},
-        ("swap", "black_hat", "favourite"),
-        80,
-    ),
-    "other-hat-trick": (
-        ["ann", "bob", "cy"],
-        {"first_player": "cy", "first_trick": "hungry-rabbit"},
-        {},
-        (),
-        300,
-    ),
-    "hat-trick": (["ann", "bob"], {}, {"target": 1}, ("reveal", "judge", "declare"), 40),
-}
 # Taps of a random playout: enough to pass round starts, tricks, distributions and swaps.
 RANDOM_TAPS = 30
 # Optional fields the taps fill in (a challenge card shows some props); the others stay empty.

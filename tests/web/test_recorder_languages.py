@@ -9,7 +9,15 @@ from typing import Any
 
 import pytest
 
-from tests.web.recorder_support import create_with_form, moved_on, phone, settled, shown_totals, tap_first
+from tests.web.recorder_support import (
+    MATCHES,
+    create_with_form,
+    moved_on,
+    phone,
+    settled,
+    shown_totals,
+    tap_first,
+)
 from tests.web.test_new_match_languages import latin_left
 from tests.web.test_viewer_languages import english_left
 
@@ -50,17 +58,7 @@ def test_the_recorder_under_lang_records_a_bid_with_no_english_interface_word(
 # game: players, setup, options, the actions to prefer, taps before the sheet is read.
 GAMES: dict[str, tuple[list[str], dict[str, Any], dict[str, Any], tuple[str, ...], int]] = {
     "hobbit": (["ann", "bob"], {"characters": {"ann": "bilbo", "bob": "smaug"}}, {"rounds": 1}, (), 12),
-    "hats": (
-        ["ann", "bob"],
-        {
-            "start_player": "ann",
-            "removed_types": ["pink", "purple"],
-            "table": ["red-1", "orange-2", "yellow-3", "green-4", "blue-5"],
-        },
-        {},
-        ("swap", "black_hat", "favourite"),
-        4,
-    ),
+    "hats": (*MATCHES["hats"][:4], 4),
     "other-hat-trick": (
         ["ann", "bob", "cy"],
         {"first_player": "cy", "first_trick": "hungry-rabbit"},
