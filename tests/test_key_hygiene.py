@@ -6,13 +6,14 @@ import uuid
 
 import redis
 from flask import Flask
-from rq import Queue, SimpleWorker, Worker
+from rq import Queue, Worker
 from rq.serializers import JSONSerializer
 
 from events.keys import Keys
 from service.app import create_app
 from service.config import Settings
 from workers.jobs import forget
+from workers.main import ProjectionWorker
 
 
 def _mentions(client: redis.Redis, name: bytes, prefix: bytes) -> bool:
@@ -51,7 +52,7 @@ def test_recording_and_projecting_leaves_no_key_outside_the_prefix_once_it_is_fo
             == 201
         )
         queue: Queue = app.extensions["tabletape"].queue
-        SimpleWorker(
+        ProjectionWorker(
             [queue], connection=client, serializer=JSONSerializer, name=keys.worker_name("hygiene")
         ).work(burst=True, logging_level="WARNING")
         made_now = set(client.scan_iter(count=1000)) - before

@@ -118,7 +118,7 @@ def run_worker(
         stop.set()
 
 
-class _ProjectionWorker(SimpleWorker):
+class ProjectionWorker(SimpleWorker):
     """A SimpleWorker (each job runs in the worker's own process: a projection job costs no fork)
     that honours a stop asked before its loop took the signals over, and stops within a second.
 
@@ -129,7 +129,9 @@ class _ProjectionWorker(SimpleWorker):
     are RQ's, ``stop`` becomes RQ's own stop request, which its loop checks before every dequeue.
     """
 
-    stop: threading.Event
+    def __init__(self, *args: Any, stop: threading.Event | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.stop = stop or threading.Event()
 
     def _install_signal_handlers(self) -> None:
         super()._install_signal_handlers()
@@ -158,13 +160,13 @@ class _ProjectionWorker(SimpleWorker):
 
 
 def _worker(client: redis.Redis, keys: Keys, stop: threading.Event) -> SimpleWorker:
-    worker = _ProjectionWorker(
+    worker = ProjectionWorker(
         [projection_queue(client, keys)],
         connection=client,
         serializer=JSONSerializer,
         name=keys.worker_name(uuid.uuid4().hex),
+        stop=stop,
     )
-    worker.stop = stop
     # Back off at most this long while Redis is away, so a restart is noticed quickly.
     worker.max_connection_wait_time = MAX_RECONNECT_WAIT
     return worker

@@ -12,7 +12,6 @@ import redis
 from click.testing import CliRunner, Result
 from flask import Flask
 from flask.testing import FlaskClient
-from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
 from events.keys import Keys
@@ -21,6 +20,7 @@ from service.cli.main import main
 from service.config import Settings
 from tests.recording import play
 from workers.jobs import use_store
+from workers.main import ProjectionWorker
 
 
 @pytest.fixture
@@ -45,7 +45,7 @@ def work(app: Flask, keys: Keys) -> Iterator[Callable[[], int]]:
 
     def run() -> int:
         before = queue.count
-        worker = SimpleWorker(
+        worker = ProjectionWorker(
             [queue], connection=queue.connection, serializer=JSONSerializer, name=keys.worker_name("test")
         )
         worker.work(burst=True, logging_level="WARNING")

@@ -7,7 +7,6 @@ import time
 from typing import Any
 
 import pytest
-from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
 from events.store import created_ids
@@ -19,7 +18,7 @@ from service.bootstrap import Services, connect_store
 from tests.recording import record_example
 from workers.drain import drain
 from workers.jobs import use_store
-from workers.main import sweep_forever
+from workers.main import ProjectionWorker, sweep_forever
 from workers.sweep import sweep_all, sweep_dirty
 
 
@@ -28,7 +27,7 @@ def work_until_empty(parts: Services) -> None:
     `tabletape worker` makes them)."""
     use_store(parts.client)
     try:
-        worker = SimpleWorker(
+        worker = ProjectionWorker(
             [parts.queue],
             connection=parts.queue.connection,
             serializer=JSONSerializer,
