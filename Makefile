@@ -52,7 +52,7 @@ test-quick: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -n $(JOBS) -m "not slow and not e2e and not browser" $(PYTEST_ARGS)
 
 test-cluster: $(VENV)/.installed-test
-	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile --redis-cluster $(SLOWEST) $(CLUSTER_TESTS) $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile --redis-cluster -m "not one_redis" $(SLOWEST) $(CLUSTER_TESTS) $(PYTEST_ARGS)
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python -m bench

@@ -97,11 +97,10 @@ def test_writes_whose_projection_moved_in_are_in_the_feed_after_the_next_pass(
 
 
 def carrying(app: Flask) -> Services:
-    """The app's parts, on a store where a write carries its projection (else the test is skipped:
-    on a Redis Cluster the workers publish every write's steps)."""
+    """The app's parts, on a store where a write carries its projection (one Redis: on a Redis
+    Cluster the workers publish every write's steps, and the cluster run leaves these tests out)."""
     services: Services = app.extensions["tabletape"]
-    if not services.store.projects:
-        pytest.skip("on a Redis Cluster a write carries no projection: a pass publishes its steps")
+    assert services.store.projects, "a write carries its projection only on one Redis"
     return services
 
 
@@ -109,6 +108,7 @@ def marked(services: Services, match_id: str) -> bool:
     return bool(services.store.marks.marked(match_id))
 
 
+@pytest.mark.one_redis
 def test_a_write_whose_projection_moves_in_publishes_its_steps_with_no_pass_and_holds_back_a_secret_bid(
     app: Flask, client: FlaskClient, table: Callable[..., Table], work: Callable[[], int]
 ) -> None:
@@ -135,6 +135,7 @@ def test_a_write_whose_projection_moves_in_publishes_its_steps_with_no_pass_and_
     assert follow(client, after=position)[0] == []
 
 
+@pytest.mark.one_redis
 def test_a_write_that_finds_the_feed_behind_leaves_its_steps_to_a_pass_with_no_gap_or_double(
     app: Flask,
     client: FlaskClient,

@@ -114,11 +114,9 @@ def test_many_watchers_of_several_matches_share_one_connection_and_see_every_ste
     assert hub.watching() == 0
 
 
-@pytest.mark.skipif(
-    "config.getoption('--redis-cluster')",
-    reason="it groups matches of different slots in one XREAD, as only one Redis takes; the cluster "
-    "run checks the real grouping (by slot) in the tests above",
-)
+# It groups matches of different slots in one XREAD, as only one Redis takes: the cluster run
+# leaves it out and checks the real grouping (by slot) in the tests above.
+@pytest.mark.one_redis
 def test_a_hub_over_several_groups_of_keys_reads_each_groups_logs_on_a_connection_of_its_own(
     app: Flask, redis_url: str, recorded: Callable[..., Table]
 ) -> None:
