@@ -146,33 +146,47 @@ def in_every(indexes: list[Index], lo: Bound = "-inf", hi: Bound = "+inf") -> li
     One key per command, so it works when the indexes live on different nodes of a cluster; shard
     by shard (a match's entry is in the same shard of every index); in each, it walks the smallest
     of the indexes' shards ``INDEX_PAGE`` members at a time and asks the others which of them they
-    hold, so it costs O(size of the smallest).
+    hold, so it costs O(size of the smallest). The shards are walked together: each step is one
+    pipeline for every shard (one round trip per master on a cluster).
     """
     client = indexes[0].client
-    found: list[tuple[str, float]] = []
-    for shard in range(len(indexes[0].names)):
-        found += _in_every_key(client, [index.names[shard] for index in indexes], lo, hi)
-    return found
-
-
-def _in_every_key(client: redis.Redis, names: list[str], lo: Bound, hi: Bound) -> list[tuple[str, float]]:
+    shards = range(len(indexes[0].names))
     with client.pipeline(transaction=False) as pipe:
-        for key in names:
-            pipe.zcard(key)
+        for shard in shards:
+            for index in indexes:
+                pipe.zcard(index.names[shard])
         sizes = pipe.execute()
-    smallest, *others = [key for _, key in sorted(zip(sizes, names, strict=True))]
+    width = len(indexes)
+    # Per shard: its smallest index's key first, then the others'.
+    walks = []
+    for shard in shards:
+        sized = sorted(
+            zip(sizes[shard * width : (shard + 1) * width], (ix.names[shard] for ix in indexes), strict=True)
+        )
+        if sized[0][0]:
+            walks.append([key for _, key in sized])
     found: list[tuple[str, float]] = []
     start = 0
-    while True:
-        page: Any = client.zrangebyscore(smallest, lo, hi, start=start, num=INDEX_PAGE, withscores=True)
-        if not page:
-            return found
-        members = [member for member, _ in page]
+    while walks:
         with client.pipeline(transaction=False) as pipe:
-            for key in others:
-                pipe.zmscore(key, members)
-            held = pipe.execute()
-        for i, (member, score) in enumerate(page):
-            if all(scores[i] is not None for scores in held):
-                found.append((as_text(member), float(score)))
-        start += len(page)
+            for keys in walks:
+                pipe.zrangebyscore(keys[0], lo, hi, start=start, num=INDEX_PAGE, withscores=True)
+            pages: list[Any] = pipe.execute()
+        with client.pipeline(transaction=False) as pipe:
+            for keys, page in zip(walks, pages, strict=True):
+                for key in keys[1:]:
+                    if page:
+                        pipe.zmscore(key, [member for member, _ in page])
+            held = iter(pipe.execute())
+        going = []
+        for keys, page in zip(walks, pages, strict=True):
+            if not page:
+                continue
+            others = [next(held) for _ in keys[1:]]
+            for i, (member, score) in enumerate(page):
+                if all(scores[i] is not None for scores in others):
+                    found.append((as_text(member), float(score)))
+            going.append(keys)
+        walks = going
+        start += INDEX_PAGE
+    return found

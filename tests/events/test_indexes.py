@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import random
 
+import pytest
 import redis
 
+from events import indexes as indexes_module
 from events.indexes import Indexes, in_every
 from events.keys import Keys
 from events.marks import Marks
@@ -99,3 +101,15 @@ def test_on_a_cluster_the_registry_indexes_and_dirty_marks_spread_over_every_mas
     marks.mark(entries)
     assert marks.count() == 40 and all(marks.marked(m) for m in entries)
     assert sorted(marks.take(100, hold=False)) == sorted(entries)
+
+
+def test_an_intersection_walks_every_shard_page_by_page_and_misses_no_match(
+    redis_client: redis.Redis, keys: Keys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(indexes_module, "INDEX_PAGE", 7)  # pages of 7: many rounds in every shard
+    indexes = Indexes(redis_client, keys)
+    player, finished = indexes.entry("player", "ann"), indexes.entry("status", "finished")
+    played = scored(150, seed=6)
+    player.add(played)
+    finished.add(dict(list(played.items())[::3]) | scored(40, seed=7))
+    assert sorted(in_every([player, finished])) == sorted(list(played.items())[::3])
