@@ -9,7 +9,7 @@ import pytest
 import redis
 
 from events import indexes as indexes_module
-from events.indexes import Indexes, in_every
+from events.indexes import Index, Indexes, in_every
 from events.keys import Keys
 from events.marks import Marks
 from events.servers import server_of
@@ -25,12 +25,18 @@ def newest_first(entries: dict[str, float]) -> list[str]:
     return [m for m, _ in sorted(entries.items(), key=lambda pair: (pair[1], pair[0]), reverse=True)]
 
 
+def filled_registry(client: redis.Redis, keys: Keys, n: int, seed: int) -> tuple[Index, dict[str, float]]:
+    """The registry of the test's store, holding ``n`` matches (``scored``)."""
+    registry = Indexes(client, keys).registry()
+    entries = scored(n, seed)
+    registry.add(entries)
+    return registry, entries
+
+
 def test_a_page_of_the_registry_is_the_newest_first_page_of_every_match_whatever_the_shards(
     redis_client: redis.Redis, keys: Keys
 ) -> None:
-    registry = Indexes(redis_client, keys).registry()
-    entries = scored(120, seed=1)
-    registry.add(entries)
+    registry, entries = filled_registry(redis_client, keys, 120, seed=1)
     expected = newest_first(entries)
     for offset, limit in ((0, 50), (50, 50), (100, 50), (7, 13), (119, 5), (130, 10)):
         assert registry.newest(offset=offset, limit=limit) == expected[offset : offset + limit]
@@ -44,9 +50,7 @@ def test_a_page_of_the_registry_is_the_newest_first_page_of_every_match_whatever
 def test_an_entry_added_only_when_new_keeps_its_first_score_and_a_removal_is_found_at_once(
     redis_client: redis.Redis, keys: Keys
 ) -> None:
-    registry = Indexes(redis_client, keys).registry()
-    entries = scored(30, seed=2)
-    registry.add(entries)
+    registry, entries = filled_registry(redis_client, keys, 30, seed=2)
     first = next(iter(entries))
     registry.add({first: 5.0}, only_new=True)
     assert registry.score(first) == entries[first]
