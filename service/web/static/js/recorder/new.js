@@ -6,7 +6,7 @@ import { getJSON } from "../api.js";
 import { h, put } from "../dom.js";
 import { TAG, t } from "../i18n.js";
 import { problemWords } from "./problems.js";
-import { collect, field, playerOptions } from "./schema-form.js";
+import { collect, field, fieldWords, playerOptions } from "./schema-form.js";
 import { keepToken } from "./token.js";
 import { registerWorker } from "./offline.js";
 
@@ -107,6 +107,28 @@ function body() {
   };
 }
 
+/** The setup and option fields the game requires that the form leaves empty, as "part.name". */
+function missing(sent) {
+  const empty = [];
+  for (const part of ["setup", "options"]) {
+    for (const name of game[part].required || []) {
+      const value = sent[part][name];
+      const none = value === undefined || value === "" || (value && typeof value === "object" && Object.keys(value).length === 0);
+      if (none) empty.push(`${part}.${name}`);
+    }
+  }
+  return empty;
+}
+
+/** Say which required fields are empty, in the page's words, and take the person to the first. */
+function askFor(paths) {
+  const names = paths.map((path) => fieldWords(path.split(".")[1]));
+  $("problem").textContent = t("Fill in before creating the match: {fields}", { fields: names.join(t(", ")) });
+  const controls = paths.map((path) => form.querySelector(`[name="${path}"], [data-keyed="${path}"] [name]`)).filter(Boolean);
+  for (const control of controls) control.setAttribute("aria-invalid", "true");
+  controls[0]?.focus();
+}
+
 async function create(event) {
   event.preventDefault();
   $("problem").textContent = "";
@@ -115,6 +137,13 @@ async function create(event) {
     sent = body();
   } catch (error) {
     $("problem").textContent = t("A field holds something that is not JSON: {error}", { error: error.message });
+    return;
+  }
+  // The players come first: a count the game does not take is the API's to explain.
+  const seated = sent.players.length >= game.players.min && sent.players.length <= game.players.max;
+  const empty = seated ? missing(sent) : [];
+  if (empty.length) {
+    askFor(empty);
     return;
   }
   $("create").disabled = true;
@@ -137,6 +166,9 @@ async function start() {
   $("game").addEventListener("change", () => chooseGame($("game").value));
   $("add-seat").addEventListener("click", addSeat);
   form.addEventListener("submit", create);
+  // A field the page asked for is no longer marked once something is entered in it.
+  form.addEventListener("input", (event) => event.target.removeAttribute?.("aria-invalid"));
+  form.addEventListener("change", (event) => event.target.removeAttribute?.("aria-invalid"));
   await chooseGame($("game").value);
   registerWorker();
 }

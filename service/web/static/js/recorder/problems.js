@@ -20,7 +20,11 @@ export function problemWords(status, body) {
  * {field: [messages]} or a schema error's [{path, validator, ...}]. */
 function flatten(errors, path) {
   if (Array.isArray(errors)) {
-    const paths = errors.filter((e) => e && Array.isArray(e.path)).map((e) => [...path, ...e.path.map(String)]);
+    // A required field's error is its parent's, and names the missing fields in `expected`.
+    const paths = errors
+      .filter((e) => e && Array.isArray(e.path))
+      .flatMap((e) => (e.validator === "required" && Array.isArray(e.expected) ? e.expected.map((name) => [...e.path, name]) : [e.path]))
+      .map((p) => [...path, ...p.map(String)]);
     return paths.length ? [...new Set(paths.map(named))] : [named(path)];
   }
   return Object.entries(errors).flatMap(([key, value]) => (value && typeof value === "object" && !Array.isArray(value) ? flatten(value, [...path, key]) : [named([...path, key])]));
