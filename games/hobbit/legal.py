@@ -68,12 +68,14 @@ def _play(state: State, player: str, sees_hidden: bool) -> Entry:
             cards = [card for card in cards if colour(card) == led]
     flags = _revokes(state, player, cards)
     marks = state["marks"]
-    choices = [{"card": card, "mark": mark} for card in cards for mark in _marks_of(marks, card)]
-    known = all(card in marks for card in cards)
     card = listed("card", cards, flags=flags) if flags else listed("card", cards)
-    fields = [card, listed("mark", MARKS, optional=known)]
-    note = None if known else words("a card seen for the first time carries its mark")
-    return entry("play", fields, player=player, choices=choices, note=note)
+    if all(card in marks for card in cards):
+        # Every mark is known (the match's mark table, or each card seen before): the card alone,
+        # one tap; the rules write its mark.
+        return entry("play", [card], player=player)
+    choices = [{"card": card, "mark": mark} for card in cards for mark in _marks_of(marks, card)]
+    note = words("a card seen for the first time carries its mark")
+    return entry("play", [card, listed("mark", MARKS)], player=player, choices=choices, note=note)
 
 
 def _distribute(state: State, winner: str) -> Entry:

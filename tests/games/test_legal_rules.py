@@ -149,6 +149,18 @@ def test_a_card_not_seen_yet_may_show_any_mark_and_a_card_played_is_not_offered_
     assert all(c["card"] != "purple-12" for c in choices)
 
 
+def test_with_every_mark_known_a_card_is_offered_alone_and_played_with_the_mark_the_table_says() -> None:
+    example = HOBBIT.example(0)
+    state = position("hobbit", example["players"], example["setup"], {"type": "start_round", "leader": "ann"})
+    entry = offered(HOBBIT, state, "play", "ann")
+    # One tap in the recorder: no mark to pick when the match's mark table has it.
+    assert [f["name"] for f in entry["fields"]] == ["card"] and "choices" not in entry
+    card = entry["fields"][0]["values"][0]
+    events = HOBBIT.decide(state, {"type": "play", "player": "ann", "card": card})
+    played = [e["data"]["mark"] for e in events if e["type"] == "CardPlayed"]
+    assert played == [example["setup"]["marks"][card]]
+
+
 # --- Hats ------------------------------------------------------------------------------------
 
 HATS = get_game("hats")
