@@ -52,7 +52,11 @@ def test_four_phones_bid_in_secret_and_the_table_sees_bid_entered_until_all_are_
     settled(table)
     links = {}
     for player in PLAYERS:
-        table.click(f"#seats button:has-text('Link for {player}')")
+        # A seat's button spans the phone's width, its words on one line (a tap target, not a column).
+        button = table.locator(f"#seats button:has-text('Link for {player}')")
+        box = button.bounding_box()
+        assert box is not None and box["width"] > PHONE["width"] * 0.8 and box["height"] < 64, box
+        button.click()
         row = table.locator(f"[data-seat-of='{player}']")
         row.locator("img.seat-qr").wait_for()
         table.wait_for_function(
