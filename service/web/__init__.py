@@ -11,8 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
+from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response
 
+from service.http.errors import http_problem
 from service.http.language import current
 from service.language import catalogs
 from service.web import oembed as oembed_answer
@@ -53,6 +55,19 @@ def catalog(locale: str) -> Response:
     answer.cache_control.public = True
     answer.cache_control.max_age = 3600
     return answer
+
+
+@blp.app_errorhandler(404)
+def not_found(error: NotFound) -> Any:
+    """An address that leads nowhere: a page for a person's browser, a problem for a program.
+
+    A browser asks for HTML first; a program (curl, a client library) takes anything or JSON,
+    and the API's addresses always answer JSON."""
+    accepts = request.accept_mimetypes
+    person = accepts.best_match(["application/json", "text/html"]) == "text/html"
+    if person and not request.path.startswith("/v1/"):
+        return render_template("not_found.html"), 404
+    return http_problem(error)
 
 
 @blp.route("/", methods=["GET"])

@@ -50,3 +50,17 @@ def test_every_board_fits_a_phone_at_several_steps(
             assert found == {"page": 0, "board": 0, "out": []}, f"{game} at {width} px, step {step}: {found}"
     finally:
         context.close()
+
+
+def test_the_page_of_an_address_that_leads_nowhere_fits_a_phone_and_leads_back(
+    site: str, browser: Any
+) -> None:
+    page = browser.new_page(viewport={"width": 320, "height": 640}, is_mobile=True, has_touch=True)
+    try:
+        answer = page.goto(f"{site}/matches/abc/nowhere")
+        assert answer is not None and answer.status == 404
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= 320
+        page.click("main a[href='/new']")
+        page.wait_for_url("**/new")
+    finally:
+        page.close()

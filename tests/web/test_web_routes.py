@@ -45,3 +45,21 @@ def test_every_games_example_records_cleanly_as_the_games_endpoint_gives_it(site
     shown = requests.get(f"{site}/v1/matches/{match.id}", timeout=10).json()
     assert shown["finished"] is script["finished"]
     assert shown["players"] == script["players"]
+
+
+# What a browser sends with a page's address, and what a program sends.
+BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+
+
+def test_an_address_that_leads_nowhere_is_a_page_for_a_browser_and_a_problem_for_a_program(site: str) -> None:
+    page = requests.get(f"{site}/matches/abc/nowhere", headers={"Accept": BROWSER}, timeout=5)
+    assert page.status_code == 404 and page.headers["Content-Type"].startswith("text/html")
+    assert "There is no page at this address." in page.text
+    assert 'href="/"' in page.text and 'href="/new"' in page.text
+    ja = requests.get(f"{site}/nowhere", headers={"Accept": BROWSER, "Accept-Language": "ja"}, timeout=5)
+    assert ja.status_code == 404 and "このアドレスにはページがありません。" in ja.text
+    for path, accept in (("/nowhere", "*/*"), ("/nowhere", "application/json"), ("/v1/nowhere", BROWSER)):
+        answer = requests.get(f"{site}{path}", headers={"Accept": accept}, timeout=5)
+        assert answer.status_code == 404, path
+        assert answer.headers["Content-Type"] == "application/problem+json", (path, accept)
+        assert answer.json()["code"] == "not_found"
