@@ -114,6 +114,18 @@ def test_without_its_token_the_recorder_says_it_cannot_record_and_offers_nothing
     assert page.is_disabled("[data-action='undo']")
 
 
+def test_the_recorder_of_a_match_that_does_not_exist_says_so_and_nothing_about_tokens(
+    site: str, phone: Watched
+) -> None:
+    page = phone.page
+    page.goto(f"{site}{record_path('no-such-match')}")
+    page.wait_for_function("document.getElementById('alert').textContent !== ''")
+    assert "there is no match 'no-such-match'" in (page.text_content("#alert") or "")
+    assert page.is_hidden("#no-token")
+    assert page.locator("[data-value], [data-submit]").count() == 0
+    phone.problems.clear()  # the browser logs the API's 404 itself; it is the answer expected here
+
+
 def test_the_viewer_never_shows_the_token_the_recorder_keeps(site: str, phone: Watched) -> None:
     match = start(site, "wizard", wizard_rounds(["ann", "bob"], 0))
     page = phone.page

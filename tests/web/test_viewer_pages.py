@@ -86,6 +86,11 @@ def test_an_unknown_match_says_so(site: str, page: Any, watched: Any) -> None:
     page.goto(f"{site}/matches/no-such-match")
     page.wait_for_selector("#load-status.error")
     assert "There is no match no-such-match" in page.text_content("#load-status")
+    # No empty board, step controls or share button for a match that is not there: the way back.
+    for hidden in ("#layout", "#first", "#share", "#download-ndjson"):
+        assert not page.locator(hidden).is_visible(), hidden
+    page.click("#load-status a[href='/']")
+    page.wait_for_selector("#matches")
     watched.problems.clear()  # the browser logs the API's 404 itself; it is the answer expected here
 
 

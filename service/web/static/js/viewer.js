@@ -3,7 +3,7 @@
 // state.js holds what is shown, render.js draws it, live.js follows the feed, boards/ the games.
 
 import { framesBetween, getJSON } from "./api.js";
-import { put, useTimeZone } from "./dom.js";
+import { h, put, useTimeZone } from "./dom.js";
 import { t } from "./i18n.js";
 import { follow, rescore } from "./live.js";
 import { openBgStats, share } from "./share.js";
@@ -104,9 +104,12 @@ async function start() {
   try {
     span = await firstLook(asked);
   } catch (error) {
-    put($("load-status"), error.status === 404
-        ? t("There is no match {id}.", { id: V.id })
-        : t("The match could not be read: {reason}", { reason: error.message }));
+    if (error.status === 404) {
+      // Nothing to share or download: the way back to the matches instead.
+      for (const actions of document.querySelectorAll(".match-head .actions")) actions.hidden = true;
+      const back = V.embedded ? null : h("a", { href: "/" }, t("Matches"));
+      put($("load-status"), t("There is no match {id}.", { id: V.id }), back ? " " : null, back);
+    } else put($("load-status"), t("The match could not be read: {reason}", { reason: error.message }));
     $("load-status").classList.add("error");
     return;
   }

@@ -385,4 +385,6 @@ start().catch((error) => {
   $("recorder").dataset.busy = "0";
   $("turn").textContent = t("The match could not be opened.");
   $("alert").textContent = error.message;
+  // No such match: what a token would allow does not matter here.
+  if (error.status === 404) $("no-token").hidden = true;
 });
