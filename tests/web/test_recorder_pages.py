@@ -11,7 +11,7 @@ import pytest
 import requests
 
 from games.registry import all_games
-from tests.web.conftest import Watched, start, wizard_rounds
+from tests.web.conftest import Watched, record, start, wizard_rounds
 from tests.web.recorder_support import create_with_form, no_sideways_scrolling, phone, record_path, settled
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
@@ -154,3 +154,30 @@ def test_the_service_worker_and_the_manifest_are_served_for_the_whole_site(site:
         page = requests.get(f"{site}{path}", timeout=5)
         assert page.status_code == 200
         assert 'rel="manifest"' in page.text
+
+
+def test_a_long_score_sheet_keeps_its_close_in_sight_and_a_tap_outside_closes_it(
+    site: str, phone: Watched
+) -> None:
+    match = record(site, "wizard", wizard_rounds(["ann", "bob", "cy"], 12))
+    page = phone.page
+    page.goto(f"{site}{record_path(match.id)}#token={match.token}")
+    settled(page)
+    page.click("#sheet-open")
+    page.wait_for_selector("#sheet-body .sheet-body")
+    sheet = page.locator("#sheet")
+    assert sheet.evaluate("d => d.scrollHeight > d.clientHeight"), "twelve rounds do not fit a phone"
+    sheet.evaluate("d => { d.scrollTop = d.scrollHeight; }")
+    close = page.locator("#sheet-close")
+    box, shown = close.bounding_box(), sheet.bounding_box()
+    assert box is not None and shown is not None and box["y"] >= shown["y"] and box["y"] < shown["y"] + 80
+    close.click()
+    assert not sheet.is_visible()
+    page.click("#sheet-open")
+    page.wait_for_selector("#sheet-body .sheet-body")
+    # A tap inside the sheet leaves it open; one on the backdrop around it closes it.
+    page.click("#sheet-heading")
+    assert sheet.is_visible()
+    page.mouse.click(3, 3)
+    page.wait_for_function("!document.getElementById('sheet').open")
+    assert phone.problems == []

@@ -342,6 +342,12 @@ function wire() {
   $("undo").addEventListener("click", undo);
   $("redo").addEventListener("click", () => send("redo", null, t("Redo: {sentence}", { sentence: R.answer.redo.sentence })));
   $("sheet-open").addEventListener("click", openSheet);
+  // A tap outside the sheet (on its backdrop) closes it, as the Close buttons do.
+  $("sheet").addEventListener("click", (event) => {
+    const box = $("sheet").getBoundingClientRect();
+    const inside = event.clientX >= box.left && event.clientX <= box.right && event.clientY >= box.top && event.clientY <= box.bottom;
+    if (event.target === $("sheet") && !inside) $("sheet").close();
+  });
   $("viewer-link").href = `/matches/${encodeURIComponent(ID)}`;
   $("hand-over").addEventListener("click", () => {
     const box = $("hand-over-box");
