@@ -106,7 +106,7 @@ async function start() {
   } catch (error) {
     if (error.status === 404) {
       // Nothing to share or download: the way back to the matches instead.
-      for (const actions of document.querySelectorAll(".match-head .actions")) actions.hidden = true;
+      document.querySelector(".match-head .actions").hidden = true;
       const back = V.embedded ? null : h("a", { href: "/" }, t("Matches"));
       put($("load-status"), t("There is no match {id}.", { id: V.id }), back ? " " : null, back);
     } else put($("load-status"), t("The match could not be read: {reason}", { reason: error.message }));

@@ -167,8 +167,7 @@ async function start() {
   $("add-seat").addEventListener("click", addSeat);
   form.addEventListener("submit", create);
   // A field the page asked for is no longer marked once something is entered in it.
-  form.addEventListener("input", (event) => event.target.removeAttribute?.("aria-invalid"));
-  form.addEventListener("change", (event) => event.target.removeAttribute?.("aria-invalid"));
+  for (const kind of ["input", "change"]) form.addEventListener(kind, (event) => event.target.removeAttribute?.("aria-invalid"));
   await chooseGame($("game").value);
   registerWorker();
 }
