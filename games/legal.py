@@ -12,8 +12,11 @@ Schema>}``. It may carry ``"flags": {value: sentence}`` (a value the rules accep
 a revoke recorded with a dispute), and say ``"optional": true``, ``"multiple": true`` (a list of
 values is chosen) and ``"min"`` / ``"max"`` (how many). When fields depend on one another,
 ``choices`` lists every legal combination (``{field name: value}``); where they are too many to
-list, ``sum`` may say that some fields add up to a number (``{"fields": [...], "equals": n}``)
-and ``note`` says in words what else binds them. The action a client sends is ``{"type",
+list, ``sum`` may say that some fields add up to a number (``{"fields": [...], "equals": n}``),
+``together`` that some multiple fields share no value and hold at least ``min`` values between
+them (``{"fields": [...], "min": n}``), ``within`` that every value of some multiple fields is
+one chosen in others (``{"fields": [...], "of": [...]}``), and ``note`` says in words what else
+binds them. The action a client sends is ``{"type",
 **fixed}`` with each field's value set at its dotted path (``build``).
 
 ``sees_hidden``: the caller holds the match's write token and may be answered from facts the

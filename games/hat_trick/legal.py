@@ -56,12 +56,18 @@ def _reveal(state: State) -> Entry:
         listed("grey", PROPS, optional=True, multiple=True, min=0, max=len(PROPS)),
     ]
     note = words("colour and grey share no prop and together show at least one")
-    if state["options"]["stars"] != "off":
+    starred = state["options"]["stars"] != "off"
+    if starred:
         fields.append(listed("starred", PROPS, optional=True, multiple=True, min=0, max=len(PROPS)))
         note = words(
             "colour and grey share no prop and together show at least one; a starred prop is one of them"
         )
-    return entry("reveal", fields, note=note)
+    found = entry("reveal", fields, note=note)
+    # The same bonds as data, so a recorder can hold Send back until the card is one that exists.
+    found["together"] = {"fields": ["colour", "grey"], "min": 1}
+    if starred:
+        found["within"] = {"fields": ["starred"], "of": ["colour", "grey"]}
+    return found
 
 
 def _declare(player: str) -> Entry:

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from itertools import product
 from typing import Any
 
-from games.contract import Game
-from games.legal import Entry
+import pytest
+
+from games.contract import Game, RuleViolation
+from games.legal import Entry, build
 from games.registry import get_game
+from games.validation import validate_action
 from tests.support import games as support
+from tests.support.offers import honours
 
 State = dict[str, Any]
 
@@ -225,3 +230,37 @@ def test_only_the_first_declaration_without_a_stack_is_judged_by_the_table() -> 
     assert [e["fixed"]["player"] for e in offers if e["type"] == "declare"] == ["ann"]
     reveal_again = kinds(HAT_TRICK, state)
     assert "reveal" not in reveal_again and "abandon_round" in reveal_again
+
+
+@pytest.mark.parametrize("stars", ["off", "contain"])
+def test_the_reveal_states_as_data_exactly_which_cards_exist(stars: str) -> None:
+    # Every way of marking each prop colour, grey or absent, and of starring some of the props
+    # on a card: the rules take a reveal exactly when the bonds the entry states hold, so a
+    # recorder that reads them never offers Send for a card the rules refuse.
+    state = position("hat-trick", ["ann", "bob"], {}, stars=stars)
+    found = offered(HAT_TRICK, state, "reveal")
+    assert found["together"] == {"fields": ["colour", "grey"], "min": 1}
+    assert ("within" in found) == (stars != "off")
+    props = [v for f in found["fields"] if f["name"] == "colour" for v in f["values"]]
+    checked = 0
+    for marks in product(["colour", "grey", None], repeat=len(props)):
+        shown = [p for p, m in zip(props, marks, strict=True) if m]
+        for stars_on in product([False, True], repeat=len(props) if stars != "off" else 0):
+            chosen: dict[str, Any] = {"card": 9}
+            for place in ("colour", "grey"):
+                if any(m == place for m in marks):
+                    chosen[place] = [p for p, m in zip(props, marks, strict=True) if m == place]
+            starred = [p for p, on in zip(props, stars_on, strict=False) if on]
+            if starred:
+                chosen["starred"] = starred
+            assert honours(found, chosen) == _takes(HAT_TRICK, state, build(found, chosen)), (chosen, shown)
+            checked += 1
+    assert checked == 3 ** len(props) * (2 ** len(props) if stars != "off" else 1)
+
+
+def _takes(game: Game, state: State, action: dict[str, Any]) -> bool:
+    try:
+        game.decide(state, validate_action(game, action))
+    except RuleViolation:
+        return False
+    return True

@@ -21,6 +21,7 @@ def pick(rng: Random, found: Entry, fixed: dict[str, Any] | None = None) -> dict
             chosen[name] = fixed[name]
         elif "values" in field and field["values"] and (not field.get("optional") or rng.random() < 0.5):
             chosen[name] = _value(rng, field)
+    _bind(rng, found, chosen, fixed)
     total = found.get("sum")
     if total:
         free = [name for name in total["fields"] if name not in fixed]
@@ -31,6 +32,48 @@ def pick(rng: Random, found: Entry, fixed: dict[str, Any] | None = None) -> dict
             if free:
                 chosen[rng.choice(free)] += 1
     return chosen
+
+
+def honours(found: Entry, chosen: dict[str, Any]) -> bool:
+    """Whether ``chosen`` keeps the bonds an entry states as data (``together``, ``within``), as a
+    recorder reads them before it lets Send be tapped."""
+    together = found.get("together")
+    if together:
+        values = [v for name in together["fields"] for v in chosen.get(name, [])]
+        if len(values) < together["min"] or len(values) != len(set(map(repr, values))):
+            return False
+    within = found.get("within")
+    if within:
+        allowed = {repr(v) for name in within["of"] for v in chosen.get(name, [])}
+        if any(repr(v) not in allowed for name in within["fields"] for v in chosen.get(name, [])):
+            return False
+    return True
+
+
+def _bind(rng: Random, found: Entry, chosen: dict[str, Any], fixed: dict[str, Any]) -> None:
+    """Bring a random pick within the entry's ``together`` and ``within`` bonds (fixed fields kept)."""
+    together = found.get("together")
+    if together:
+        taken: set[str] = set()
+        for name in together["fields"]:
+            if name in chosen and name not in fixed:
+                chosen[name] = [v for v in chosen[name] if repr(v) not in taken]
+            taken |= {repr(v) for v in chosen.get(name, [])}
+        free = [n for n in together["fields"] if n not in fixed]
+        if len(taken) < together["min"] and free:
+            name = rng.choice(free)
+            field = next(f for f in found["fields"] if f["name"] == name)
+            left = [v for v in field["values"] if repr(v) not in taken]
+            wanted = min(len(left), together["min"] - len(taken))
+            chosen[name] = chosen.get(name, []) + rng.sample(left, wanted)
+    within = found.get("within")
+    if within:
+        allowed = {repr(v) for name in within["of"] for v in chosen.get(name, [])}
+        for name in within["fields"]:
+            if name in chosen and name not in fixed:
+                chosen[name] = [v for v in chosen[name] if repr(v) in allowed]
+    for name in [n for n, v in chosen.items() if v == [] and n not in fixed]:
+        del chosen[name]
 
 
 def _value(rng: Random, field: dict[str, Any]) -> Any:

@@ -181,3 +181,47 @@ def test_a_long_score_sheet_keeps_its_close_in_sight_and_a_tap_outside_closes_it
     page.mouse.click(3, 3)
     page.wait_for_function("!document.getElementById('sheet').open")
     assert phone.problems == []
+
+
+def test_a_hat_trick_card_can_be_sent_only_once_it_is_a_card_that_exists(site: str, phone: Watched) -> None:
+    # A card shows at least one prop, a prop is in colour or grey but not both, and a star sits
+    # on a prop the card shows: the page holds Send back until the taps make such a card.
+    script = {"players": ["ann", "bob"], "setup": {}, "options": {"stars": "contain"}}
+    match = start(site, "hat-trick", script)
+    page = phone.page
+    page.goto(f"{site}{record_path(match.id)}#token={match.token}")
+    settled(page)
+    reveal = page.locator("#choices .entry[data-entry='reveal']")
+    send = reveal.locator("[data-submit='reveal']")
+
+    def tap(field: str, value: str) -> None:
+        reveal.locator(f"[data-field='{field}'][data-value='{value}']").click()
+
+    def enabled(field: str, value: str) -> bool:
+        return bool(reveal.locator(f"[data-field='{field}'][data-value='{value}']").is_enabled())
+
+    tap("card", "9")
+    assert send.is_disabled(), "a card that shows no prop does not exist"
+    assert not enabled("starred", "hat"), "a star on a prop the card does not show"
+    tap("colour", "hat")
+    assert send.is_enabled()
+    assert not enabled("grey", "hat") and enabled("grey", "coin")
+    tap("starred", "hat")
+    assert not enabled("starred", "rabbit")
+    # Taking the hat off the card takes its star off too, and leaves a card with no prop.
+    tap("colour", "hat")
+    assert reveal.locator("[data-field='starred'][data-value='hat']").get_attribute("aria-pressed") == "false"
+    assert send.is_disabled()
+    tap("grey", "coin")
+    tap("starred", "coin")
+    send.click()
+    page.wait_for_function("document.getElementById('recorder').dataset.version === '2'")
+    events = requests.get(f"{site}/v1/matches/{match.id}/events", timeout=10).json()["events"]
+    assert events[-1]["type"] == "CardRevealed"
+    assert {k: events[-1]["data"][k] for k in ("card", "colour", "grey", "starred")} == {
+        "card": 9,
+        "colour": [],
+        "grey": ["coin"],
+        "starred": ["coin"],
+    }
+    assert phone.problems == []

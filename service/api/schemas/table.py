@@ -50,6 +50,22 @@ class LegalSum(Schema):
     equals = fields.Integer()
 
 
+class LegalTogether(Schema):
+    """Multiple fields that share no value and hold at least ``min`` values between them (Hat
+    Trick's card: colour and grey)."""
+
+    fields_ = fields.List(fields.String(), data_key="fields", attribute="fields")
+    min = fields.Integer()
+
+
+class LegalWithin(Schema):
+    """Multiple fields each of whose values is one chosen in the fields ``of`` (Hat Trick's
+    starred props: each one in colour or in grey)."""
+
+    fields_ = fields.List(fields.String(), data_key="fields", attribute="fields")
+    of = fields.List(fields.String())
+
+
 class LegalAction(Schema):
     """An action type legal now for one acting player; send ``{"type", **fixed, fields}``."""
 
@@ -61,6 +77,8 @@ class LegalAction(Schema):
         metadata={"description": "Where fields depend on one another: every legal combination."},
     )
     sum = fields.Nested(LegalSum)
+    together = fields.Nested(LegalTogether)
+    within = fields.Nested(LegalWithin)
     note = fields.String(metadata={"description": "What else binds the fields, in words."})
 
 

@@ -57,13 +57,18 @@ function valueButton(entry, field, value, labels, onclick) {
   );
 }
 
-/** Whether ``value`` of ``field`` still fits the entry's other picks (its choices, its sum). */
+/** Whether ``value`` of ``field`` still fits the entry's other picks (its choices, its sum, the
+ * fields it shares no value with, the fields its values must be chosen in). */
 function fits(entry, picks, field, value) {
   const others = [...picks].filter(([name]) => name !== field.name);
   if (entry.choices) {
     const ok = entry.choices.some((c) => (!(field.name in c) || same(c[field.name], value)) && others.every(([n, v]) => !(n in c) || same(c[n], v)));
     if (!ok) return false;
   }
+  // A value chosen in one of fields that share none (a prop in colour is not grey too).
+  if (entry.together?.fields.includes(field.name) && entry.together.fields.some((n) => n !== field.name && (picks.get(n) || []).some((v) => same(v, value)))) return false;
+  // A value that must be one chosen in other fields (a starred prop is on the card).
+  if (entry.within?.fields.includes(field.name) && !entry.within.of.some((n) => (picks.get(n) || []).some((v) => same(v, value)))) return false;
   const sum = entry.sum;
   if (sum && sum.fields.includes(field.name) && typeof value === "number") {
     let low = value;
@@ -93,8 +98,20 @@ function complete(entry, picks) {
     } else if (picked === undefined && !field.optional) return false;
   }
   if (entry.sum && entry.sum.fields.reduce((t, n) => t + (picks.get(n) ?? 0), 0) !== entry.sum.equals) return false;
+  if (entry.together && entry.together.fields.reduce((t, n) => t + (picks.get(n)?.length || 0), 0) < entry.together.min) return false;
   if (entry.choices && !entry.choices.some((c) => Object.entries(c).every(([n, v]) => same(picks.get(n), v)))) return false;
   return true;
+}
+
+/** Let go of values a ``within`` bond no longer allows (a star on a prop taken off the card). */
+function keepWithin(entry, picks) {
+  if (!entry.within) return;
+  const allowed = entry.within.of.flatMap((n) => picks.get(n) || []);
+  for (const name of entry.within.fields) {
+    const kept = (picks.get(name) || []).filter((v) => allowed.some((a) => same(a, v)));
+    if (kept.length) picks.set(name, kept);
+    else picks.delete(name);
+  }
 }
 
 function schemaInput(entry, field, picks, refresh) {
@@ -158,6 +175,7 @@ function compound(entry, labels, onSend) {
           else picks.delete(field.name);
         } else if (picked !== undefined && same(picked, value)) picks.delete(field.name);
         else picks.set(field.name, value);
+        keepWithin(entry, picks);
         refresh();
       });
       buttons.push({ button, field, value });
