@@ -15,8 +15,11 @@ values is chosen) and ``"min"`` / ``"max"`` (how many). When fields depend on on
 list, ``sum`` may say that some fields add up to a number (``{"fields": [...], "equals": n}``),
 ``together`` that some multiple fields share no value and hold at least ``min`` values between
 them (``{"fields": [...], "min": n}``), ``within`` that every value of some multiple fields is
-one chosen in others (``{"fields": [...], "of": [...]}``), and ``note`` says in words what else
-binds them. The action a client sends is ``{"type",
+one chosen in others (``{"fields": [...], "of": [...]}``), ``stack`` that the values of a
+multiple field form one stack (``{"field", "node", "under": [keys], "root"}``: each value names
+its ``node`` once and rests, under one of the ``under`` keys, on the ``root`` for exactly one
+value and on another value's node for the others), and ``note`` says in words what else binds
+them. The action a client sends is ``{"type",
 **fixed}`` with each field's value set at its dotted path (``build``).
 
 ``sees_hidden``: the caller holds the match's write token and may be answered from facts the

@@ -76,7 +76,10 @@ def _declare(player: str) -> Entry:
         "without a stack the table judges; a stack has one placement per prop used, exactly one "
         "on the table, and no prop resting in or on itself"
     )
-    return entry("declare", [stack], player=player, note=note)
+    found = entry("declare", [stack], player=player, note=note)
+    # The same as data: the placements form one stack, built from the table up.
+    found["stack"] = {"field": "stack", "node": "prop", "under": ["on", "in"], "root": TABLE}
+    return found
 
 
 def _judge(player: str) -> Entry:

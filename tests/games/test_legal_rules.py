@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from itertools import product
+from random import Random
 from typing import Any
 
 import pytest
@@ -12,7 +13,7 @@ from games.legal import Entry, build
 from games.registry import get_game
 from games.validation import validate_action
 from tests.support import games as support
-from tests.support.offers import honours
+from tests.support.offers import built, honours
 
 State = dict[str, Any]
 
@@ -264,3 +265,31 @@ def _takes(game: Game, state: State, action: dict[str, Any]) -> bool:
     except RuleViolation:
         return False
     return True
+
+
+def test_a_declarations_stack_states_as_data_exactly_which_stacks_can_stand() -> None:
+    # Any placements at all (a prop placed twice, two on the table, one on a prop not in the
+    # stack, a loop) against the rules: a declaration is taken exactly when the stack bond
+    # holds. And every stack built from the table up, as the recorder lets a person build it,
+    # is one the rules judge.
+    state = position(
+        "hat-trick", ["ann", "bob"], {}, {"type": "reveal", "card": 7, "colour": ["hat"], "grey": ["coin"]}
+    )
+    found = offered(HAT_TRICK, state, "declare", "ann")
+    bond = found["stack"]
+    assert bond == {"field": "stack", "node": "prop", "under": ["on", "in"], "root": "table"}
+    placements = found["fields"][0]["values"]
+    rng = Random(7)
+    outcomes = set()
+    for _ in range(3000):
+        stack = rng.sample(placements, rng.randint(1, 5))
+        chosen = {"stack": stack}
+        stands = honours(found, chosen)
+        outcomes.add(stands)
+        assert stands == _takes(HAT_TRICK, state, build(found, chosen)), stack
+    for size in range(1, 6):
+        for _ in range(200):
+            stack = built(rng, bond, placements, size)
+            assert len(stack) == size and honours(found, {"stack": stack}), stack
+            assert _takes(HAT_TRICK, state, build(found, {"stack": stack})), stack
+    assert outcomes == {True, False}

@@ -47,7 +47,54 @@ def honours(found: Entry, chosen: dict[str, Any]) -> bool:
         allowed = {repr(v) for name in within["of"] for v in chosen.get(name, [])}
         if any(repr(v) not in allowed for name in within["fields"] for v in chosen.get(name, [])):
             return False
+    bond = found.get("stack")
+    if bond and bond["field"] in chosen:
+        return stands(bond, chosen[bond["field"]])
     return True
+
+
+def stands(bond: dict[str, Any], values: list[dict[str, Any]]) -> bool:
+    """Whether ``values`` form one stack as a ``stack`` bond says: each names its node once, one
+    rests on the root and every other on a node named in the list, with no loop."""
+    below = {}
+    for value in values:
+        node = value[bond["node"]]
+        if node in below:
+            return False
+        below[node] = resting(bond, value)
+    if [b for b in below.values() if b == bond["root"]] != [bond["root"]]:
+        return False
+    for node in below:
+        seen = set()
+        while node != bond["root"]:
+            if node in seen or node not in below:
+                return False
+            seen.add(node)
+            node = below[node]
+    return True
+
+
+def resting(bond: dict[str, Any], value: dict[str, Any]) -> Any:
+    """What a value of a ``stack`` bond's field rests on."""
+    return next(value[key] for key in bond["under"] if key in value)
+
+
+def built(rng: Random, bond: dict[str, Any], values: list[dict[str, Any]], most: int) -> list[dict[str, Any]]:
+    """A random stack of up to ``most`` of ``values``, built from the root up as a recorder lets
+    a person build it: each next value of a node not placed yet, resting on one placed."""
+    stack: list[dict[str, Any]] = []
+    for _ in range(most):
+        placed = {v[bond["node"]] for v in stack}
+        fitting = [
+            v
+            for v in values
+            if v[bond["node"]] not in placed
+            and (resting(bond, v) in placed if stack else resting(bond, v) == bond["root"])
+        ]
+        if not fitting:
+            break
+        stack.append(rng.choice(fitting))
+    return stack
 
 
 def _bind(rng: Random, found: Entry, chosen: dict[str, Any], fixed: dict[str, Any]) -> None:
@@ -72,6 +119,10 @@ def _bind(rng: Random, found: Entry, chosen: dict[str, Any], fixed: dict[str, An
         for name in within["fields"]:
             if name in chosen and name not in fixed:
                 chosen[name] = [v for v in chosen[name] if repr(v) in allowed]
+    bond = found.get("stack")
+    if bond and chosen.get(bond["field"]) and bond["field"] not in fixed:
+        field = next(f for f in found["fields"] if f["name"] == bond["field"])
+        chosen[bond["field"]] = built(rng, bond, field["values"], len(chosen[bond["field"]]))
     for name in [n for n, v in chosen.items() if v == [] and n not in fixed]:
         del chosen[name]
 

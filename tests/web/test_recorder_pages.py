@@ -4,12 +4,14 @@ in a link's fragment, and the recorder's own files (service worker, manifest) se
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
 import pytest
 import requests
 
+from games.hat_trick.constants import PROPS
 from games.registry import all_games
 from tests.web.conftest import Watched, record, start, wizard_rounds
 from tests.web.recorder_support import create_with_form, no_sideways_scrolling, phone, record_path, settled
@@ -224,4 +226,61 @@ def test_a_hat_trick_card_can_be_sent_only_once_it_is_a_card_that_exists(site: s
         "grey": ["coin"],
         "starred": ["coin"],
     }
+    assert phone.problems == []
+
+
+def spelled(value: dict[str, str]) -> str:
+    """A placement as the page's data-value spells it (the API's JSON, keys in order)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def test_a_hat_trick_stack_is_built_from_the_table_up_and_the_rules_judge_it(
+    site: str, phone: Watched
+) -> None:
+    # A stack is offered as it can be built: first the props that can stand on the table, then
+    # what can rest on or in the props placed, each prop once. Taking a prop off takes what
+    # rested on it too. The stack sent is judged by the rules: a pass wins the card.
+    match = start(site, "hat-trick", {"players": ["ann", "bob"], "setup": {}, "options": {}})
+    match.act(site, {"type": "reveal", "card": 7, "colour": ["hat"], "grey": ["coin"]})
+    page = phone.page
+    page.goto(f"{site}{record_path(match.id)}#token={match.token}")
+    settled(page)
+    ann = page.locator("#choices .entry[data-entry='declare'][data-player='ann']")
+    placements = ann.locator("[data-field='stack']")
+
+    def offered() -> list[str]:
+        shown = placements.evaluate_all("bs => bs.filter(b => !b.hidden).map(b => b.dataset.value)")
+        return sorted(spelled(json.loads(v)) for v in shown)
+
+    def tap(value: dict[str, str]) -> None:
+        ann.locator(f"[data-field='stack'][data-value='{spelled(value)}']").click()
+
+    on_table = sorted(spelled({"prop": p, "on": "table"}) for p in PROPS)
+    assert offered() == on_table
+    tap({"prop": "goblet", "on": "table"})
+    shown = [json.loads(v) for v in offered()]
+    assert {"prop": "goblet", "on": "table"} in shown
+    onto = [v for v in shown if v.get("on") != "table"]
+    assert onto and all(v["prop"] != "goblet" and v.get("on", v.get("in")) == "goblet" for v in onto)
+    assert not any(v.get("on") == "table" and v["prop"] != "goblet" for v in shown), "one prop on the table"
+    tap({"prop": "rabbit", "in": "goblet"})
+    tap({"prop": "coin", "on": "rabbit"})
+    # The goblet taken off: what rested in it and on that goes with it.
+    tap({"prop": "goblet", "on": "table"})
+    assert offered() == on_table
+    assert ann.locator("[data-field='stack'][aria-pressed='true']").count() == 0
+    # The card: the hat in colour, the coin in grey. The hat on the table, the coin in it: a pass.
+    tap({"prop": "hat", "on": "table"})
+    tap({"prop": "coin", "in": "hat"})
+    no_sideways_scrolling(page)
+    ann.locator("[data-submit='declare']").click()
+    page.wait_for_function("Number(document.getElementById('recorder').dataset.version) > 2")
+    events = requests.get(f"{site}/v1/matches/{match.id}/events", timeout=10).json()["events"]
+    declared = next(e for e in events if e["type"] == "DeclarationMade")
+    assert declared["data"]["player"] == "ann"
+    assert sorted(map(spelled, declared["data"]["stack"])) == sorted(
+        map(spelled, [{"prop": "hat", "on": "table"}, {"prop": "coin", "in": "hat"}])
+    )
+    scores = requests.get(f"{site}/v1/matches/{match.id}/scores", timeout=10).json()
+    assert scores["totals"]["ann"] == 1, scores
     assert phone.problems == []

@@ -66,6 +66,17 @@ class LegalWithin(Schema):
     of = fields.List(fields.String())
 
 
+class LegalStack(Schema):
+    """A multiple field whose values form one stack (Hat Trick's placements): each value names its
+    ``node`` once and rests, under one of the ``under`` keys, on the ``root`` for exactly one of
+    them and on another value's node for the others."""
+
+    field = fields.String()
+    node = fields.String()
+    under = fields.List(fields.String())
+    root = fields.String()
+
+
 class LegalAction(Schema):
     """An action type legal now for one acting player; send ``{"type", **fixed, fields}``."""
 
@@ -79,6 +90,7 @@ class LegalAction(Schema):
     sum = fields.Nested(LegalSum)
     together = fields.Nested(LegalTogether)
     within = fields.Nested(LegalWithin)
+    stack = fields.Nested(LegalStack)
     note = fields.String(metadata={"description": "What else binds the fields, in words."})
 
 

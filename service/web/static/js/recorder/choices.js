@@ -57,6 +57,32 @@ function valueButton(entry, field, value, labels, onclick) {
   );
 }
 
+const rests = (bond, value) => bond.under.map((key) => value[key]).find((v) => v !== undefined);
+
+/** Whether ``value`` may go onto the stack picked so far: a node not placed yet, resting on the
+ * root when nothing is placed, else on a node placed (the stack is built from the table up). */
+function stacks(bond, picked, value) {
+  const placed = (picked || []).map((v) => v[bond.node]);
+  if (placed.includes(value[bond.node])) return false;
+  return placed.length ? placed.includes(rests(bond, value)) : rests(bond, value) === bond.root;
+}
+
+/** The stack left once a value is taken off it: what rested on a node no longer placed goes too. */
+function keepStack(entry, picks) {
+  const bond = entry.stack;
+  if (!bond) return;
+  const picked = picks.get(bond.field) || [];
+  let kept = picked.filter((v) => rests(bond, v) === bond.root).slice(0, 1);
+  for (let grew = true; grew; ) {
+    const placed = kept.map((v) => v[bond.node]);
+    const more = picked.filter((v) => !kept.includes(v) && !placed.includes(v[bond.node]) && placed.includes(rests(bond, v)));
+    kept = kept.concat(more);
+    grew = more.length > 0;
+  }
+  if (kept.length) picks.set(bond.field, picked.filter((v) => kept.includes(v)));
+  else picks.delete(bond.field);
+}
+
 /** Whether ``value`` of ``field`` still fits the entry's other picks (its choices, its sum, the
  * fields it shares no value with, the fields its values must be chosen in). */
 function fits(entry, picks, field, value) {
@@ -151,7 +177,11 @@ function compound(entry, labels, onSend) {
       const on = field.multiple ? (picked || []).some((v) => same(v, value)) : picked !== undefined && same(picked, value);
       const full = field.multiple && !on && (picked?.length || 0) >= (field.max ?? Infinity);
       button.setAttribute("aria-pressed", String(on));
-      button.disabled = !on && (full || !fits(entry, picks, field, value));
+      // A stack offers only what can go onto it now: five props on the table, then what rests
+      // on or in the props placed.
+      const offStack = !on && entry.stack?.field === field.name && !stacks(entry.stack, picked, value);
+      button.hidden = offStack;
+      button.disabled = !on && (offStack || full || !fits(entry, picks, field, value));
     }
     send.disabled = !complete(entry, picks);
   };
@@ -176,6 +206,7 @@ function compound(entry, labels, onSend) {
         } else if (picked !== undefined && same(picked, value)) picks.delete(field.name);
         else picks.set(field.name, value);
         keepWithin(entry, picks);
+        keepStack(entry, picks);
         refresh();
       });
       buttons.push({ button, field, value });
