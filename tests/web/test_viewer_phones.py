@@ -64,3 +64,28 @@ def test_the_page_of_an_address_that_leads_nowhere_fits_a_phone_and_leads_back(
         page.wait_for_url("**/new")
     finally:
         page.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-Hans", "ja"])
+@pytest.mark.parametrize("width", [320, 375, 1024])
+def test_the_match_lists_labels_stay_beside_their_fields(
+    site: str, browser: Any, width: int, lang: str
+) -> None:
+    # A label alone at the end of one line with its field on the next reads as the wrong field's.
+    page = browser.new_page(viewport={"width": width, "height": 700}, is_mobile=width < 600)
+    try:
+        page.goto(f"{site}/?lang={lang}")
+        page.wait_for_selector("#filter-game option:nth-child(2)", state="attached")
+        apart = page.evaluate(
+            """() => [...document.querySelectorAll("form.row label[for]")].map((label) => {
+                const field = document.getElementById(label.htmlFor);
+                const a = label.getBoundingClientRect(), b = field.getBoundingClientRect();
+                const middle = a.top + a.height / 2;
+                const beside = middle > b.top && middle < b.bottom && a.right <= b.left;
+                return {label: label.textContent, beside};
+            }).filter((found) => !found.beside).map((found) => found.label)"""
+        )
+        assert apart == []
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= width
+    finally:
+        page.close()
