@@ -10,6 +10,7 @@ Wizard trick is a 圈, a Hobbit trick a 墩). A type missing from the tables is 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from games.contract import N_, Message, words
@@ -136,6 +137,57 @@ VALUES: dict[str, dict[str, dict[str, str]]] = {
 }
 
 
+# The colours Hats' hats and The Hobbit's cards are written with ("green-7"), in words.
+COLOURS = {
+    "red": N_("red"),
+    "orange": N_("orange"),
+    "yellow": N_("yellow"),
+    "green": N_("green"),
+    "blue": N_("blue"),
+    "purple": N_("purple"),
+    "pink": N_("pink"),
+}
+SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SPECIAL_CARDS = {"wizard": N_("Wizard card"), "jester": N_("Jester card")}
+
+
+def _wizard_card(card: str) -> Message | str:
+    """A Wizard card as the recorder shows it: "3H" is 3♥, "wizard" the Wizard card."""
+    if card.lower() in SPECIAL_CARDS:
+        return words(SPECIAL_CARDS[card.lower()])
+    suit = SUITS.get(card[-1:].upper())
+    return f"{card[:-1].upper()}{suit}" if suit else card
+
+
+def _colour_card(card: str) -> Message | str:
+    """A card written colour-value in words: "green-7" is "green 7" in the reader's language."""
+    colour, _, value = card.casefold().partition("-")
+    if colour not in COLOURS or not value:
+        return card
+    return Message("{colour} {value}", colour=words(COLOURS[colour]), value=value)
+
+
+def _slot(slot: int) -> Message:
+    """The Other Hat Trick's slot 0 or 1 as the table counts it: slot 1 or slot 2."""
+    return Message("slot {n}", n=slot + 1)
+
+
+def _space(space: int) -> Message:
+    return Message("space {n}", n=space)
+
+
+# Values said in words by a function of their own, by game and field (cards, slots, spaces).
+FORMS: dict[str, dict[str, Callable[[Any], Message | str]]] = {
+    "wizard": dict.fromkeys(("card", "trump_card"), _wizard_card),
+    "hobbit": {"card": _colour_card},
+    "hats": {
+        **dict.fromkeys(("card", "discarded", "drawn", "given", "received"), _colour_card),
+        "space": _space,
+    },
+    "other-hat-trick": dict.fromkeys(("slot", "with_slot"), _slot),
+}
+
+
 def action_sentence(game_id: str, events: list[dict[str, Any]], with_values: bool = True) -> Message:
     """One recorded action (its events, the action's first) in words, values left out unless
     ``with_values`` (a hidden card the reader may not see)."""
@@ -143,8 +195,8 @@ def action_sentence(game_id: str, events: list[dict[str, Any]], with_values: boo
         return words("nothing")
     action = events[0].get("meta", {}).get("action") or {"type": events[0]["type"]}
     fields = {k: v for k, v in action.items() if k not in ("type", "player") and v is not None}
-    named = VALUES.get(game_id, {})
-    plain = [_named(k, v, named.get(k, {})) for k, v in fields.items()] if with_values else []
+    named, forms = VALUES.get(game_id, {}), FORMS.get(game_id, {})
+    plain = [_named(k, v, named.get(k, {}), forms.get(k)) for k, v in fields.items()] if with_values else []
     larger = [_said(FIELDS, k) for k, v in fields.items() if not _plain(v, {})] if with_values else []
     doing = _said(ACTIONS.get(game_id, {}), str(action.get("type", "action")))
     who = action.get("player")
@@ -173,8 +225,15 @@ def _said(table: dict[str, str], name: str) -> Message | str:
     return re.sub(r"(?<!^)(?=[A-Z])", " ", name).replace("_", " ").lower()
 
 
-def _named(field: str, value: Any, names: dict[str, str]) -> Message | str:
+def _named(
+    field: str, value: Any, names: dict[str, str], form: Callable[[Any], Message | str] | None = None
+) -> Message | str:
     """A field's plain value in words; a list after its field's name ("in grey coin+tube")."""
+    if form is not None and isinstance(value, (str, int)) and not isinstance(value, bool):
+        try:
+            return form(value)
+        except (TypeError, ValueError, AttributeError):
+            return str(value)
     said = _plain(value, names)
     if said and isinstance(value, list) and field in FIELDS:
         return Message("{field} {values}", field=words(FIELDS[field]), values=said)

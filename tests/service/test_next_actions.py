@@ -116,12 +116,12 @@ def test_undo_and_redo_say_what_they_would_take_back_and_put_back(table: Callabl
     match.ok({"type": "play", "player": "bob", "card": "KS"})
     match.ok({"type": "play", "player": "ann", "card": "3H"})
     mine = match.client.get(f"/v1/matches/{match.id}/next", headers=match.auth).json
-    assert mine["undo"]["sentence"] == "ann: play a card 3H (then trick won and round scored)"
+    assert mine["undo"]["sentence"] == "ann: play a card 3♥ (then trick won and round scored)"
     assert mine["redo"] == {"possible": False, "sentence": None}
     assert match.post("undo").status_code == 201
     mine = match.client.get(f"/v1/matches/{match.id}/next", headers=match.auth).json
-    assert mine["redo"]["sentence"] == "ann: play a card 3H (then trick won and round scored)"
-    assert mine["undo"]["sentence"] == "bob: play a card KS"
+    assert mine["redo"]["sentence"] == "ann: play a card 3♥ (then trick won and round scored)"
+    assert mine["undo"]["sentence"] == "bob: play a card K♠"
     assert mine["to_act"] == ["ann"]
 
 

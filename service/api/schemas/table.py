@@ -103,7 +103,7 @@ class Correction(Schema):
         required=True,
         metadata={
             "description": "The action in words, in the reader's language (Accept-Language): who, "
-            "what, its values (card ids as the API spells them) and what it derived."
+            "what, its values (a card as the recorder shows it: 7♥, 绿 7) and what it derived."
         },
     )
 

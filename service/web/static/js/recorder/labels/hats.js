@@ -21,7 +21,7 @@ function hat(v) {
 export function value(field, v) {
   const last = field.split(".").pop();
   if (last === "space") return { text: t("space {n}", { n: v }), spoken: t("tea table space {n}", { n: v }) };
-  if (["card", "discarded", "drawn"].includes(last)) {
+  if (["card", "discarded", "drawn", "given", "received"].includes(last)) {
     const [type, number] = String(v).split("-");
     return { text: number ? `${hatType(type)} ${number}` : String(v), spoken: hat(v) };
   }

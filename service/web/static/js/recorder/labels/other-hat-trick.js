@@ -24,5 +24,12 @@ export function value(field, v) {
     return { text: t("slot {n}", { n }), spoken: last === "slot" ? t("own prop in slot {n}", { n }) : t("their prop in slot {n}", { n }) };
   }
   if (typeof v === "string") return { text: propName(v), spoken: propName(v) };
+  // A perform's props, slot 1's then slot 2's; the reveal's props of one player alike.
+  if (Array.isArray(v)) {
+    return {
+      text: v.map(propName).join(" · "),
+      spoken: v.map((prop, i) => `${t("slot {n}", { n: i + 1 })} ${propName(prop)}`).join(t(", ")),
+    };
+  }
   return null;
 }
