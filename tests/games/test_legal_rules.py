@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 from itertools import product
-from random import Random
 from typing import Any
 
 import pytest
 
-from games.contract import Game, RuleViolation
+from games.contract import Game
 from games.legal import Entry, build
 from games.registry import get_game
-from games.validation import validate_action
+from tests.games.test_legal import takes
 from tests.support import games as support
-from tests.support.offers import built, honours
+from tests.support.offers import honours
 
 State = dict[str, Any]
 
@@ -254,42 +253,6 @@ def test_the_reveal_states_as_data_exactly_which_cards_exist(stars: str) -> None
             starred = [p for p, on in zip(props, stars_on, strict=False) if on]
             if starred:
                 chosen["starred"] = starred
-            assert honours(found, chosen) == _takes(HAT_TRICK, state, build(found, chosen)), (chosen, shown)
+            assert honours(found, chosen) == takes(HAT_TRICK, state, build(found, chosen)), (chosen, shown)
             checked += 1
     assert checked == 3 ** len(props) * (2 ** len(props) if stars != "off" else 1)
-
-
-def _takes(game: Game, state: State, action: dict[str, Any]) -> bool:
-    try:
-        game.decide(state, validate_action(game, action))
-    except RuleViolation:
-        return False
-    return True
-
-
-def test_a_declarations_stack_states_as_data_exactly_which_stacks_can_stand() -> None:
-    # Any placements at all (a prop placed twice, two on the table, one on a prop not in the
-    # stack, a loop) against the rules: a declaration is taken exactly when the stack bond
-    # holds. And every stack built from the table up, as the recorder lets a person build it,
-    # is one the rules judge.
-    state = position(
-        "hat-trick", ["ann", "bob"], {}, {"type": "reveal", "card": 7, "colour": ["hat"], "grey": ["coin"]}
-    )
-    found = offered(HAT_TRICK, state, "declare", "ann")
-    bond = found["stack"]
-    assert bond == {"field": "stack", "node": "prop", "under": ["on", "in"], "root": "table"}
-    placements = found["fields"][0]["values"]
-    rng = Random(7)
-    outcomes = set()
-    for _ in range(3000):
-        stack = rng.sample(placements, rng.randint(1, 5))
-        chosen = {"stack": stack}
-        stands = honours(found, chosen)
-        outcomes.add(stands)
-        assert stands == _takes(HAT_TRICK, state, build(found, chosen)), stack
-    for size in range(1, 6):
-        for _ in range(200):
-            stack = built(rng, bond, placements, size)
-            assert len(stack) == size and honours(found, {"stack": stack}), stack
-            assert _takes(HAT_TRICK, state, build(found, {"stack": stack})), stack
-    assert outcomes == {True, False}
