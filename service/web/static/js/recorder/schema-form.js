@@ -29,6 +29,12 @@ const KEYS = {
   leader: t("leader"),
   player: t("player"),
   card: t("card"),
+  // Hat Trick's rounds on the score sheet: how each card's round ended.
+  outcome: t("outcome"),
+  winner: t("winner"),
+  won: t("won"),
+  all_failed: t("every player failed"),
+  abandoned: t("abandoned"),
   cards: t("cards"),
   trump_card: t("trump card"),
   suit: t("suit"),
