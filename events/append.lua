@@ -94,12 +94,16 @@ local function publish(at, version, last)
     return false
   end
   local stream, seen = KEYS[9 + counters], KEYS[10 + counters]
-  if feed_last(seen, match_id) ~= version then
+  local fed, position = feed_where(seen, match_id)
+  if fed ~= version then
     return false
   end
-  local position, published = feed_publish(stream, seen, match_id, game, version, at + 4,
-    tonumber(ARGV[at + 3]), feed_position(seen), feed_clock())
-  feed_done(seen, position, published)
+  local published, now
+  position, published, now = feed_publish(stream, match_id, game, version, at + 4,
+    tonumber(ARGV[at + 3]), position, feed_clock())
+  if published > 0 then
+    feed_note(seen, match_id, now, position)
+  end
   return published == last - version
 end
 
@@ -178,23 +182,35 @@ local function count()
   return over
 end
 
--- Whether the credential the append relies on still holds the writer's digest (see the header).
-local function current()
+-- The match's version (nil for no such match) and, when the append relies on a credential that
+-- may fall back to a header field (see the header), that field: the header read once.
+local function held()
+  local fallback = ARGV[APPEND.fallback]
+  if ARGV[APPEND.credential] ~= '' and fallback ~= '' then
+    local got = redis.call('HMGET', meta, 'version', fallback)
+    return got[1], got[2]
+  end
+  return redis.call('HGET', meta, 'version'), false
+end
+
+-- Whether the credential the append relies on still holds the writer's digest (see the header);
+-- ``fallback`` is the header's field of that name (``held``).
+local function current(fallback)
   local field = ARGV[APPEND.credential]
   if field == '' then
     return true
   end
   local stored = redis.call('HGET', creds, field)
-  local fallback = ARGV[APPEND.fallback]
-  if not stored and fallback ~= '' then
-    stored = redis.call('HGET', meta, fallback)
+  if not stored then
+    stored = fallback
   end
   return stored == ARGV[APPEND.digest]
 end
 
 local function append(at)
-  if not current() then
-    if redis.call('EXISTS', meta) == 0 then
+  local version, fallback = held()
+  if not current(fallback) then
+    if not version then
       return {-1}
     end
     return {-6}
@@ -203,7 +219,6 @@ local function append(at)
   if over > 0 then
     return {-5, over}
   end
-  local version = redis.call('HGET', meta, 'version')
   if not version then
     return {-1}
   end

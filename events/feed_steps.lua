@@ -17,6 +17,13 @@ local function feed_last(seen, match)
   return tonumber(redis.call('HGET', seen, match) or '0')
 end
 
+-- Both at once, in one read: the last step of ``match`` published, and the partition's last
+-- position.
+local function feed_where(seen, match)
+  local held = redis.call('HMGET', seen, match, '')
+  return tonumber(held[1] or '0'), tonumber(held[2] or '0')
+end
+
 -- The server's clock in ms, the publish time each entry holds: a merged view of every partition
 -- orders its page by it.
 local function feed_clock()
@@ -26,9 +33,9 @@ end
 
 -- Append the steps of ``match`` (of ``game``) given as n triples ARGV[from..] (step, type,
 -- event JSON; steps ascending) that follow ``last``, its last step published, from the
--- partition's ``position`` on, at time ``at``; note the match's new last step. Returns the
--- partition's new position and the number of steps published.
-local function feed_publish(stream, seen, match, game, last, from, n, position, at)
+-- partition's ``position`` on, at time ``at``. Returns the partition's new position, the number
+-- of steps published and the match's new last step, which the caller notes (``feed_note``).
+local function feed_publish(stream, match, game, last, from, n, position, at)
   local first = last
   for j = 0, n - 1 do
     local k = from + 3 * j
@@ -40,15 +47,11 @@ local function feed_publish(stream, seen, match, game, last, from, n, position, 
       last = step
     end
   end
-  if last ~= first then
-    redis.call('HSET', seen, match, last)
-  end
-  return position, last - first
+  return position, last - first, last
 end
 
--- Note the partition's last position once something was published.
-local function feed_done(seen, position, published)
-  if published > 0 then
-    redis.call('HSET', seen, '', position)
-  end
+-- Note, in one write, the last step of ``match`` published (``feed_publish``) and the
+-- partition's last position.
+local function feed_note(seen, match, last, position)
+  redis.call('HSET', seen, match, last, '', position)
 end

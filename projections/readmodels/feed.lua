@@ -12,10 +12,12 @@ local at = feed_clock()
 local i = 1
 while i <= #ARGV do
   local match, game, n = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2])
-  local done
-  position, done = feed_publish(stream, seen, match, game, feed_last(seen, match), i + 3, n, position, at)
+  local done, last
+  position, done, last = feed_publish(stream, match, game, feed_last(seen, match), i + 3, n, position, at)
+  if done > 0 then
+    feed_note(seen, match, last, position)
+  end
   published = published + done
   i = i + 3 + 3 * n
 end
-feed_done(seen, position, published)
 return published
