@@ -31,6 +31,7 @@ __all__ = ["phone"]
 RANDOM_TAPS = 30
 # Optional fields the taps fill in (a challenge card shows some props); the others stay empty.
 OPTIONAL = {"hat-trick": ("colour", "grey")}
+HOBBIT_DUO = {"ann": "gandalf", "bob": "smaug"}
 
 
 def scores_on_the_sheet(site: str, page: Any, match_id: str) -> None:
@@ -92,6 +93,45 @@ def test_undo_says_what_it_takes_back_and_takes_it_back_with_one_tap(site: str, 
     assert phone.problems == []
 
 
+def test_after_an_undo_or_a_redo_the_undo_button_names_the_action_it_would_take_back(
+    site: str, phone: Watched
+) -> None:
+    # The label says what the next Undo takes back: after an Undo, the action before it; after a
+    # Redo, the action redone. Never "Undo: Undo: …", and what an action derived stays said.
+    match = start(
+        site, "wizard", {"players": ["ann", "bob", "cy"], "setup": {"first_dealer": "ann"}, "options": {}}
+    )
+    match.act(site, {"type": "start_round", "trump_card": "7H"})
+    page = phone.page
+    page.goto(f"{site}{record_path(match.id)}#token={match.token}")
+    settled(page)
+    undo = page.locator("[data-action='undo']")
+    redo = page.locator("[data-action='redo']")
+
+    def api_undo() -> str:
+        headers = {"Authorization": f"Bearer {match.token}"}
+        answer = requests.get(f"{site}/v1/matches/{match.id}/next", headers=headers, timeout=10).json()
+        return str(answer["undo"]["sentence"])
+
+    before = page.get_attribute("#recorder", "data-version")
+    page.locator("[data-entry='bid'] [data-value='1']").first.click()
+    moved_on(page, before)
+    assert "1" in undo.text_content()
+    before = page.get_attribute("#recorder", "data-version")
+    undo.click()
+    moved_on(page, before)
+    label = undo.text_content()
+    assert label == f"Undo: {api_undo()}", label
+    assert label.count("Undo") == 1 and "7" in label, label
+    before = page.get_attribute("#recorder", "data-version")
+    redo.click()
+    moved_on(page, before)
+    label = undo.text_content()
+    assert label == f"Undo: {api_undo()}", label
+    assert "Redo" not in label and label.count("Undo") == 1, label
+    assert phone.problems == []
+
+
 def test_a_revoke_the_rules_flag_is_marked_before_the_tap_and_said_in_words_after_it(
     site: str, phone: Watched
 ) -> None:
@@ -122,6 +162,56 @@ def test_a_revoke_the_rules_flag_is_marked_before_the_tap_and_said_in_words_afte
     moved_on(page, before)
     assert "Recorded, with a dispute" in page.text_content("[role='alert']")
     assert "hearts" in page.text_content("[role='alert']")
+    assert phone.problems == []
+
+
+@pytest.mark.parametrize("game", ["wizard", "hobbit"])
+def test_a_dispute_raised_by_a_tap_is_said_in_the_pages_language(
+    site: str, phone: Watched, game: str
+) -> None:
+    # Wizard: ann showed out of hearts in trick 1, then plays a heart. The Hobbit: bob did not
+    # follow light in trick 1, then plays a light card.
+    if game == "wizard":
+        match = start(
+            site, game, {"players": ["ann", "bob", "cy"], "setup": {"first_dealer": "ann"}, "options": {}}
+        )
+        match.act(
+            site,
+            {
+                "type": "record_round",
+                "bids": dict.fromkeys(("ann", "bob", "cy"), 0),
+                "tricks": {"ann": 0, "bob": 0, "cy": 1},
+            },
+        )
+        match.act(site, {"type": "start_round", "trump_card": "2C"})
+        for player in ("cy", "ann", "bob"):
+            match.act(site, {"type": "bid", "player": player, "tricks": 0})
+        for player, card in (("cy", "5H"), ("ann", "6H"), ("bob", "3S"), ("ann", "KD")):
+            match.act(site, {"type": "play", "player": player, "card": card})
+    else:
+        match = start(
+            site, game, {"players": ["ann", "bob"], "setup": {"characters": HOBBIT_DUO}, "options": {}}
+        )
+        match.act(site, {"type": "start_round", "leader": "ann"})
+        match.act(site, {"type": "play", "player": "ann", "card": "red-1", "mark": "pipe"})
+        match.act(site, {"type": "play", "player": "bob", "card": "yellow-2", "mark": "light"})
+        match.act(site, {"type": "distribute", "cards": {"red-1": "discard", "yellow-2": "discard"}})
+        match.act(site, {"type": "play", "player": "ann", "card": "blue-1", "mark": "pipe"})
+    page = phone.page
+    page.goto(f"{site}{record_path(match.id)}?lang=ja#token={match.token}")
+    settled(page)
+    before = page.get_attribute("#recorder", "data-version")
+    if game == "wizard":
+        page.click("[data-action='play'][data-player='bob'][data-value='7H']")
+    else:
+        bob = page.locator("#choices .entry[data-entry='play'][data-player='bob']")
+        bob.locator("[data-field='card'][data-value='red-4']").click()
+        bob.locator("[data-field='mark'][data-value='pipe']").click()
+        bob.locator("[data-submit='play']").click()
+    moved_on(page, before)
+    alert = page.text_content("[role='alert']") or ""
+    assert "異議" in alert and "リボーク" in alert, alert
+    assert "did not follow" not in alert and "revoke" not in alert, alert
     assert phone.problems == []
 
 

@@ -116,6 +116,30 @@ def test_a_match_moved_on_by_another_device_is_explained_and_the_table_re_applie
     assert phone.problems == []
 
 
+def test_a_tap_on_a_step_another_device_passed_stops_sending_and_discarding_it_leaves_nothing_waiting(
+    site: str, phone: Watched
+) -> None:
+    page = phone.page
+    match = dealt_wizard(site)
+    page.goto(f"{site}{record_path(match.id)}#token={match.token}")
+    settled(page)
+    match.act(site, {"type": "bid", "player": "cy", "tricks": 1})
+    bid(page, "ann")
+    page.wait_for_selector("#conflict:not([hidden])")
+    settled(page)
+    assert page.get_attribute("#status", "data-state") == "queued"
+    assert "Sending" not in page.text_content("#status")
+    assert "1 waiting" in page.text_content("#status")
+    page.click("[data-resolve='discard']")
+    wait_for_queue(page, 0)
+    settled(page)
+    assert page.is_hidden("#conflict")
+    assert page.get_attribute("#status", "data-state") == "idle"
+    assert "Sending" not in page.text_content("#status")
+    assert bidders(site, match.id) == ["cy"]
+    assert phone.problems == []
+
+
 def test_an_action_tapped_offline_is_taken_back_by_undo_before_it_is_ever_sent(
     site: str, phone: Watched
 ) -> None:

@@ -17,10 +17,7 @@ const ID = decodeURIComponent(window.location.pathname.split("/")[2] || "");
 // On a player's own phone (/matches/{id}/seat/{player}): that seat's choices and facts only.
 const SEAT = document.getElementById("recorder").dataset.seat || "";
 const SECRET_BIDDING = ["secret", "simultaneous"];
-// `said`: the last action this page recorded, in the page's words, and the version it made (the
-// one just tapped is said with its values spoken, "7 of hearts"; the API's sentence, in the page's
-// language too, says Redo and an Undo recorded elsewhere).
-const R = { token: null, match: null, answer: null, labels: {}, online: navigator.onLine, queue: [], said: null };
+const R = { token: null, match: null, answer: null, state: null, labels: {}, online: navigator.onLine, queue: [] };
 const api = (tail = "") => `/v1/matches/${encodeURIComponent(ID)}${tail}`;
 
 /** An Idempotency-Key: random, and made without crypto.randomUUID (absent over plain HTTP). */
@@ -112,9 +109,10 @@ function drawOffline() {
     : t("Offline. The choices shown were legal at step {step}; what you record now waits on this device until the network is back.", { step: R.answer.version });
 }
 
-/** What Undo takes back: the action this page just recorded in its own words, else the API's. */
+/** What Undo takes back, as GET …/next says it in the page's language: the action and what it
+ * derived, whichever device recorded it, and after an Undo or a Redo the action now last. */
 function undoSentence() {
-  return R.said && R.said.version === R.answer?.version ? R.said.sentence : R.answer.undo.sentence;
+  return R.answer.undo.sentence;
 }
 
 function drawCorrections() {
@@ -217,13 +215,24 @@ async function sync(sentence) {
   } else if (!stopped && done.recorded) {
     const all = tn("The {count} waiting action is recorded.", "All {count} waiting actions are recorded.", done.recorded);
     say(sentence && done.recorded === 1 ? t("Recorded: {sentence}.", { sentence }) : all, "recorded");
-    R.said = sentence && done.recorded === 1 && done.version != null ? { version: done.version, sentence } : null;
   } else if (stopped?.kind === "later") say(t("{count} waiting: the server is busy; they go out again shortly.", { count: R.queue.length }), "queued");
-  // What the rules accept but flag (a revoke found from public facts) is said at once.
-  const disputes = done.events.filter((e) => e.type === "DisputeRaised").map((e) => e.data?.dispute?.message || e.data?.message || t("a dispute"));
-  if (disputes.length) $("alert").textContent = t("Recorded, with a dispute: {disputes} Undo takes it back.", { disputes: disputes.join(" ") });
+  // Stopped by another device's step or a refusal: the box below says what can be done.
+  else if (stopped) say(t("{count} waiting.", { count: R.queue.length }), "queued");
+  // Nothing was left to send (the waiting actions were discarded): nothing is being sent.
+  else if (!done.recorded) say("", "idle");
+  const raised = done.events.filter((e) => e.type === "DisputeRaised").map((e) => e.data?.dispute || e.data || {});
   drawConflict(R.queue.length ? stopped : null);
   await refresh();
+  // What the rules accept but flag (a revoke found from public facts) is said at once, in the
+  // page's language: the match's state says each dispute (`said`) beside the stored English.
+  if (raised.length) $("alert").textContent = t("Recorded, with a dispute: {disputes} Undo takes it back.", { disputes: raised.map(disputeWords).join(" ") });
+}
+
+/** A dispute just raised, as the state read after it says it in the page's language. */
+function disputeWords(raised) {
+  const same = (d) => Object.entries(raised).every(([k, v]) => k === "message" || JSON.stringify(d?.[k]) === JSON.stringify(v));
+  const told = (R.state?.disputes || []).findLast(same);
+  return told?.said || told?.message || raised.message || t("a dispute");
 }
 
 function tap(entry, chosen) {
@@ -259,7 +268,8 @@ async function refresh() {
     R.online = true;
     R.answer = answer;
     await remember(ID, { next: answer });
-    drawBids((await getJSON(api("/state"))).state);
+    R.state = (await getJSON(api("/state"))).state;
+    drawBids(R.state);
   } catch (error) {
     if (error.status) $("alert").textContent = error.message;
     else if (!error.quiet) R.online = false;
