@@ -140,3 +140,38 @@ def test_halfway_through_each_example_the_choices_and_the_undo_keep_no_id_nor_en
     assert latin_left(said, typed) == [], (shown, spoken, undo)
     assert not CARD_IDS.search(said), (shown, spoken, undo)
     assert phone.problems == []
+
+
+# A finished example's sheet, and what it must say in the game's own words (catalog msgids).
+SHEET_WORDS = {
+    "hats": ("Teams", "the highest total"),
+    "other-hat-trick": ("tricks performed", "The Other Hat Trick was performed"),
+    "hat-trick": ("ended by", "a player won the cards to win"),
+}
+LOCALES = {"zh": "zh_Hans", "ja": "ja"}
+
+
+@pytest.mark.parametrize("lang", ["zh", "ja"])
+@pytest.mark.parametrize("game", sorted(SHEET_WORDS))
+def test_a_finished_examples_score_sheet_says_every_figure_in_the_games_words(
+    site: str, phone: Any, example: Any, game: str, lang: str
+) -> None:
+    # Hats' teams were "[object Object]", The Other Hat Trick's tricks performed were counted as
+    # Wizard's tricks won and its ending was its code, Hat Trick's ending was "end target".
+    match = example(game)
+    players = requests.get(f"{site}/v1/matches/{match.id}", timeout=10).json()["players"]
+    catalog = requests.get(f"{site}/i18n/{LOCALES[lang]}.json", timeout=10).json()
+    page = phone.page
+    page.goto(f"{site}{record_path(match.id)}?lang={lang}#token={match.token}")
+    settled(page)
+    sheet = shown_totals(page)
+    assert "object" not in sheet and latin_left(sheet, players) == [], sheet
+    for said in SHEET_WORDS[game]:
+        assert catalog[said] in sheet, (said, catalog[said], sheet)
+    if game == "other-hat-trick":
+        assert catalog["tricks"] not in sheet, sheet
+    if game == "hats":
+        teams = requests.get(f"{site}/v1/matches/{match.id}/scores", timeout=10).json()["teams"]
+        for team in teams:
+            assert all(player in sheet for player in team["players"]), sheet
+    assert phone.problems == []

@@ -126,6 +126,9 @@ export function chart(frames) {
   return { title: t("Points (as they would count if the match ended there)"), axis: t("step"), points: overSteps(frames, (state) => (state.points ? totals(state) : null)) };
 }
 
+/** What decided the winner (`decided_by`), in words. */
+export const DECIDED = { total: t("the highest total"), black_hats: t("the most black hats"), cookie: t("the last cookie"), shared: t("nothing: the win is shared") };
+
 /** The final breakdown: every category per player, and per team, from the scoreboard. */
 export function sheet(scores) {
   const rows = Object.entries(scores.categories || {}).map(([p, c]) => [
@@ -137,10 +140,9 @@ export function sheet(scores) {
     h("strong", {}, String(c.total)),
   ]);
   const teams = (scores.teams || []).map((team) => [words(team.players), String(team.black_hats), h("strong", {}, String(team.total))]);
-  const decided = { total: t("the highest total"), black_hats: t("the most black hats"), cookie: t("the last cookie"), shared: t("nothing: the win is shared") };
   const title = scores.finished ? t("Final score") : t("Score if the match ended now");
   const heads = [t("Player"), t("Collection"), t("Black hats"), t("Favourite"), t("Cookie"), t("Total")];
-  const how = decided[scores.decided_by] || scores.decided_by;
+  const how = DECIDED[scores.decided_by] || scores.decided_by;
   return h(
     "div",
     {},

@@ -28,7 +28,8 @@ export function propName(id) {
 export function trickName(id) {
   return TRICKS[id] || id;
 }
-const ENDINGS = { performed: t("The Other Hat Trick was performed"), three_failures: t("three players in a row failed The Other Hat Trick") };
+/** How a match ended (`ended_by`), in words. */
+export const ENDINGS = { performed: t("The Other Hat Trick was performed"), three_failures: t("three players in a row failed The Other Hat Trick") };
 
 function place(label, spot) {
   const known = spot.prop;

@@ -342,7 +342,7 @@ function drawSeats() {
 async function openSheet() {
   $("sheet").showModal();
   try {
-    put($("sheet-body"), h("div", { class: "scroll" }, sheet(await getJSON(api("/scores")), R.match.players)));
+    put($("sheet-body"), h("div", { class: "scroll" }, sheet(await getJSON(api("/scores")), R.match.players, R.match.game)));
   } catch (error) {
     put($("sheet-body"), h("p", {}, error.status ? error.message : t("The score sheet needs the network.")));
   }
