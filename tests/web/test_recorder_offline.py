@@ -123,7 +123,13 @@ def test_a_tap_on_a_step_another_device_passed_stops_sending_and_discarding_it_l
     match = dealt_wizard(site)
     page.goto(f"{site}{record_path(match.id)}#token={match.token}")
     settled(page)
-    match.act(site, {"type": "bid", "player": "cy", "tricks": 1})
+
+    def another_device_first(route: Any) -> None:
+        # cy's bid, recorded on another phone just before ann's tap reaches the server.
+        match.act(site, {"type": "bid", "player": "cy", "tricks": 1})
+        route.continue_()
+
+    page.route("**/actions/batch", another_device_first, times=1)
     bid(page, "ann")
     page.wait_for_selector("#conflict:not([hidden])")
     settled(page)

@@ -284,3 +284,26 @@ def test_a_hat_trick_stack_is_built_from_the_table_up_and_the_rules_judge_it(
     scores = requests.get(f"{site}/v1/matches/{match.id}/scores", timeout=10).json()
     assert scores["totals"]["ann"] == 1, scores
     assert phone.problems == []
+
+
+def test_a_step_recorded_on_another_device_brings_its_choices_without_a_reload(
+    site: str, phone: Watched
+) -> None:
+    # The table's phone waits on "start the round"; a seat's phone (here the API) records it: the
+    # bids appear on the table's phone by themselves, and it says why its choices changed.
+    match = start(
+        site, "wizard", {"players": ["ann", "bob", "cy"], "setup": {"first_dealer": "ann"}, "options": {}}
+    )
+    page = phone.page
+    page.goto(f"{site}{record_path(match.id)}#token={match.token}")
+    settled(page)
+    assert page.locator("[data-entry='bid']").count() == 0
+    match.act(site, {"type": "start_round", "trump_card": "7H"})
+    page.wait_for_function(f"document.getElementById('recorder').dataset.version === '{match.steps}'")
+    settled(page)
+    assert page.locator("[data-entry='bid']").count() == 1
+    assert page.locator("[data-entry='start_round']").count() == 0
+    assert str(match.steps) in page.text_content("#status")
+    undo = page.text_content("[data-action='undo']") or ""
+    assert "Undo" in undo and "7" in undo, undo
+    assert phone.problems == []

@@ -13,6 +13,9 @@ import { handOverLink, takeFromFragment, tokenFor } from "./token.js";
 
 const $ = (id) => document.getElementById(id);
 const RETRY_MS = 10000;
+// While the page is in sight and has nothing to send, it asks `next` this often: another phone at
+// the table (a seat's bid, the table's card) moves the match on, and the choices follow.
+const WATCH_MS = 5000;
 const ID = decodeURIComponent(window.location.pathname.split("/")[2] || "");
 // On a player's own phone (/matches/{id}/seat/{player}): that seat's choices and facts only.
 const SEAT = document.getElementById("recorder").dataset.seat || "";
@@ -260,11 +263,11 @@ async function resolve(step) {
 
 // --- loading ---------------------------------------------------------------------------------
 
-async function refresh() {
+async function refresh(known = null) {
   R.queue = await waiting(ID);
   try {
     if (!R.token) throw Object.assign(new Error("no token"), { quiet: true });
-    const answer = await getJSON(api("/next"));
+    const answer = known || (await getJSON(api("/next")));
     R.online = true;
     R.answer = answer;
     await remember(ID, { next: answer });
@@ -276,6 +279,20 @@ async function refresh() {
   }
   draw();
   $("recorder").dataset.busy = "0";
+}
+
+const idle = () => $("recorder").dataset.busy === "0" && !R.queue.length && !$("sheet").open;
+
+/** Follow what other devices record: when the match has moved on, draw its new choices (a page
+ * left as it was keeps a half-made choice). */
+async function watch() {
+  if (document.hidden || !navigator.onLine || !R.token || !R.answer || R.answer.finished || !idle()) return;
+  const seen = R.answer.version;
+  const answer = await getJSON(api("/next")).catch(() => null);
+  if (!answer || answer.version === seen || !idle() || R.answer.version !== seen) return;
+  $("recorder").dataset.busy = "1";
+  await refresh(answer);
+  say(t("Another device recorded: the choices are those of step {step}.", { step: answer.version }), "idle");
 }
 
 async function loadMatch() {
@@ -375,6 +392,8 @@ function wire() {
     const head = R.queue[0];
     if (head?.status === "waiting" && navigator.onLine && $("recorder").dataset.busy === "0") sync(null);
   }, RETRY_MS);
+  setInterval(watch, WATCH_MS);
+  document.addEventListener("visibilitychange", watch);
   window.addEventListener("offline", () => {
     R.online = false;
     draw();
