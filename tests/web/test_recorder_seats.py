@@ -127,3 +127,31 @@ def test_four_phones_bid_in_secret_and_the_table_sees_bid_entered_until_all_are_
     finally:
         for page in phones.values():
             page.context.close()
+
+
+def test_a_seat_whose_player_decides_what_the_table_records_is_told_so(site: str, browser: Any) -> None:
+    # The Hobbit: ann won the trick and decides where its cards go; the distribution is the
+    # table's to record. Her phone says so instead of "ann to act" over an empty page.
+    match = start(
+        site,
+        "hobbit",
+        {
+            "players": ["ann", "bob"],
+            "setup": {"characters": {"ann": "gandalf", "bob": "smaug"}},
+            "options": {},
+        },
+    )
+    match.act(site, {"type": "start_round", "leader": "ann"})
+    match.act(site, {"type": "play", "player": "ann", "card": "red-1", "mark": "pipe"})
+    match.act(site, {"type": "play", "player": "bob", "card": "yellow-2", "mark": "light"})
+    headers = {"Authorization": f"Bearer {match.token}"}
+    link = requests.post(f"{site}/v1/matches/{match.id}/seats/ann", headers=headers, timeout=10).json()[
+        "link"
+    ]
+    page = seat_phone(browser, site, f"{site}{link}")
+    try:
+        assert page.locator("#choices .entry").count() == 0
+        assert "ann decides now, and the table's phone records it." in page.text_content("#choices")
+        assert page.problems == []
+    finally:
+        page.context.close()

@@ -89,9 +89,14 @@ function offered() {
 function drawChoices() {
   if (!R.token || !R.answer) return put($("choices"));
   const entries = offered();
+  // A seat records its own player's moves; what the table records for them (The Hobbit's
+  // distribution by the trick's winner) is done on the table's phone.
+  const tables = SEAT && R.answer.to_act.includes(SEAT);
   const empty = R.answer.finished
     ? t("The match is over: nothing more to record.")
-    : R.online
+    : tables && R.online
+      ? t("{player} decides now, and the table's phone records it.", { player: SEAT })
+      : R.online
       ? t("Nothing can be recorded now.")
       : t("No choice left from the last answer: the choices come back when the network does.");
   put($("choices"), entries.length ? entries.map((e) => entryPanel(e, R.labels, tap)) : h("p", { class: "muted" }, empty));
