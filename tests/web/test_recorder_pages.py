@@ -13,7 +13,7 @@ import requests
 
 from games.hat_trick.constants import PROPS
 from games.registry import all_games
-from tests.web.conftest import Watched, record, start, wizard_rounds
+from tests.web.conftest import Watched, record, start, watching, wizard_rounds
 from tests.web.recorder_support import create_with_form, no_sideways_scrolling, phone, record_path, settled
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
@@ -307,3 +307,42 @@ def test_a_step_recorded_on_another_device_brings_its_choices_without_a_reload(
     undo = page.text_content("[data-action='undo']") or ""
     assert "Undo" in undo and "7" in undo, undo
     assert phone.problems == []
+
+
+def test_a_long_undo_sentence_on_a_320_px_phone_leaves_the_last_choice_above_the_bar(
+    site: str, browser: Any
+) -> None:
+    # The trick's last card wins it and scores the round: "Undo: cy: play a card 3♥ (then trick
+    # won and round scored)" is long. The bar stays short enough that the page's last choice can be
+    # scrolled clear of it, and the whole sentence is still the button's title.
+    match = start(
+        site, "wizard", {"players": ["ann", "bob", "cy"], "setup": {"first_dealer": "ann"}, "options": {}}
+    )
+    hands = {"ann": ["5C"], "bob": ["AS"], "cy": ["3H"]}
+    match.act(site, {"type": "start_round", "trump_card": "7H", "hands": hands})
+    for player in ("bob", "cy", "ann"):
+        match.act(site, {"type": "bid", "player": player, "tricks": 0})
+    for player in ("bob", "cy"):
+        match.act(site, {"type": "play", "player": player, "card": hands[player][0]})
+    match.act(site, {"type": "play", "player": "ann", "card": "5C"})
+    with watching(
+        browser, 15_000, viewport={"width": 320, "height": 640}, is_mobile=True, has_touch=True
+    ) as seen:
+        page = seen.page
+        page.goto(f"{site}{record_path(match.id)}#token={match.token}")
+        settled(page)
+        undo = page.locator("[data-action='undo']")
+        said = undo.text_content() or ""
+        assert "then" in said and undo.get_attribute("title") == said, said
+        bar = page.eval_on_selector(".action-bar", "b => b.getBoundingClientRect().height")
+        free = page.eval_on_selector("#recorder", "r => parseFloat(getComputedStyle(r).paddingBottom)")
+        assert bar <= free, (bar, free)
+        page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+        last = page.eval_on_selector_all(
+            "#recorder > *:not(.action-bar):not(dialog):not([hidden])",
+            "es => Math.max(...es.map(e => e.getBoundingClientRect().bottom))",
+        )
+        top = page.eval_on_selector(".action-bar", "b => b.getBoundingClientRect().top")
+        assert last <= top + 1, (last, top)
+        no_sideways_scrolling(page)
+        assert seen.problems == []

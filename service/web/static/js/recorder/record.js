@@ -123,21 +123,27 @@ function undoSentence() {
   return R.answer.undo.sentence;
 }
 
+/** A bar button's words: cut at three lines on a narrow phone, whole in its title. */
+function label(button, text) {
+  put(button, h("span", {}, text));
+  button.title = text;
+}
+
 function drawCorrections() {
   const last = R.queue[R.queue.length - 1];
   const undo = $("undo");
   const redo = $("redo");
   if (last && last.status === "waiting") {
     undo.disabled = false;
-    undo.textContent = t("Undo: take back “{sentence}” (not sent yet)", { sentence: last.sentence });
+    label(undo, t("Undo: take back “{sentence}” (not sent yet)", { sentence: last.sentence }));
   } else {
     const can = R.answer?.undo?.possible && !R.queue.length && !!R.token;
     undo.disabled = !can;
-    undo.textContent = can ? t("Undo: {sentence}", { sentence: undoSentence() }) : t("Undo");
+    label(undo, can ? t("Undo: {sentence}", { sentence: undoSentence() }) : t("Undo"));
   }
   const canRedo = R.answer?.redo?.possible && !R.queue.length && !!R.token;
   redo.disabled = !canRedo;
-  redo.textContent = canRedo ? t("Redo: {sentence}", { sentence: R.answer.redo.sentence }) : t("Redo");
+  label(redo, canRedo ? t("Redo: {sentence}", { sentence: R.answer.redo.sentence }) : t("Redo"));
 }
 
 function drawConflict(stopped) {
