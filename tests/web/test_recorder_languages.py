@@ -175,3 +175,21 @@ def test_a_finished_examples_score_sheet_says_every_figure_in_the_games_words(
         for team in teams:
             assert all(player in sheet for player in team["players"]), sheet
     assert phone.problems == []
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_hats_swap_names_its_space_once(site: str, phone: Any, lang: str) -> None:
+    # "ann: swap a hat onto the tea table: card 红 1, space 3", never "space space 3".
+    players, setup, options, _, _ = MATCHES["hats"]
+    match = start(site, "hats", {"players": players, "setup": setup, "options": options})
+    catalog = requests.get(f"{site}/i18n/ja.json", timeout=10).json() if lang == "ja" else {}
+    space = catalog.get("space", "space")
+    page = phone.page
+    page.goto(f"{site}{record_path(match.id)}?lang={lang}#token={match.token}")
+    settled(page)
+    version = page.get_attribute("#recorder", "data-version")
+    assert tap_first(page, prefer=("swap",)) == "swap"
+    moved_on(page, version)
+    status = page.text_content("#status") or ""
+    assert status.count(space) == 1, status
+    assert phone.problems == []

@@ -57,7 +57,11 @@ function shown(name, v, entry, spoken) {
 function describe(entry, chosen) {
   // "bob: play 7 of hearts", but "Start the round: leader ann" where no player acts.
   const many = Object.keys(chosen).length > 1 || !entry.fixed.player;
-  const values = Object.entries(chosen).map(([name, v]) => (many ? `${fieldWords(name)} ${shown(name, v, entry, false)}` : shown(name, v, entry, true)));
+  // A value whose words name its field ("tea table space 3") is not named twice.
+  const named = (name, v) => !Array.isArray(v) && R.labels.value?.(name, v, entry)?.named;
+  const values = Object.entries(chosen).map(([name, v]) =>
+    !many || named(name, v) ? shown(name, v, entry, true) : `${fieldWords(name)} ${shown(name, v, entry, false)}`,
+  );
   const title = entryTitle(entry, R.labels);
   if (!values.length) return title.replace(/\.+$/, "");
   const joined = values.join(t(", "));

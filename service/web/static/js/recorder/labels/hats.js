@@ -17,10 +17,10 @@ function hat(v) {
   return number ? t("{colour} hat {number}", { colour: hatType(type), number }) : String(v);
 }
 
-/** A value as shown and as spoken. */
+/** A value as shown and as spoken (`named`: its words name its field too, "space 3"). */
 export function value(field, v) {
   const last = field.split(".").pop();
-  if (last === "space") return { text: t("space {n}", { n: v }), spoken: t("tea table space {n}", { n: v }) };
+  if (last === "space") return { text: t("space {n}", { n: v }), spoken: t("tea table space {n}", { n: v }), named: true };
   if (["card", "discarded", "drawn", "given", "received"].includes(last)) {
     const [type, number] = String(v).split("-");
     return { text: number ? `${hatType(type)} ${number}` : String(v), spoken: hat(v) };

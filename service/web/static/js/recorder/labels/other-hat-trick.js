@@ -21,7 +21,7 @@ export function value(field, v) {
   }
   if (last === "slot" || last === "with_slot") {
     const n = Number(v) + 1;
-    return { text: t("slot {n}", { n }), spoken: last === "slot" ? t("own prop in slot {n}", { n }) : t("their prop in slot {n}", { n }) };
+    return { text: t("slot {n}", { n }), spoken: last === "slot" ? t("own prop in slot {n}", { n }) : t("their prop in slot {n}", { n }), named: true };
   }
   if (typeof v === "string") return { text: propName(v), spoken: propName(v) };
   // A perform's props, slot 1's then slot 2's; the reveal's props of one player alike.
