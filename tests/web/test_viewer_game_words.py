@@ -3,6 +3,7 @@ documents' words), and who each step is credited to."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -14,6 +15,13 @@ from tests.web.conftest import Recorded, record_seed, viewer_path, wait_for_view
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 Frame = dict[str, Any]
 LANGUAGES = ["zh", "ja"]
+
+# Hat Trick's props as the page's language calls them (the glossaries' words).
+PROPS = {
+    "zh": {"coin": "金币", "rabbit": "兔子", "tube": "圆筒", "goblet": "高脚杯", "hat": "魔术帽"},
+    "ja": {"coin": "金貨", "rabbit": "ウサギ", "tube": "筒", "goblet": "ゴブレット", "hat": "帽子"},
+}
+PROP_IDS = re.compile(r"\b(?:coin|rabbit|tube|goblet|hat|table)\b")
 
 
 def frames_of(site: str, match: Recorded) -> list[Frame]:
@@ -58,3 +66,22 @@ def test_hat_trick_says_each_of_its_phases_in_its_own_words(site: str, page: Any
         shown[phase] = shown_phase(page).split(" · ")[0]
     # Not The Other Hat Trick's "everything is revealed", and no machine name.
     assert shown == HAT_TRICK_PHASES[lang]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_hat_trick_stack_is_drawn_with_its_props_in_words(site: str, page: Any, lang: str) -> None:
+    match = record_seed(site, "hat-trick", 1)
+
+    def declared(frame: Frame) -> bool:
+        """A declaration waits with a stack of three props or more, one of them in another."""
+        stacks = [d.get("stack") or [] for d in frame["state"]["queue"]]
+        return bool(stacks) and len(stacks[0]) >= 3 and any("in" in place for place in stacks[0])
+
+    frame = first(frames_of(site, match), declared)
+    stack = frame["state"]["queue"][0]["stack"]
+    open_in(page, site, match, frame["step"], lang)
+    drawn = page.locator("#board .drawn-stack").first
+    # Each box's own name (what is in it and on it is drawn inside the box, after its name).
+    names = drawn.locator(".prop-box").evaluate_all("boxes => boxes.map((b) => b.firstChild.textContent)")
+    assert sorted(names) == sorted(PROPS[lang][place["prop"]] for place in stack)
+    assert not PROP_IDS.search(drawn.inner_text()), drawn.inner_text()

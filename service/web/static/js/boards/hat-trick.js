@@ -65,7 +65,7 @@ function drawStack(stack) {
       h(
         "span",
         { class: `prop-box prop-${place.prop}` },
-        place.prop,
+        prop(place.prop),
         inside(place.prop, "in").length ? h("span", { class: "inside" }, inside(place.prop, "in").map(tower)) : null,
       ),
       inside(place.prop, "on").length ? h("span", { class: "above" }, inside(place.prop, "on").map(tower)) : null,
