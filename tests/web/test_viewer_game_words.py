@@ -85,3 +85,32 @@ def test_a_hat_trick_stack_is_drawn_with_its_props_in_words(site: str, page: Any
     names = drawn.locator(".prop-box").evaluate_all("boxes => boxes.map((b) => b.firstChild.textContent)")
     assert sorted(names) == sorted(PROPS[lang][place["prop"]] for place in stack)
     assert not PROP_IDS.search(drawn.inner_text()), drawn.inner_text()
+
+
+# --- The Hobbit ---------------------------------------------------------------------------------
+
+HOBBIT_DISCARD = {"zh": ("弃掉", "弃牌"), "ja": ("を捨てる", "捨てる")}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_hobbit_card_handed_out_to_no_one_is_said_to_be_discarded(site: str, page: Any, lang: str) -> None:
+    match = record_seed(site, "hobbit", 4)
+
+    def discarding(frame: Frame) -> bool:
+        event = frame["event"]
+        return event["type"] == "CardsDistributed" and "discard" in event["data"]["cards"].values()
+
+    frame = first(frames_of(site, match), discarding)
+    discarded = list(frame["event"]["data"]["cards"].values()).count("discard")
+    open_in(page, site, match, frame["step"], lang)
+    in_sentence, on_board = HOBBIT_DISCARD[lang]
+    # The step's sentence, above the board and in the step list.
+    for said in (
+        page.inner_text("#step-sentence"),
+        page.inner_text(f"#events li[data-step='{frame['step']}'] .said"),
+    ):
+        assert said.count(in_sentence) == discarded and "discard" not in said, said
+    # The trick's distribution on the board: each card and where it went.
+    lines = page.locator("#board ul.plain li").all_inner_texts()
+    assert sum(line.endswith(f"→ {on_board}") for line in lines) == discarded, lines
+    assert not any("discard" in line for line in lines), lines
