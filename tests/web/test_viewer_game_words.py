@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import requests
 
-from tests.web.conftest import Recorded, record_seed, viewer_path, wait_for_viewer
+from tests.web.conftest import Recorded, open_viewer, record_seed, viewer_path, wait_for_viewer
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 Frame = dict[str, Any]
@@ -114,3 +114,38 @@ def test_a_hobbit_card_handed_out_to_no_one_is_said_to_be_discarded(site: str, p
     lines = page.locator("#board ul.plain li").all_inner_texts()
     assert sum(line.endswith(f"→ {on_board}") for line in lines) == discarded, lines
     assert not any("discard" in line for line in lines), lines
+
+
+# --- Hats ---------------------------------------------------------------------------------------
+
+
+def test_a_hats_swap_is_credited_to_its_player_and_the_turn_it_starts_to_the_table(
+    site: str, page: Any
+) -> None:
+    match = record_seed(site, "hats", 0)
+    frames = frames_of(site, match)
+
+    def starts_a_turn(pair: tuple[Frame, Frame]) -> bool:
+        """A swap whose action started the player's turn first (TurnStarted, then HatSwapped)."""
+        before, swap = pair
+        one = before["event"]["meta"]["action_id"] == swap["event"]["meta"]["action_id"]
+        return one and (before["event"]["type"], swap["event"]["type"]) == ("TurnStarted", "HatSwapped")
+
+    _, swap = next(filter(starts_a_turn, zip(frames, frames[1:], strict=False)))
+    player, step = swap["event"]["data"]["player"], swap["step"]
+    open_viewer(page, site, match.id, step)
+
+    def credited(at: int) -> str:
+        return str(page.inner_text(f"#events li[data-step='{at}'] .actor"))
+
+    assert credited(step) == player
+    assert page.inner_text("#step-sentence strong") == player
+    assert credited(step - 1) == "the table"
+    # Every main action, redraw and favourite is its player's, whether it started a turn or not;
+    # the turn it started and the end of play it brought are the table's.
+    for frame in frames:
+        event = frame["event"]
+        if event["type"] in {"HatSwapped", "BlackHatMade", "CardRedrawn", "FavouriteRevealed"}:
+            assert credited(frame["step"]) == event["data"]["player"], event
+        elif event["type"] in {"TurnStarted", "PlayEnded"}:
+            assert credited(frame["step"]) == "the table", event
