@@ -149,3 +149,17 @@ def test_a_hats_swap_is_credited_to_its_player_and_the_turn_it_starts_to_the_tab
             assert credited(frame["step"]) == event["data"]["player"], event
         elif event["type"] in {"TurnStarted", "PlayEnded"}:
             assert credited(frame["step"]) == "the table", event
+
+
+HATS_COLUMN = {"zh": "帽子牌", "ja": "帽子カード"}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_hats_collections_name_their_hat_cards_column_in_words(site: str, page: Any, lang: str) -> None:
+    match = record_seed(site, "hats", 0)
+    open_in(page, site, match, 10, lang)
+    heads = page.locator("#board table.grid thead th").all_inner_texts()
+    assert heads[1] == HATS_COLUMN[lang], heads
+    assert "Hats" not in heads
+    # On a phone each cell is labelled with its column.
+    assert page.locator(f"#board table.grid td[data-label='{HATS_COLUMN[lang]}']").count() > 0

@@ -68,7 +68,7 @@ function collections(state, cookie) {
       String(state.plays?.[p] ?? 0),
     ];
   });
-  const heads = [t("Player"), t("Hats"), t("Black hats"), t("Points"), t("Favourite"), t("Hand"), t("Plays")];
+  const heads = [t("Player"), t("Hat cards"), t("Black hats"), t("Points"), t("Favourite"), t("Hand"), t("Plays")];
   return table(t("Collections"), heads, rows);
 }
 
