@@ -2,6 +2,7 @@
 // whether the raw log is listed, and the scoreboard. Which steps count is the server's answer
 // (each frame's `effective`); nothing here decides it again.
 
+import { boardOf } from "./boards/registry.js";
 import { CORRECTIONS } from "./history.js";
 import { t } from "./i18n.js";
 
@@ -9,13 +10,20 @@ import { t } from "./i18n.js";
 export const V = { id: "", match: null, title: "", frames: [], step: 0, raw: false, scores: null, embedded: false };
 
 /** Mark a frame as the list shows it: `correction` (an undo or redo), `undone` (not effective),
- * and `by`: who sent it, or "the table" for a step the rules derived from the action before it
- * (the same action's later events: a trick won, a round scored). */
+ * and `by`: who sent it for the step that is the action itself, or "the table" for a step the
+ * rules derived from it (the action's other events: a trick won, a round scored; and what the
+ * game's board lists as `leading`, recorded before the action's own event: Hats' TurnStarted).
+ * `before` is the frame logged just before, already marked. */
 export function mark(frame, before) {
   const meta = frame.event.meta || {};
   frame.correction = CORRECTIONS.includes(frame.event.type);
   frame.undone = !frame.correction && frame.effective === false;
-  const derived = !("action" in meta) && meta.action_id && meta.action_id === before?.event.meta?.action_id;
+  const same = !("action" in meta) && meta.action_id && meta.action_id === before?.event.meta?.action_id;
+  const taken = Boolean(same && before.ownTaken); // the action's own step came earlier
+  const leading = (boardOf(V.match?.game).leading || []).includes(frame.event.type);
+  frame.own = !taken && !leading;
+  frame.ownTaken = taken || frame.own;
+  const derived = Boolean(meta.action_id) && !frame.own;
   frame.by = derived || frame.actor === "table" ? t("the table") : frame.actor;
   return frame;
 }

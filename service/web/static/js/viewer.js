@@ -72,7 +72,8 @@ async function firstLook(asked) {
     getJSON(`/v1/games/${encodeURIComponent(match.game)}`).catch(() => null),
     framesBetween(V.id, ...span),
   ]);
-  Object.assign(V, { match, scores, title: game?.title || "", frames: markAll(frames) });
+  Object.assign(V, { match, scores, title: game?.title || "" });
+  V.frames = markAll(frames); // who a step is credited to depends on the game
   return span;
 }
 

@@ -4,7 +4,8 @@ import { h, words } from "../dom.js";
 import { disputeWords } from "../history.js";
 import { filled, t } from "../i18n.js";
 
-// Each game's phases in words (the state keeps the machine name).
+// The games' phases in words (the state keeps the machine name). A game whose phase of the same
+// name means something else gives its own words to phase() (Hat Trick's "reveal").
 const PHASES = {
   start_round: t("between rounds"),
   round_start: t("between rounds"),
@@ -38,9 +39,9 @@ export function colourCard(code) {
   return `${colourWord(colour)} ${value ?? ""}`.trim();
 }
 
-/** A phase's machine name in words. */
-export function phaseWords(id) {
-  return PHASES[id] || String(id || "").replace(/_/g, " ");
+/** A phase's machine name in words: the game's own word for it (`own`) first, then the shared one. */
+export function phaseWords(id, own = {}) {
+  return own[id] || PHASES[id] || String(id || "").replace(/_/g, " ");
 }
 
 /**
@@ -56,11 +57,12 @@ export function part(title, ...children) {
   return h("section", { class: "part" }, h("h3", {}, title), ...children);
 }
 
-/** The phase and who acts next, in words: "bidding · ann to act", "finished". */
-export function phase(state) {
+/** The phase and who acts next, in words: "bidding · ann to act", "finished". `own`: the game's
+ * words for phases it names differently ({phase: t("…")}). */
+export function phase(state, own) {
   if (state.finished) return t("finished");
   const who = state.to_act || [];
-  const now = phaseWords(state.phase);
+  const now = phaseWords(state.phase, own);
   return who.length ? t("{phase} · {players} to act", { phase: now, players: words(who) }) : now;
 }
 

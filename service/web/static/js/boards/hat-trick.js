@@ -14,6 +14,8 @@ export function propName(id) {
 }
 const DISCARDED = { abandoned: t("abandoned"), all_failed: t("every player failed") };
 const JUDGES = { table: t("the table"), tabletape: t("tabletape") };
+// Hat Trick's phases: a challenge card to turn, everyone building, declarations to judge.
+const PHASES = { reveal: t("turning a challenge card"), build: t("building stacks"), judge: t("judging declarations") };
 
 function challenge(card) {
   if (!card) return h("p", { class: "muted" }, t("No card is in play."));
@@ -63,7 +65,7 @@ function drawStack(stack) {
       h(
         "span",
         { class: `prop-box prop-${place.prop}` },
-        place.prop,
+        prop(place.prop),
         inside(place.prop, "in").length ? h("span", { class: "inside" }, inside(place.prop, "in").map(tower)) : null,
       ),
       inside(place.prop, "on").length ? h("span", { class: "above" }, inside(place.prop, "on").map(tower)) : null,
@@ -128,7 +130,7 @@ export function board(state, extra) {
     "div",
     { class: "hat-trick" },
     facts([
-      [t("Phase"), phase(state)],
+      [t("Phase"), phase(state, PHASES)],
       [t("Deck"), t("{revealed} revealed, {left} left", { revealed: state.cards_revealed, left: state.cards_left })],
       [t("Target"), String(state.options?.target ?? "—")],
       [t("Still building"), words(state.in_round || []) || "—"],

@@ -4,6 +4,10 @@ import { h, table, words } from "../dom.js";
 import { t, tn } from "../i18n.js";
 import { colourCard, colourWord, disputes, facts, name, overSteps, part, phase, sentenceFor } from "./common.js";
 
+/** The events the rules record before the action's own: the next player's first action (a swap,
+ * a black hat, a redraw or a partner trade) starts their turn first, then is what they did. */
+export const leading = ["TurnStarted"];
+
 /** A hat type (its colour) in words. */
 export const hatType = colourWord;
 /** A hat card in words: its colour and its value ("blue-4" is "blue 4"). */
@@ -64,7 +68,7 @@ function collections(state, cookie) {
       String(state.plays?.[p] ?? 0),
     ];
   });
-  const heads = [t("Player"), t("Hats"), t("Black hats"), t("Points"), t("Favourite"), t("Hand"), t("Plays")];
+  const heads = [t("Player"), t("Hat cards"), t("Black hats"), t("Points"), t("Favourite"), t("Hand"), t("Plays")];
   return table(t("Collections"), heads, rows);
 }
 

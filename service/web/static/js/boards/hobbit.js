@@ -11,6 +11,8 @@ const side = (id) => SIDES[id] || id;
 // A card's mark and what it does to whoever receives it.
 const MARKS = { light: t("light"), dark: t("dark"), pipe: t("pipe") };
 const EFFECTS = { damage: t("damage"), heal: t("heal"), pipe: t("pipe") };
+// Where a distribution sends a card no player receives (no player may take this name).
+const DISCARD = "discard";
 
 // How a match can be decided, by the result's reason.
 const ENDINGS = {
@@ -95,7 +97,7 @@ function trick(state) {
           "div",
           {},
           h("h4", {}, t("Distribution")),
-          h("ul", { class: "plain" }, given.map(([c, p]) => h("li", {}, card(c), " → ", p))),
+          h("ul", { class: "plain" }, given.map(([c, p]) => h("li", {}, card(c), " → ", p === DISCARD ? t("discard") : p))),
         )
       : null,
   );
@@ -133,7 +135,9 @@ export function sentence(event) {
     case "TrickWon":
       return t("{player} wins trick {trick} with {card}", d);
     case "CardsDistributed": {
-      const cards = Object.entries(d.cards || {}).map(([c, p]) => t("{card} to {player}", { card: colourCard(c), player: p }));
+      const cards = Object.entries(d.cards || {}).map(([c, p]) =>
+        p === DISCARD ? t("discard {card}", { card: colourCard(c) }) : t("{card} to {player}", { card: colourCard(c), player: p }),
+      );
       return t("{player} hands out the trick: {cards}", { player: d.player, cards: cards.join(t(", ")) });
     }
     case "CardTookEffect":

@@ -17,6 +17,9 @@
 //                                    optional. Where rounds and tricks begin or end, for the
 //                                    "jump to" list: each a step, its label and the group
 //                                    (a round) it is listed under.
+//   leading: [event type]            optional. Events the rules record before an action's own
+//                                    event (Hats' TurnStarted before a swap): credited to "the
+//                                    table", and the action's next event to whoever sent it.
 // A game missing here still opens: its view is shown as the API gives it (PLAIN).
 
 import { h } from "../dom.js";
