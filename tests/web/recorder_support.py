@@ -77,12 +77,16 @@ def fill(page: Any, name: str, value: Any) -> None:
     controls = page.locator(f"[name='{name}']")
     if isinstance(value, list) and controls.count() > 1:
         for i, item in enumerate(value):
-            controls.nth(i).fill(str(item))
+            one = controls.nth(i)
+            if one.evaluate("c => c.tagName") == "SELECT":
+                one.select_option(str(item))
+            else:
+                one.fill(str(item))
         return
     control = controls.first
     kind = control.evaluate("c => c.tagName + ':' + (c.type || '')")
     if kind.startswith("SELECT"):
-        control.select_option(str(value))
+        control.select_option([str(v) for v in value] if isinstance(value, list) else str(value))
     elif kind.endswith("checkbox"):
         control.set_checked(bool(value))
     else:

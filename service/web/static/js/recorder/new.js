@@ -13,6 +13,8 @@ import { registerWorker } from "./offline.js";
 const $ = (id) => document.getElementById(id);
 const form = $("new-match");
 let game = null;
+// The game's words for its ids (labels/<game>.js): its setup's cards and types are chosen, not typed.
+let labels = {};
 
 function seatInput(n, value = "") {
   const id = `seat-${n}`;
@@ -65,18 +67,26 @@ function refreshPlayers() {
   if (form.querySelector("[data-keyed]")) drawSchemas();
 }
 
+/** What a control holds, to keep across a redraw (several values for a list's select). */
+function keptValue(control) {
+  if (control.type === "checkbox") return control.checked;
+  return control.multiple ? [...control.selectedOptions].map((o) => o.value) : control.value;
+}
+
 function drawSchemas() {
   for (const part of ["setup", "options"]) {
     const schema = game[part];
     const names = Object.keys(schema.properties || {});
     const required = new Set(schema.required || []);
     const box = $(part);
-    const kept = new Map([...box.querySelectorAll("[name]")].map((c) => [c.name + (c.id || ""), c.type === "checkbox" ? c.checked : c.value]));
-    put(box, h("legend", {}, part === "setup" ? t("Setup") : t("Options")), names.map((n) => field(part, n, schema.properties[n], required.has(n), players())));
+    const kept = new Map([...box.querySelectorAll("[name]")].map((c) => [c.name + (c.id || ""), keptValue(c)]));
+    const choices = (n) => (part === "setup" ? labels.setup?.[n] : null);
+    put(box, h("legend", {}, part === "setup" ? t("Setup") : t("Options")), names.map((n) => field(part, n, schema.properties[n], required.has(n), players(), choices(n))));
     for (const control of box.querySelectorAll("[name]")) {
       const was = kept.get(control.name + (control.id || ""));
       if (was === undefined) continue;
       if (control.type === "checkbox") control.checked = was;
+      else if (control.multiple) for (const option of control.options) option.selected = was.includes(option.value);
       else control.value = was;
     }
     box.hidden = names.length === 0;
@@ -86,6 +96,7 @@ function drawSchemas() {
 async function chooseGame(id) {
   $("new-status").textContent = t("Loading the game…");
   game = await getJSON(`/v1/games/${encodeURIComponent(id)}`);
+  labels = await import(`./labels/${game.id}.js`).catch(() => ({}));
   const { min, max } = game.players;
   $("game-about").textContent = min === max ? t("{count} players.", { count: min }) : t("{min} to {max} players.", { min, max });
   const seats = $("seats");

@@ -159,8 +159,18 @@ function select(name, values, chosen, required, id, describedBy) {
   return h("select", { name, id, required, "aria-describedby": describedBy }, options);
 }
 
-function leaf(name, schema, required, id, describedBy, players) {
+/** A select of a game's ids said in words (`choices`: [value, words] each); several for a list. */
+function chosen(name, choices, required, id, describedBy, extra = {}) {
+  const many = extra.multiple;
+  const blank = many ? [] : [h("option", { value: "" }, required ? t("choose…") : "—")];
+  const options = choices.map(([value, said]) => h("option", { value }, said));
+  return h("select", { name, id, required: required && !many, "aria-describedby": describedBy, ...extra }, [...blank, ...options]);
+}
+
+function leaf(name, schema, required, id, describedBy, players, choices) {
   const field = name.split(".").pop();
+  if (choices && schema.type === "string") return chosen(name, choices, required, id, describedBy);
+  if (choices && schema.type === "array") return chosen(name, choices, required, id, describedBy, { multiple: true, "data-many": "", size: 6 });
   if (schema.enum) return select(name, schema.enum, schema.default, required, id, describedBy);
   if (schema.type === "boolean") {
     return h("input", { type: "checkbox", name, id, checked: schema.default === true, "aria-describedby": describedBy });
@@ -192,8 +202,10 @@ function hint(id, text) {
   return text ? h("p", { class: "hint muted", id }, t(text)) : null;
 }
 
-/** One field of a schema: its label, its control(s) and its description. */
-export function field(prefix, name, schema, required, players) {
+/** One field of a schema: its label, its control(s) and its description. `choices`: the game's
+ * words for a field whose values are ids (Hats' cards: "red 1", never "red-1"), from its labels
+ * module; such a field is chosen from a list, not typed. */
+export function field(prefix, name, schema, required, players, choices = null) {
   const path = `${prefix}.${name}`;
   const id = path.replace(/\W/g, "-");
   const hid = `${id}-hint`;
@@ -202,17 +214,19 @@ export function field(prefix, name, schema, required, players) {
   const label = `${fieldWords(name)}${optional}`;
   if (keyedByPlayer(schema)) {
     const rows = players.map((p, i) =>
-      h("div", { class: "pair" }, h("label", { for: `${id}-${i}` }, p), leaf(`${path}.${p}`, schema.additionalProperties, false, `${id}-${i}`, hid, players)),
+      h("div", { class: "pair" }, h("label", { for: `${id}-${i}` }, p), leaf(`${path}.${p}`, schema.additionalProperties, false, `${id}-${i}`, hid, players, choices)),
     );
     return h("fieldset", { class: "field", "data-keyed": path }, h("legend", {}, label), hint(hid, schema.description), rows);
   }
   if (schema.type === "array" && schema.items?.type === "string" && (schema.maxItems || 99) <= MAX_LISTED_ITEMS) {
     const inputs = Array.from({ length: schema.maxItems }, (_, i) =>
-      h("input", { name: path, id: `${id}-${i}`, autocomplete: "off", "aria-label": `${label}: ${i + 1}`, "aria-describedby": hid }),
+      choices
+        ? chosen(path, choices, false, `${id}-${i}`, hid, { "aria-label": `${label}: ${i + 1}` })
+        : h("input", { name: path, id: `${id}-${i}`, autocomplete: "off", "aria-label": `${label}: ${i + 1}`, "aria-describedby": hid }),
     );
     return h("fieldset", { class: "field", "data-items": path }, h("legend", {}, label), hint(hid, schema.description), h("div", { class: "items" }, inputs));
   }
-  const control = leaf(path, schema, required, id, hid, players);
+  const control = leaf(path, schema, required, id, hid, players, choices);
   const row = control.type === "checkbox" ? h("label", { class: "check" }, control, " ", label) : [h("label", { for: id }, label), control];
   return h("div", { class: "field", "data-schema-type": schema.type || "" }, row, hint(hid, schema.description));
 }
@@ -226,6 +240,10 @@ function put(target, path, value) {
 
 function typed(control, schema) {
   if (control.type === "checkbox") return control.checked;
+  if (control.hasAttribute("data-many")) {
+    const picked = [...control.selectedOptions].map((o) => o.value);
+    return picked.length ? picked : undefined;
+  }
   const raw = control.value.trim();
   if (raw === "") return undefined;
   if (control.hasAttribute("data-json")) return JSON.parse(raw);

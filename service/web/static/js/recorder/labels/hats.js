@@ -1,7 +1,18 @@
 // Hats' cards and choices in words: "blue-4" is "blue hat 4"; a space is the tea table's.
 
+import { colourCard } from "../../boards/common.js";
 import { hatType } from "../../boards/hats.js";
 import { t } from "../../i18n.js";
+
+const TYPES = ["red", "orange", "yellow", "green", "blue", "purple", "pink"];
+const CARDS = TYPES.flatMap((type) => [1, 2, 3, 4, 5, 6].map((n) => `${type}-${n}`));
+
+/** The setup's fields whose values are ids, offered in words on /new: [value, words] each. */
+export const setup = {
+  table: CARDS.map((card) => [card, colourCard(card)]),
+  removed_types: TYPES.map((type) => [type, hatType(type)]),
+  hands: CARDS.map((card) => [card, colourCard(card)]),
+};
 
 /** What each action type is called. */
 export const actions = {
