@@ -5,6 +5,7 @@ the score sheet then shows what GET /scores computes."""
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 import pytest
@@ -36,7 +37,13 @@ HOBBIT_DUO = {"ann": "gandalf", "bob": "smaug"}
 
 def scores_on_the_sheet(site: str, page: Any, match_id: str) -> None:
     """The sheet, one tap away, shows the winners and every total the API computes."""
+    # The scoreboard is projected after the last step is logged: wait until it has the match's end
+    # (on a loaded machine the workers may project it a moment after the page says it is over).
+    deadline = time.monotonic() + 15
     scores = requests.get(f"{site}/v1/matches/{match_id}/scores", timeout=10).json()
+    while not scores["finished"] and time.monotonic() < deadline:
+        time.sleep(0.1)
+        scores = requests.get(f"{site}/v1/matches/{match_id}/scores", timeout=10).json()
     sheet = shown_totals(page)
     assert scores["finished"] is True
     assert "Finished." in sheet
