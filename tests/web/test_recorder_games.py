@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import requests
 
-from tests.web.conftest import Watched, start
+from tests.web.conftest import Recorded, Watched, start
 from tests.web.recorder_support import (
     MATCHES,
     create_with_form,
@@ -139,25 +139,26 @@ def test_after_an_undo_or_a_redo_the_undo_button_names_the_action_it_would_take_
     assert phone.problems == []
 
 
-def test_a_revoke_the_rules_flag_is_marked_before_the_tap_and_said_in_words_after_it(
-    site: str, phone: Watched
-) -> None:
+def wizard_before_a_revoke(site: str) -> Recorded:
+    """Round 2 of a Wizard match in which bob played a spade on a heart lead in trick 1: his 7 of
+    hearts now would be a revoke, seen from public facts."""
     match = start(
         site, "wizard", {"players": ["ann", "bob", "cy"], "setup": {"first_dealer": "ann"}, "options": {}}
     )
-    match.act(
-        site,
-        {
-            "type": "record_round",
-            "bids": {"ann": 0, "bob": 0, "cy": 1},
-            "tricks": {"ann": 0, "bob": 0, "cy": 1},
-        },
-    )
+    round_one = {"bids": {"ann": 0, "bob": 0, "cy": 1}, "tricks": {"ann": 0, "bob": 0, "cy": 1}}
+    match.act(site, {"type": "record_round", **round_one})
     match.act(site, {"type": "start_round", "trump_card": "2C"})
     for player in ("cy", "ann", "bob"):
         match.act(site, {"type": "bid", "player": player, "tricks": 0})
     for player, card in (("cy", "5H"), ("ann", "6H"), ("bob", "3S"), ("ann", "KD")):
         match.act(site, {"type": "play", "player": player, "card": card})
+    return match
+
+
+def test_a_revoke_the_rules_flag_is_marked_before_the_tap_and_said_in_words_after_it(
+    site: str, phone: Watched
+) -> None:
+    match = wizard_before_a_revoke(site)
     page = phone.page
     page.goto(f"{site}{record_path(match.id)}#token={match.token}")
     settled(page)
@@ -176,25 +177,10 @@ def test_a_revoke_the_rules_flag_is_marked_before_the_tap_and_said_in_words_afte
 def test_a_dispute_raised_by_a_tap_is_said_in_the_pages_language(
     site: str, phone: Watched, game: str
 ) -> None:
-    # Wizard: ann showed out of hearts in trick 1, then plays a heart. The Hobbit: bob did not
-    # follow light in trick 1, then plays a light card.
+    # Wizard: bob showed out of hearts in trick 1, then plays a heart. The Hobbit: bob did not
+    # follow red in trick 1, then plays a red card.
     if game == "wizard":
-        match = start(
-            site, game, {"players": ["ann", "bob", "cy"], "setup": {"first_dealer": "ann"}, "options": {}}
-        )
-        match.act(
-            site,
-            {
-                "type": "record_round",
-                "bids": dict.fromkeys(("ann", "bob", "cy"), 0),
-                "tricks": {"ann": 0, "bob": 0, "cy": 1},
-            },
-        )
-        match.act(site, {"type": "start_round", "trump_card": "2C"})
-        for player in ("cy", "ann", "bob"):
-            match.act(site, {"type": "bid", "player": player, "tricks": 0})
-        for player, card in (("cy", "5H"), ("ann", "6H"), ("bob", "3S"), ("ann", "KD")):
-            match.act(site, {"type": "play", "player": player, "card": card})
+        match = wizard_before_a_revoke(site)
     else:
         match = start(
             site, game, {"players": ["ann", "bob"], "setup": {"characters": HOBBIT_DUO}, "options": {}}
