@@ -3,6 +3,7 @@
 // keeps every action until the server has it (offline included).
 
 import { h, put, words } from "../dom.js";
+import { disputeWords } from "../history.js";
 import { TAG, t, tn } from "../i18n.js";
 import { build, entryPanel, entryTitle, fieldWords } from "./choices.js";
 import { enqueue, recall, registerWorker, remember, remove, waiting } from "./offline.js";
@@ -20,7 +21,7 @@ const ID = decodeURIComponent(window.location.pathname.split("/")[2] || "");
 // On a player's own phone (/matches/{id}/seat/{player}): that seat's choices and facts only.
 const SEAT = document.getElementById("recorder").dataset.seat || "";
 const SECRET_BIDDING = ["secret", "simultaneous"];
-const R = { token: null, match: null, answer: null, state: null, labels: {}, online: navigator.onLine, queue: [] };
+const R = { token: null, match: null, answer: null, labels: {}, online: navigator.onLine, queue: [] };
 const api = (tail = "") => `/v1/matches/${encodeURIComponent(ID)}${tail}`;
 
 /** An Idempotency-Key: random, and made without crypto.randomUUID (absent over plain HTTP). */
@@ -95,10 +96,10 @@ function drawChoices() {
   const entries = offered();
   // A seat records its own player's moves; what the table records for them (The Hobbit's
   // distribution by the trick's winner) is done on the table's phone.
-  const tables = SEAT && R.answer.to_act.includes(SEAT);
+  const tableRecords = SEAT && R.answer.to_act.includes(SEAT);
   const empty = R.answer.finished
     ? t("The match is over: nothing more to record.")
-    : tables && R.online
+    : tableRecords && R.online
       ? t("{player} decides now, and the table's phone records it.", { player: SEAT })
       : R.online
       ? t("Nothing can be recorded now.")
@@ -121,12 +122,6 @@ function drawOffline() {
     : t("Offline. The choices shown were legal at step {step}; what you record now waits on this device until the network is back.", { step: R.answer.version });
 }
 
-/** What Undo takes back, as GET …/next says it in the page's language: the action and what it
- * derived, whichever device recorded it, and after an Undo or a Redo the action now last. */
-function undoSentence() {
-  return R.answer.undo.sentence;
-}
-
 /** A bar button's words: cut at three lines on a narrow phone, whole in its title. */
 function label(button, text) {
   put(button, h("span", {}, text));
@@ -143,7 +138,9 @@ function drawCorrections() {
   } else {
     const can = R.answer?.undo?.possible && !R.queue.length && !!R.token;
     undo.disabled = !can;
-    label(undo, can ? t("Undo: {sentence}", { sentence: undoSentence() }) : t("Undo"));
+    // What the next Undo takes back, as GET …/next says it in the page's language: the action and
+    // what it derived, whichever device recorded it (after an Undo or a Redo, the action now last).
+    label(undo, can ? t("Undo: {sentence}", { sentence: R.answer.undo.sentence }) : t("Undo"));
   }
   const canRedo = R.answer?.redo?.possible && !R.queue.length && !!R.token;
   redo.disabled = !canRedo;
@@ -238,19 +235,12 @@ async function sync(sentence) {
   else if (stopped) say(t("{count} waiting.", { count: R.queue.length }), "queued");
   // Nothing was left to send (the waiting actions were discarded): nothing is being sent.
   else if (!done.recorded) say("", "idle");
-  const raised = done.events.filter((e) => e.type === "DisputeRaised").map((e) => e.data?.dispute || e.data || {});
+  // What the rules accept but flag (a revoke found from public facts) is said at once, from its
+  // facts in the page's language, as the viewer says it.
+  const disputes = done.events.filter((e) => e.type === "DisputeRaised").map((e) => disputeWords(e.data?.dispute || e.data || {}) || t("a dispute"));
+  if (disputes.length) $("alert").textContent = t("Recorded, with a dispute: {disputes} Undo takes it back.", { disputes: disputes.join(" ") });
   drawConflict(R.queue.length ? stopped : null);
   await refresh();
-  // What the rules accept but flag (a revoke found from public facts) is said at once, in the
-  // page's language: the match's state says each dispute (`said`) beside the stored English.
-  if (raised.length) $("alert").textContent = t("Recorded, with a dispute: {disputes} Undo takes it back.", { disputes: raised.map(disputeWords).join(" ") });
-}
-
-/** A dispute just raised, as the state read after it says it in the page's language. */
-function disputeWords(raised) {
-  const same = (d) => Object.entries(raised).every(([k, v]) => k === "message" || JSON.stringify(d?.[k]) === JSON.stringify(v));
-  const told = (R.state?.disputes || []).findLast(same);
-  return told?.said || told?.message || raised.message || t("a dispute");
 }
 
 function tap(entry, chosen) {
@@ -266,7 +256,7 @@ async function undo() {
     draw();
     return;
   }
-  await send("undo", null, t("Undo: {sentence}", { sentence: undoSentence() }));
+  await send("undo", null, t("Undo: {sentence}", { sentence: R.answer.undo.sentence }));
 }
 
 async function resolve(step) {
@@ -286,8 +276,7 @@ async function refresh(known = null) {
     R.online = true;
     R.answer = answer;
     await remember(ID, { next: answer });
-    R.state = (await getJSON(api("/state"))).state;
-    drawBids(R.state);
+    drawBids((await getJSON(api("/state"))).state);
   } catch (error) {
     if (error.status) $("alert").textContent = error.message;
     else if (!error.quiet) R.online = false;

@@ -151,27 +151,19 @@ function keyedByPlayer(schema) {
   return schema.type === "object" && schema.additionalProperties && schema["x-keyed-by"] === "player";
 }
 
-function select(name, values, chosen, required, id, describedBy) {
-  const options = required && chosen !== undefined ? [] : [h("option", { value: "" }, required ? t("choose…") : "—")];
-  for (const value of values) {
-    options.push(h("option", { value: String(value), selected: String(value) === String(chosen) }, keyWords(value)));
-  }
-  return h("select", { name, id, required, "aria-describedby": describedBy }, options);
-}
-
-/** A select of a game's ids said in words (`choices`: [value, words] each); several for a list. */
-function chosen(name, choices, required, id, describedBy, extra = {}) {
-  const many = extra.multiple;
-  const blank = many ? [] : [h("option", { value: "" }, required ? t("choose…") : "—")];
-  const options = choices.map(([value, said]) => h("option", { value }, said));
-  return h("select", { name, id, required: required && !many, "aria-describedby": describedBy, ...extra }, [...blank, ...options]);
+/** A select of values said in words (`choices`: [value, words] each): one value, with a blank
+ * first unless one is required and given, or several (`extra.multiple`: a list, no blank). */
+function select(name, choices, chosen, required, id, describedBy, extra = {}) {
+  const blank = extra.multiple || (required && chosen !== undefined) ? [] : [h("option", { value: "" }, required ? t("choose…") : "—")];
+  const options = choices.map(([value, said]) => h("option", { value: String(value), selected: chosen !== undefined && String(value) === String(chosen) }, said));
+  return h("select", { name, id, required: required && !extra.multiple, "aria-describedby": describedBy, ...extra }, [...blank, ...options]);
 }
 
 function leaf(name, schema, required, id, describedBy, players, choices) {
   const field = name.split(".").pop();
-  if (choices && schema.type === "string") return chosen(name, choices, required, id, describedBy);
-  if (choices && schema.type === "array") return chosen(name, choices, required, id, describedBy, { multiple: true, "data-many": "", size: 6 });
-  if (schema.enum) return select(name, schema.enum, schema.default, required, id, describedBy);
+  if (choices && schema.type === "string") return select(name, choices, undefined, required, id, describedBy);
+  if (choices && schema.type === "array") return select(name, choices, undefined, required, id, describedBy, { multiple: true, "data-many": "", size: 6 });
+  if (schema.enum) return select(name, schema.enum.map((v) => [v, keyWords(v)]), schema.default, required, id, describedBy);
   if (schema.type === "boolean") {
     return h("input", { type: "checkbox", name, id, checked: schema.default === true, "aria-describedby": describedBy });
   }
@@ -221,7 +213,7 @@ export function field(prefix, name, schema, required, players, choices = null) {
   if (schema.type === "array" && schema.items?.type === "string" && (schema.maxItems || 99) <= MAX_LISTED_ITEMS) {
     const inputs = Array.from({ length: schema.maxItems }, (_, i) =>
       choices
-        ? chosen(path, choices, false, `${id}-${i}`, hid, { "aria-label": `${label}: ${i + 1}` })
+        ? select(path, choices, undefined, false, `${id}-${i}`, hid, { "aria-label": `${label}: ${i + 1}` })
         : h("input", { name: path, id: `${id}-${i}`, autocomplete: "off", "aria-label": `${label}: ${i + 1}`, "aria-describedby": hid }),
     );
     return h("fieldset", { class: "field", "data-items": path }, h("legend", {}, label), hint(hid, schema.description), h("div", { class: "items" }, inputs));
