@@ -8,7 +8,6 @@ game's state after an example's actions, folded by the rules alone.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -18,6 +17,7 @@ from games.validation import validate_action, validate_match
 from service.bootstrap import Services
 from service.recording.answers import Created, Recorded
 from service.recording.recorder import Recorder
+from tests.support.games import copied
 
 Match = TypeVar("Match")
 Script = dict[str, Any]
@@ -76,7 +76,7 @@ def initial_state(game: Game, script: Script) -> Any:
 
 def applied(game: Game, state: Any, action: dict[str, Any]) -> Any:
     """The game state after one more action, by the rules alone (``state`` itself is not changed)."""
-    state = copy.deepcopy(state)
+    state = copied(state)
     for event in game.decide(state, validate_action(game, action)):
         state = game.evolve(state, event)
     return state

@@ -4,7 +4,6 @@ and no other game's, so a client's type for ``state`` holds and tells the games 
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,6 +16,7 @@ from service.api.openapi_shape import view_name
 from service.api.schemas.positions import VIEWS
 from tests.recording import initial_state
 from tests.support.document import document, problems
+from tests.support.games import copied
 
 SEEDS = (0, 1, 2)
 
@@ -28,17 +28,15 @@ def views(game: Game, seed: int) -> Iterator[tuple[int, str, Any]]:
     state = initial_state(game, script)
     step = 0
     for action in [None, *script["actions"]]:
-        for event in (
-            [] if action is None else game.decide(copy.deepcopy(state), validate_action(game, action))
-        ):
+        for event in [] if action is None else game.decide(copied(state), validate_action(game, action)):
             state = game.evolve(state, event)
             step += 1
-            shown = copy.deepcopy(game.view(state))
+            shown = copied(game.view(state))
             yield step, "table", shown
             if game.public_view is not None:
-                yield step, "public", game.public_view(state, [], copy.deepcopy(shown))
+                yield step, "public", game.public_view(state, [], copied(shown))
         if action is None:
-            yield step, "table", copy.deepcopy(game.view(state))
+            yield step, "table", copied(game.view(state))
 
 
 def test_every_game_has_a_published_view_schema() -> None:

@@ -13,6 +13,7 @@ from typing import Any
 import redis
 from rq import Queue, Worker, get_current_job
 
+from events.defaults import PASS_IDLE
 from events.keys import Keys
 from events.marks import is_cluster
 from projections.assembly import Projections, assemble
@@ -38,11 +39,12 @@ def use_store(client: redis.Redis | None) -> None:
             _STORE["client"] = client
 
 
-def project_dirty(prefix: str, snapshot_every: int) -> dict[str, Any]:
-    """Project every dirty match this worker can lease, for a few seconds at most."""
+def project_dirty(prefix: str, snapshot_every: int, idle: float = PASS_IDLE) -> dict[str, Any]:
+    """Project every dirty match this worker can lease, for a few seconds at most, and until none
+    came for ``idle`` seconds (none, for a pass run inside the write that asked for it)."""
     parts = _parts(prefix, snapshot_every)
     keys = _keys(prefix, parts.stored.client)
-    projected = drain(parts.projector, keys)
+    projected = drain(parts.projector, keys, idle=idle)
     # Webhooks follow the feed the pass has just published; their deliveries are jobs of their own.
     queue = projection_queue(_queue_connection(), keys)
     hooks = Hooks(parts.stored.client, keys)

@@ -30,10 +30,17 @@ def projection_queue(client: redis.Redis, keys: Keys, is_async: bool = True) -> 
 
 
 def enqueue_pass(queue: Queue, keys: Keys, snapshot_every: int) -> None:
-    """Ask a worker for a pass over every dirty match."""
+    """Ask a worker for a pass over every dirty match.
+
+    A queue that runs its jobs in the caller (``TABLETAPE_SYNC_PROJECTIONS``) runs the pass inside
+    the write that asked for it: no other write can come while it runs, so it projects what is
+    dirty and returns, instead of waiting a worker's idle time for more."""
+    args: tuple[object, ...] = (keys.prefix, snapshot_every)
+    if not queue.is_async:
+        args += (0.0,)
     queue.enqueue(
         PROJECT_DIRTY,
-        args=(keys.prefix, snapshot_every),
+        args=args,
         # RQ keeps each job under rq:job:<id>: an id with the prefix keeps deployments (and test
         # runs) sharing a server apart, so cleaning one prefix leaves none of its jobs behind.
         job_id=keys.job_id(uuid.uuid4().hex),

@@ -6,7 +6,6 @@ Per-game property files keep only what is that game's own (cards conserved, scor
 
 from __future__ import annotations
 
-import copy
 import json
 from dataclasses import dataclass
 from functools import cache
@@ -19,6 +18,7 @@ from hypothesis import strategies as st
 from games.contract import Game
 from games.registry import all_games, get_game
 from games.validation import schema_validators, validate_action, validate_match
+from tests.support.games import copied
 
 # Random playouts and hypothesis searches: the quick run (`make test-quick`) leaves them out.
 pytestmark = pytest.mark.slow
@@ -54,7 +54,7 @@ def record(game: Game, seed: int) -> Recording:
     state: State = {}
     for each in events:
         state = game.evolve(state, each)
-        states.append(copy.deepcopy(state))
+        states.append(copied(state))
     batches = []
     for action in script["actions"]:
         before = json.dumps(state, sort_keys=True)
@@ -62,7 +62,7 @@ def record(game: Game, seed: int) -> Recording:
         assert json.dumps(state, sort_keys=True) == before, f"decide changed its state: {action}"
         for each in batch:
             state = game.evolve(state, each)
-            states.append(copy.deepcopy(state))
+            states.append(copied(state))
         events = events + batch
         batches.append(batch)
     return Recording(events, states, batches)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
 from functools import cache
 from typing import Any
@@ -14,6 +13,7 @@ from hypothesis import strategies as st
 from games.contract import RuleViolation
 from games.registry import get_game
 from games.validation import validate_action, validate_match
+from tests.support.games import copied
 
 # Random playouts and hypothesis searches: the quick run (`make test-quick`) leaves them out.
 pytestmark = pytest.mark.slow
@@ -34,12 +34,12 @@ def recorded(seed: int) -> tuple[list[dict[str, Any]], list[State], list[dict[st
     states = []
     for each in events:
         state = GAME.evolve(state, each)
-        states.append(copy.deepcopy(state))
+        states.append(copied(state))
     for action in script["actions"]:
         new = GAME.decide(state, validate_action(GAME, action))
         for each in new:
             state = GAME.evolve(state, each)
-            states.append(copy.deepcopy(state))
+            states.append(copied(state))
         events = events + new
     return events, states, script["actions"]
 
@@ -134,7 +134,7 @@ def test_whoever_acts_next_is_always_among_the_players_the_view_says_may_act(see
         state = GAME.evolve(state, each)
     for action in script["actions"]:
         assert action["player"].lower() in GAME.view(state)["to_act"]
-        before = copy.deepcopy(state)
+        before = copied(state)
         new = GAME.decide(state, validate_action(GAME, action))
         assert state == before, "decide changed the state it was given"
         for each in new:

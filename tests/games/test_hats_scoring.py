@@ -7,12 +7,12 @@ the game's own MatchFinished.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from games.contract import event
 from games.registry import get_game
 from games.validation import validate_action
+from tests.support.games import copied
 
 GAME = get_game("hats")
 State = dict[str, Any]
@@ -57,7 +57,7 @@ def finished(
     for each in events:
         state = GAME.evolve(state, each)
     action = validate_action(GAME, {"type": "favourite", "player": last, "card": favourites[last]})
-    for each in GAME.decide(copy.deepcopy(state), action):
+    for each in GAME.decide(copied(state), action):
         state = GAME.evolve(state, each)
         result = each["data"]
     assert state["finished"]

@@ -3,7 +3,6 @@ drawn by hypothesis, folded event by event, and random actions thrown at them.""
 
 from __future__ import annotations
 
-import copy
 import json
 from collections import Counter
 from typing import Any
@@ -15,6 +14,7 @@ from hypothesis import strategies as st
 from games.contract import RuleViolation
 from games.hobbit import GAME
 from games.validation import validate_action, validate_match
+from tests.support.games import copied
 
 # Random playouts and hypothesis searches: the quick run (`make test-quick`) leaves them out.
 pytestmark = pytest.mark.slow
@@ -38,7 +38,7 @@ def record(seed: int) -> tuple[list[Event], list[dict[str, Any]]]:
         for ev in new:
             state = GAME.evolve(state, ev)
             events.append(ev)
-            states.append(copy.deepcopy(state))
+            states.append(copied(state))
 
     fold(GAME.setup(players, setup, options))
     for action in script["actions"]:
@@ -188,7 +188,7 @@ def test_any_action_at_any_step_is_either_refused_cleanly_or_recorded(
     for action in script["actions"][: int(where * len(script["actions"]))]:
         state = fold_all(GAME.decide(state, validate_action(GAME, action)), state)
     for action in actions:
-        before = copy.deepcopy(state)
+        before = copied(state)
         try:
             new = GAME.decide(state, validate_action(GAME, action))
         except RuleViolation as refusal:

@@ -9,7 +9,6 @@ choose only from what ``legal`` offers reach a finished match.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterator
 from random import Random
 from typing import Any
@@ -20,6 +19,7 @@ from games.contract import Game, RuleViolation
 from games.legal import Entry, build
 from games.registry import all_games
 from games.validation import validate_action, validate_match
+from tests.support.games import copied
 from tests.support.offers import pick
 
 GAMES = [game for game in all_games().values() if game.legal is not None]
@@ -188,7 +188,7 @@ def _step(game: Game, state: State, answer: dict[str, Any], rng: Random) -> Stat
         found = rng.choice(answer["actions"])
         action = build(found, pick(rng, found))
         if takes(game, state, action):
-            return apply(game, copy.deepcopy(state), action)
+            return apply(game, copied(state), action)
     raise AssertionError(f"no offered action was accepted in {TRIES} tries: {answer}")
 
 

@@ -9,7 +9,6 @@ deduction written here independently (sets of tuples instead of the module's str
 
 from __future__ import annotations
 
-import copy
 import json
 from collections import Counter
 from itertools import permutations
@@ -22,6 +21,7 @@ from hypothesis import strategies as st
 from games.contract import RuleViolation
 from games.other_hat_trick import GAME
 from games.validation import validate_action, validate_match
+from tests.support.games import copied
 
 # Random playouts and hypothesis searches: the quick run (`make test-quick`) leaves them out.
 pytestmark = pytest.mark.slow
@@ -41,7 +41,7 @@ def played(seed: int) -> dict[str, Any]:
     state: dict[str, Any] = {}
     for event in created:
         state = GAME.evolve(state, event)
-    states, steps = [copy.deepcopy(state)], []
+    states, steps = [copied(state)], []
     for action in script["actions"]:
         before = json.dumps(state, sort_keys=True)
         new = GAME.decide(state, validate_action(GAME, action))
@@ -49,7 +49,7 @@ def played(seed: int) -> dict[str, Any]:
         for event in new:
             state = GAME.evolve(state, event)
         steps.append(new)
-        states.append(copy.deepcopy(state))
+        states.append(copied(state))
     return {
         "script": script,
         "players": players,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Callable
 from typing import Any
@@ -17,6 +16,7 @@ from games.registry import all_games, get_game
 from projections.projecting.rebuild import rebuild_all
 from tests.service.conftest import Table, record
 from tests.support.folds import naive_at
+from tests.support.games import copied
 
 # Example seeds with short matches, so that a dozen matches stay quick to record.
 SHORT = {
@@ -35,7 +35,7 @@ def from_scratch(app: Flask) -> dict[str, dict[str, Any]]:
     for match_id in parts.store.match_ids(0, 1000):
         game = get_game(parts.store.header(match_id)["game"])
         pos = naive_at(parts.store, game, match_id, parts.store.version(match_id))
-        board = game.scores(copy.deepcopy(pos["game"]))
+        board = game.scores(copied(pos["game"]))
         finished = bool(board["finished"])
         results[match_id] = {
             "game": game.id,

@@ -7,7 +7,6 @@ fold of the log from step 1 gives at the answer's version.
 
 from __future__ import annotations
 
-import copy
 import threading
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
@@ -21,6 +20,7 @@ from service.config import Settings
 from service.recording.answers import Busy, Recorded
 from tests.recording import record_example
 from tests.support.folds import naive_at
+from tests.support.games import copied
 
 
 def state_at(parts: Services, game: Game, match_id: str, version: int) -> Any:
@@ -32,7 +32,7 @@ def test_every_answer_keeps_the_state_of_its_own_version(parts: Services, game: 
     answers: list[tuple[Recorded, Any]] = []
 
     def keep(answer: Recorded) -> None:
-        answers.append((answer, copy.deepcopy(answer.state)))
+        answers.append((answer, copied(answer.state)))
 
     made = record_example(parts.recorder, game.id, seed=3, after=keep)
     undone = parts.recorder.undo(made.match_id, made.token, None, None)
@@ -60,7 +60,7 @@ def test_writers_of_one_match_in_one_process_each_get_their_own_state(parts: Ser
         except (RuleViolation, Busy):
             return  # the other thread's action came first and made this one illegal
         with lock:
-            answers.append((answer, copy.deepcopy(answer.state)))
+            answers.append((answer, copied(answer.state)))
 
     for action in script["actions"][:60]:
         # The same action sent twice at once: one is recorded, the other decided again after it.

@@ -17,7 +17,7 @@ the whole event list, for tests that follow a match step by step.
 
 from __future__ import annotations
 
-import copy
+import pickle
 from collections.abc import Iterable
 from typing import Any
 
@@ -28,6 +28,15 @@ from games.validation import validate_action, validate_match
 
 State = dict[str, Any]
 Event = dict[str, Any]
+
+
+def copied(value: Any) -> Any:
+    """A deep copy of a state, an event or a view: what ``copy.deepcopy`` gives, through pickle,
+    which copies the games' plain dicts and lists several times faster (the random playouts keep
+    a copy of every state they pass)."""
+    return pickle.loads(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
+
+
 Action = dict[str, Any]
 
 
@@ -58,7 +67,7 @@ def act(game: Game, state: State, action: Action) -> tuple[State, list[Event]]:
     The contract's ownership rule is checked on the way: ``decide`` leaves the state it is given
     as it was."""
     checked = validate_action(game, action)
-    before = copy.deepcopy(state)
+    before = copied(state)
     events = game.decide(state, checked)
     assert state == before, "decide changed the state it was given"
     return fold(game, events, before), events
@@ -73,7 +82,7 @@ def run(game: Game, state: State, actions: Iterable[Action]) -> State:
 
 def refused(game: Game, state: State, action: Action, code: str | None = None) -> RuleViolation:
     """The RuleViolation an action meets (its code asserted when given); the state is unchanged."""
-    before = copy.deepcopy(state)
+    before = copied(state)
     with pytest.raises(RuleViolation) as caught:
         act(game, state, action)
     assert state == before, "a refused action changed the state it was refused on"

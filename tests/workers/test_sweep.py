@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from typing import Any
@@ -14,8 +15,10 @@ from games.registry import get_game
 from projections.assembly import assemble
 from projections.projecting import projector as projector_module
 from projections.projecting.projector import Lease
-from service.bootstrap import Services, connect_store
+from service.bootstrap import Services, build, connect_store
+from service.config import Settings
 from tests.recording import record_example
+from workers import drain as drain_module
 from workers.drain import drain
 from workers.jobs import use_store
 from workers.main import ProjectionWorker, sweep_forever
@@ -206,3 +209,27 @@ def test_a_pass_over_more_matches_than_a_call_holds_projects_all_but_one_another
     # The other pass's lease is its own still; this pass gave back every one it took.
     assert parts.client.get(parts.keys.lease(held)) == b"another-pass"
     assert [m for m in ids if m != held and parts.client.exists(parts.keys.lease(m))] == []
+
+
+def test_a_pass_run_inside_the_write_that_asked_for_it_projects_and_returns_without_waiting(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With TABLETAPE_SYNC_PROJECTIONS the write runs its pass itself: no other write can come while
+    it runs, so it never holds the flag up waiting for one (a worker's pass waits PASS_IDLE)."""
+    reads: list[bool] = []
+    real = drain_module.dirty_batch
+
+    def counted(projector: Any, keys: Any, hold: bool = False) -> list[str]:
+        reads.append(hold)
+        return real(projector, keys, hold)
+
+    monkeypatch.setattr(drain_module, "dirty_batch", counted)
+    # Every fifth step is a snapshot's, which no write carries: a pass projects it.
+    built = build(dataclasses.replace(settings, sync_projections=True, snapshot_every=5))
+    try:
+        made = record_example(built.recorder, "wizard", 4, upto=12)
+        assert built.stored.checkpoint(made.match_id) == built.store.version(made.match_id)
+    finally:
+        built.close()
+    assert reads, "no write asked for a pass"
+    assert True not in reads, f"a pass inside a write waited for more writes ({reads.count(True)} reads)"

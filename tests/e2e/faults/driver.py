@@ -8,7 +8,6 @@ client at version v sends the write planned for v with ``If-Match: v``.
 
 from __future__ import annotations
 
-import copy
 import math
 import time
 from collections.abc import Callable
@@ -19,6 +18,7 @@ import requests
 
 from games.contract import Game
 from games.registry import all_games
+from tests.support.games import copied
 
 UNDO = {"type": "undo"}
 REDO = {"type": "redo"}
@@ -73,7 +73,7 @@ def plan(game: Game, script: dict[str, Any], writes_wanted: int = 0) -> Plan:
     writes: list[dict[str, Any]] = []
     before: list[int] = []
     for action in actions:
-        events = game.decide(copy.deepcopy(state), action)
+        events = game.decide(copied(state), action)
         for ev in events:
             state = game.evolve(state, ev)
         writes.append(action)
