@@ -117,26 +117,21 @@ def tap_first(
         return kind
     taken: set[str] = set()
     for group in entry.locator(".field-group").all():
-        label = group.get_attribute("aria-label") or ""
-        if group.locator("[aria-pressed='true']").count() or not group.locator("[data-value]").count():
+        shown = group_shown(group)
+        if shown["pressed"] or not shown["values"]:
             continue
-        if (
-            "(optional)" in label
-            and group.locator("[data-value]").first.get_attribute("data-field") not in optional
-        ):
+        chosen_by_name = "(optional)" in shown["label"]
+        if chosen_by_name and shown["values"][0]["field"] not in optional:
             continue
-        if "(optional)" not in label:
-            group.locator("[data-value]:enabled").first.click()
+        enabled = [v for v in shown["values"] if v["enabled"]]
+        if not chosen_by_name:
+            tap_value(group, enabled[0])
             continue
         # Optional values that exclude each other (Hat Trick's colour and grey props): one each.
-        free = [
-            b
-            for b in group.locator("[data-value]:enabled").all()
-            if b.get_attribute("data-value") not in taken
-        ]
+        free = [v for v in enabled if v["value"] not in taken]
         if free:
-            taken.add(str(free[0].get_attribute("data-value")))
-            free[0].click()
+            taken.add(free[0]["value"])
+            tap_value(group, free[0])
     send.click()
     return kind
 
@@ -152,19 +147,56 @@ def tap_random(page: Any, rng: random.Random, optional: tuple[str, ...] = ()) ->
         return kind
     taken: set[str] = set()
     for group in entry.locator(".field-group").all():
-        label = group.get_attribute("aria-label") or ""
-        enabled = group.locator("[data-value]:enabled").all()
-        if not enabled or group.locator("[aria-pressed='true']").count():
+        shown = group_shown(group)
+        enabled = [v for v in shown["values"] if v["enabled"]]
+        if not enabled or shown["pressed"]:
             continue
-        if "(optional)" in label:
-            enabled = [b for b in enabled if b.get_attribute("data-value") not in taken]
-            if not enabled or enabled[0].get_attribute("data-field") not in optional:
+        if "(optional)" in shown["label"]:
+            enabled = [v for v in enabled if v["value"] not in taken]
+            if not enabled or enabled[0]["field"] not in optional:
                 continue
         picked = rng.choice(enabled)
-        taken.add(str(picked.get_attribute("data-value")))
-        picked.click()
+        taken.add(picked["value"])
+        tap_value(group, picked)
     send.click()
     return kind
+
+
+# A field group as the page shows it, read in one call: its label, whether a value of it is
+# pressed, and each of its values (the buttons are tapped by Playwright, as a person taps them).
+_GROUP_SHOWN = """group => ({
+    label: group.getAttribute('aria-label') || '',
+    pressed: group.querySelector("[aria-pressed='true']") !== null,
+    values: [...group.querySelectorAll('[data-value]')].map((button, index) => ({
+        index, value: button.dataset.value, field: button.dataset.field, enabled: button.matches(':enabled'),
+    })),
+})"""
+
+
+def group_shown(group: Any) -> dict[str, Any]:
+    """A field group's label, whether one of its values is pressed, and its values."""
+    shown: dict[str, Any] = group.evaluate(_GROUP_SHOWN)
+    return shown
+
+
+# A value's button brought into sight, and whether a tap at its centre reaches it (not a bar or
+# a dialog over it): what Playwright's click checks first, in one call instead of several
+# animation frames, as a match of a hundred taps needs.
+_IN_REACH = """button => {
+    button.scrollIntoView({block: 'center', inline: 'center'});
+    const box = button.getBoundingClientRect();
+    const x = box.left + box.width / 2, y = box.top + box.height / 2;
+    const at = document.elementFromPoint(x, y);
+    const reached = box.width > 0 && box.height > 0 && at !== null && button.contains(at);
+    return {x, y, reached, over: at === null ? null : at.outerHTML.slice(0, 120)};
+}"""
+
+
+def tap_value(group: Any, value: dict[str, Any]) -> None:
+    """Tap one of a group's values (``group_shown``'s) where a finger would: at its centre."""
+    reach = group.locator("[data-value]").nth(value["index"]).evaluate(_IN_REACH)
+    assert reach["reached"], f"{value['value']!r} cannot be tapped: {reach['over']} is over it"
+    group.page.mouse.click(reach["x"], reach["y"])
 
 
 def tap_through(page: Any, limit: int, prefer: tuple[str, ...] = (), optional: tuple[str, ...] = ()) -> int:
