@@ -115,13 +115,20 @@ def test_a_receiver_gets_every_finish_signed_and_a_500_is_retried_with_the_same_
         assert again and all(
             h["X-Tabletape-Delivery"] == failed_headers["X-Tabletape-Delivery"] for h in again
         )
-        log = requests.get(
-            f"{stack.url}/v1/hooks/{hook['id']}/deliveries", headers={"X-API-Key": KEY}, timeout=10
-        )
-        attempts = [
-            e for e in log.json()["deliveries"] if e["delivery_id"] == failed_headers["X-Tabletape-Delivery"]
-        ]
-        assert {(e["ok"], e.get("status")) for e in attempts} == {(False, 500), (True, 200)}
+
+        def attempts() -> set[tuple[bool, int | None]]:
+            log = requests.get(
+                f"{stack.url}/v1/hooks/{hook['id']}/deliveries", headers={"X-API-Key": KEY}, timeout=10
+            )
+            return {
+                (e["ok"], e.get("status"))
+                for e in log.json()["deliveries"]
+                if e["delivery_id"] == failed_headers["X-Tabletape-Delivery"]
+            }
+
+        # The worker notes an attempt once the receiver's answer is in: a moment after it answered.
+        wait_for(lambda: (True, 200) in attempts(), "the retry's success in the delivery log", 10)
+        assert attempts() == {(False, 500), (True, 200)}
     finally:
         receiver.server.shutdown()
 
