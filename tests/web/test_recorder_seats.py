@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 import requests
 
+from games.registry import get_game
 from tests.web.conftest import Watched, start
 from tests.web.recorder_support import PHONE, moved_on, phone, record_path, settled
 
@@ -155,3 +156,24 @@ def test_a_seat_whose_player_decides_what_the_table_records_is_told_so(site: str
         assert page.problems == []
     finally:
         page.context.close()
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "bids_said"),
+    [("wizard", {"bidding": "secret"}, True), ("wizard", {}, False), ("hats", {}, False)],
+    ids=["wizard-secret-bids", "wizard-bids-in-turn", "hats"],
+)
+def test_the_seats_panel_speaks_of_a_secret_bid_only_where_the_bids_are_hidden(
+    site: str, phone: Watched, game: str, options: dict[str, Any], bids_said: bool
+) -> None:
+    script = get_game(game).example(0)
+    if game == "wizard":
+        script = {"players": PLAYERS, "setup": {"first_dealer": "ann"}, "options": options}
+    match = start(site, game, script)
+    page = phone.page
+    page.goto(f"{site}{record_path(match.id)}#token={match.token}")
+    settled(page)
+    said = page.locator("#seats p.muted:visible").all_text_contents()
+    assert len(said) == 1 and "record their own actions" in said[0], said
+    assert ("secret bid" in said[0]) is bids_said, said
+    assert phone.problems == []

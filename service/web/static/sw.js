@@ -6,7 +6,7 @@
 // from this cache when the network fails or is slower than FALLBACK_MS. Every recorder page is
 // the same shell, which reads its match from the address, so one cached copy opens any match.
 
-const CACHE = "tabletape-recorder-v7";
+const CACHE = "tabletape-recorder-v8";
 const FALLBACK_MS = 4000;
 const SHELL = "/matches/_/record";
 const FILES = [

@@ -350,6 +350,10 @@ async function seatLink(player, row) {
 function drawSeats() {
   $("seats").hidden = !!SEAT || !R.token;
   if ($("seats").hidden) return;
+  // A bid entered out of the others' sight is said only where the match's bids are (Wizard's).
+  const hiddenBids = SECRET_BIDDING.includes(R.match.options?.bidding);
+  $("seats-note").hidden = hiddenBids;
+  $("seats-note-bids").hidden = !hiddenBids;
   put(
     $("seat-list"),
     R.match.players.map((p) => {
