@@ -205,6 +205,11 @@ def test_a_dispute_raised_by_a_tap_is_said_in_the_pages_language(
     alert = page.text_content("[role='alert']") or ""
     assert "異議" in alert and "リボーク" in alert, alert
     assert "did not follow" not in alert and "revoke" not in alert, alert
+    # The card and the colour not followed are said as the table says them, not by their ids.
+    if game == "wizard":
+        assert "7♥" in alert and "7H" not in alert, alert
+    else:
+        assert "赤 4" in alert and "red" not in alert, alert
     assert phone.problems == []
 
 

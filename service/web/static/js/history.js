@@ -1,7 +1,7 @@
 // The words of the log: a short sentence for each step (the game's own, else shared ones).
 
 import { words } from "./dom.js";
-import { LOCALE, t } from "./i18n.js";
+import { t } from "./i18n.js";
 
 /** The events that take steps back or put them back (they are listed only in the raw log). */
 export const CORRECTIONS = ["ActionUndone", "ActionRedone"];
@@ -21,17 +21,45 @@ function summary(data) {
 }
 
 const SUITS = { S: t("spades"), H: t("hearts"), D: t("diamonds"), C: t("clubs") };
+const SUIT_SIGNS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 
-/** A dispute in the page's language: told from its recorded facts (the stored sentence is English). */
+// The colours cards are written with (Hats' hat types, The Hobbit's colours), in words.
+const COLOURS = { red: t("red"), orange: t("orange"), yellow: t("yellow"), green: t("green"), blue: t("blue"), purple: t("purple"), pink: t("pink") };
+
+/** A colour id in words (the id of a colour the catalogs do not know). */
+export function colourWord(id) {
+  return COLOURS[id] || id;
+}
+
+/** A card written colour-value in words: "blue-4" is "blue 4" in the reader's language. */
+export function colourCard(code) {
+  const [colour, value] = String(code || "").split("-");
+  return `${colourWord(colour)} ${value ?? ""}`.trim();
+}
+
+/** A suited card as the table writes it: "7H" is "7♥". */
+function suitCard(code) {
+  const text = String(code || "");
+  const sign = SUIT_SIGNS[text.slice(-1).toUpperCase()];
+  return sign ? `${text.slice(0, -1).toUpperCase()}${sign}` : text;
+}
+
+/** A dispute in the page's language: told from its recorded facts, its cards and colours in
+ * words (the stored sentence is English and names the cards by id). */
 export function disputeWords(d) {
-  if (LOCALE === "en" || d.code !== "revoke") return d.message || d.code;
+  if (d.code !== "revoke" || !d.player) return d.message || d.code;
   if (d.suit) {
     return t("{player} did not follow {suit} in trick {trick} of round {round}, yet plays {card}: a revoke, or a recording mistake to correct with undo", {
       ...d,
       suit: SUITS[d.suit] || d.suit,
+      card: suitCard(d.card),
     });
   }
-  return t("{player} plays {card} in round {round} but did not follow {colour} in trick {trick}: a revoke", d);
+  return t("{player} plays {card} in round {round} but did not follow {colour} in trick {trick}: a revoke", {
+    ...d,
+    card: colourCard(d.card),
+    colour: colourWord(d.colour),
+  });
 }
 
 /** Who recorded a step: a player's name, or "the table" (the actor's machine name). */

@@ -4,6 +4,9 @@ import { h, words } from "../dom.js";
 import { disputeWords } from "../history.js";
 import { filled, t } from "../i18n.js";
 
+// A colour and a colour-value card in words live with the dispute sentences that say them too.
+export { colourCard, colourWord } from "../history.js";
+
 // The games' phases in words (the state keeps the machine name). A game whose phase of the same
 // name means something else gives its own words to phase() (Hat Trick's "reveal").
 const PHASES = {
@@ -24,20 +27,6 @@ const PHASES = {
   scored: t("scored"),
   finished: t("finished"),
 };
-
-// The colours cards are written with (Hats' hat types, The Hobbit's colours), in words.
-const COLOURS = { red: t("red"), orange: t("orange"), yellow: t("yellow"), green: t("green"), blue: t("blue"), purple: t("purple"), pink: t("pink") };
-
-/** A colour id in words (the id of a colour the catalogs do not know). */
-export function colourWord(id) {
-  return COLOURS[id] || id;
-}
-
-/** A card written colour-value in words: "blue-4" is "blue 4" in the reader's language. */
-export function colourCard(code) {
-  const [colour, value] = String(code || "").split("-");
-  return `${colourWord(colour)} ${value ?? ""}`.trim();
-}
 
 /** A phase's machine name in words: the game's own word for it (`own`) first, then the shared one. */
 export function phaseWords(id, own = {}) {
