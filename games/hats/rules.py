@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.contract import N_, Action, Event, State, event, fail, require, words
+from games.contract import N_, Action, Event, Message, State, event, fail, require, words
 from games.decider import Handler, decide_with, derive
 from games.hats.constants import (
     HAND_SIZE,
@@ -15,8 +15,10 @@ from games.hats.constants import (
     canon_type,
     card_type,
     card_value,
+    card_words,
     maybe_card,
     table_size,
+    type_words,
 )
 from games.hats.evolve import evolve
 from games.hats.turns import extra_turn, main_turn, partner_of, play_end
@@ -59,7 +61,12 @@ def _removed_types(count: int, given: list[str] | None) -> list[str]:
             "with 2 players two hat types are removed: setup.removed_types must name them",
         )
     removed = [canon_type(kind) for kind in given]
-    require(removed[0] != removed[1], "duplicate_type", "{hat_type} is named twice", hat_type=removed[0])
+    require(
+        removed[0] != removed[1],
+        "duplicate_type",
+        "{hat_type} is named twice",
+        hat_type=type_words(removed[0]),
+    )
     return removed
 
 
@@ -74,16 +81,16 @@ def _tea_table(count: int, removed: list[str], given: list[str]) -> list[str]:
         count2=len(given),
     )
     table = [canon_card(text) for text in given]
-    seen: dict[str, str] = {}
+    seen: dict[str, Message] = {}
     for space, card in enumerate(table, start=1):
-        _check_new_card(card, removed, seen, f"tea-table space {space}")
+        _check_new_card(card, removed, seen, words("tea-table space {space}", space=space))
     return table
 
 
 def _hands(
     players: list[str], removed: list[str], table: list[str], given: dict[str, list[str]]
 ) -> dict[str, list[str]]:
-    seen = {card: f"tea-table space {space}" for space, card in enumerate(table, start=1)}
+    seen = {card: words("tea-table space {space}", space=space) for space, card in enumerate(table, start=1)}
     hands: dict[str, list[str]] = {}
     for player, cards in by_seat(players, given, N_("{player}'s hand is given twice")):
         require(
@@ -96,25 +103,25 @@ def _hands(
         )
         hands[player] = [canon_card(text) for text in cards]
         for card in hands[player]:
-            _check_new_card(card, removed, seen, f"{player}'s hand")
+            _check_new_card(card, removed, seen, words("{player}'s hand", player=player))
     return {player: hands[player] for player in players if player in hands}
 
 
-def _check_new_card(card: str, removed: list[str], seen: dict[str, str], where: str) -> None:
+def _check_new_card(card: str, removed: list[str], seen: dict[str, Message], where: Message) -> None:
     kind = card_type(card)
     require(
         kind not in removed,
         "card_removed",
         "{card} ({where}) is not in this game: the {kind} hats were removed",
-        card=card,
+        card=card_words(card),
         where=where,
-        kind=kind,
+        kind=type_words(kind),
     )
     require(
         card not in seen,
         "duplicate_card",
         "{card} is both in {get} and {where}",
-        card=card,
+        card=card_words(card),
         get=seen.get(card),
         where=where,
     )
@@ -141,10 +148,10 @@ def _swap(state: State, action: Action) -> list[Event]:
         "swap_not_allowed",
         "{card} cannot replace {on} on space {space}: a swap needs the same type as {on} "
         "({card_type}) or a value higher than {card_value}",
-        card=card,
-        on=on,
+        card=card_words(card),
+        on=card_words(on),
         space=space,
-        card_type=card_type(on),
+        card_type=type_words(card_type(on)),
         card_value=card_value(on),
     )
     events.append(event("HatSwapped", player=player, card=card, space=space, taken=on))

@@ -41,7 +41,7 @@ def test_a_card_of_a_hand_that_made_an_unnamed_black_hat_cannot_be_played_by_ano
     with pytest.raises(RuleViolation) as refused:
         act(state, type="swap", player="bob", card="pink-6", space=1)
     assert refused.value.code == "card_in_hand"
-    assert "pink-6" in refused.value.message and "black hats ann made" in refused.value.message
+    assert "pink 6" in refused.value.message and "black hats ann made" in refused.value.message
     with pytest.raises(RuleViolation):
         act(state, type="redraw", player="bob", drawn="blue-2")
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+
 from games.contract import RuleViolation
 from games.registry import get_game
 from service.language.catalogs import render
@@ -37,9 +39,28 @@ def test_a_hats_card_drawn_from_the_tea_table_names_the_player_and_the_card() ->
     setup = get_game("hats").example(0)["setup"]
     state = _state("hats", setup, ["ann", "bob"], [{"type": "black_hat", "player": "bob"}])
     refusal = _refusal("hats", state, {"type": "redraw", "player": "ann", "drawn": "blue-4"})
-    assert refusal.message == "ann cannot draw blue-4: blue-4 is on the tea table at space 1"
-    said = _read(refusal, "ann", "blue-4")
+    assert refusal.message == "ann cannot draw blue 4: blue 4 is on the tea table at space 1"
+    said = _read(refusal, "ann")
     assert "ティーテーブル" in said["ja"] and "茶桌" in said["zh_Hans"]
+    # The card as the table says it, not its id.
+    assert "青 4" in said["ja"] and "蓝 4" in said["zh_Hans"]
+
+
+def test_a_hats_setup_that_deals_a_card_twice_names_the_card_and_both_places_in_words() -> None:
+    game = get_game("hats")
+    script = game.example(0)
+    setup, player = script["setup"], script["players"][0]
+    first = setup["table"][0]
+    # The first tea-table card dealt into the first player's hand too.
+    hand = [first, *[c for c in setup["hands"][player] if c != first][:8]]
+    with pytest.raises(RuleViolation) as caught:
+        support.create(game, script["players"], {**setup, "hands": {player: hand}}, script["options"])
+    kind, value = first.split("-")
+    assert caught.value.code == "duplicate_card"
+    assert caught.value.message == f"{kind} {value} is both in tea-table space 1 and {player}'s hand"
+    said = _read(caught.value, player)
+    assert "ティーテーブルのスペース 1" in said["ja"] and f"{player} の手札" in said["ja"]
+    assert "茶桌第 1 格" in said["zh_Hans"] and f"{player} 的手牌" in said["zh_Hans"]
 
 
 def test_the_other_hat_tricks_props_are_named_in_the_tables_words() -> None:
