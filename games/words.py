@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from games.contract import Message, words
+from games.contract import N_, Message, words
 
 
 def joined(words: Sequence[str], last: str) -> str:
@@ -32,3 +32,26 @@ def or_words(items: Sequence[Any]) -> Message:
     if len(items) < 2:
         return words("{item}", item=items[0] if items else "")
     return words("{items} or {last}", items=list(items[:-1]), last=items[-1])
+
+
+# The colours the cards are written with (Hats' hat types, The Hobbit's colours), in words.
+COLOUR_WORDS = {
+    "red": N_("red"),
+    "orange": N_("orange"),
+    "yellow": N_("yellow"),
+    "green": N_("green"),
+    "blue": N_("blue"),
+    "purple": N_("purple"),
+    "pink": N_("pink"),
+}
+
+
+def colour_words(colour: str) -> Message:
+    """A colour in a sentence, in the reader's language: "red", 红, 赤."""
+    return words(COLOUR_WORDS.get(colour, colour))
+
+
+def colour_card_words(card: object) -> Message:
+    """A card written colour-value, as the table says it: "red-4" is "red 4", 红 4, 赤 4."""
+    colour, _, value = str(card).rpartition("-")
+    return words("{colour} {value}", colour=colour_words(colour), value=value)

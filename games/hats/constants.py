@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.contract import N_, Message, fail, words
+from games.contract import fail
 
 # --- constants --------------------------------------------------------------------------------
 
@@ -33,27 +33,6 @@ def card_count(players: int) -> int:
 
 
 # --- cards ------------------------------------------------------------------------------------
-
-# Each hat type in words, as the refusals name it (the ids are how an action writes it).
-TYPE_WORDS = {
-    "red": N_("red"),
-    "orange": N_("orange"),
-    "yellow": N_("yellow"),
-    "green": N_("green"),
-    "blue": N_("blue"),
-    "purple": N_("purple"),
-    "pink": N_("pink"),
-}
-
-
-def type_words(kind: str) -> Message:
-    """A hat type in a refusal's sentence, in the reader's language: "red", 红, 赤."""
-    return words(TYPE_WORDS.get(kind, kind))
-
-
-def card_words(card: str) -> Message:
-    """A canonical card in a refusal's sentence, as the table says it: "red 4", 红 4, 赤 4."""
-    return words("{hat_type} {value}", hat_type=type_words(card_type(card)), value=card_value(card))
 
 
 def card_type(card: str) -> str:

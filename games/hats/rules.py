@@ -15,10 +15,8 @@ from games.hats.constants import (
     canon_type,
     card_type,
     card_value,
-    card_words,
     maybe_card,
     table_size,
-    type_words,
 )
 from games.hats.evolve import evolve
 from games.hats.turns import extra_turn, main_turn, partner_of, play_end
@@ -26,6 +24,7 @@ from games.hats.view import outcome
 from games.hats.whereabouts import check_from_deck, check_leaves_hand
 from games.players import by_seat
 from games.players import find_player as canon_player
+from games.words import colour_card_words, colour_words
 
 # --- setup ------------------------------------------------------------------------------------
 
@@ -65,7 +64,7 @@ def _removed_types(count: int, given: list[str] | None) -> list[str]:
         removed[0] != removed[1],
         "duplicate_type",
         "{hat_type} is named twice",
-        hat_type=type_words(removed[0]),
+        hat_type=colour_words(removed[0]),
     )
     return removed
 
@@ -113,15 +112,15 @@ def _check_new_card(card: str, removed: list[str], seen: dict[str, Message], whe
         kind not in removed,
         "card_removed",
         "{card} ({where}) is not in this game: the {kind} hats were removed",
-        card=card_words(card),
+        card=colour_card_words(card),
         where=where,
-        kind=type_words(kind),
+        kind=colour_words(kind),
     )
     require(
         card not in seen,
         "duplicate_card",
         "{card} is both in {get} and {where}",
-        card=card_words(card),
+        card=colour_card_words(card),
         get=seen.get(card),
         where=where,
     )
@@ -148,10 +147,10 @@ def _swap(state: State, action: Action) -> list[Event]:
         "swap_not_allowed",
         "{card} cannot replace {on} on space {space}: a swap needs the same type as {on} "
         "({card_type}) or a value higher than {card_value}",
-        card=card_words(card),
-        on=card_words(on),
+        card=colour_card_words(card),
+        on=colour_card_words(on),
         space=space,
-        card_type=type_words(card_type(on)),
+        card_type=colour_words(card_type(on)),
         card_value=card_value(on),
     )
     events.append(event("HatSwapped", player=player, card=card, space=space, taken=on))

@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from games.contract import Message, State, fail, words
-from games.hats.constants import card_type, card_words, type_words
+from games.hats.constants import card_type
+from games.words import colour_card_words, colour_words
 
 # --- where a recorded card lies ---------------------------------------------------------------
 
@@ -22,49 +23,51 @@ def locate(
     if kind in state["removed_types"]:
         return "card_removed", words(
             "{card} is not in this game: the {kind} hats were removed",
-            card=card_words(card),
-            kind=type_words(kind),
+            card=colour_card_words(card),
+            kind=colour_words(kind),
         )
     if card in state["table"]:
         space = state["table"].index(card) + 1
         return "card_on_table", words(
-            "{card} is on the tea table at space {space}", card=card_words(card), space=space
+            "{card} is on the tea table at space {space}", card=colour_card_words(card), space=space
         )
     for player in state["players"]:
         found = _held_by(state, player, card, in_hand=player != holder)
         if found:
             return found
     if not skip_pile and card in state["pile"]["known"]:
-        return "card_discarded", words("{card} lies face down on the discard pile", card=card_words(card))
+        return "card_discarded", words(
+            "{card} lies face down on the discard pile", card=colour_card_words(card)
+        )
     return None
 
 
 def _held_by(state: State, player: str, card: str, *, in_hand: bool) -> tuple[str, Message] | None:
     if card in state["collections"][player]:
         return "card_collected", words(
-            "{card} is face up in {player}'s collection", card=card_words(card), player=player
+            "{card} is face up in {player}'s collection", card=colour_card_words(card), player=player
         )
     if card in state["black_hats"][player]:
         return "card_collected", words(
-            "{card} is one of {player}'s black hats", card=card_words(card), player=player
+            "{card} is one of {player}'s black hats", card=colour_card_words(card), player=player
         )
     if state["favourites"][player] == card:
         return "card_revealed", words(
-            "{card} is {player}'s revealed favourite hat", card=card_words(card), player=player
+            "{card} is {player}'s revealed favourite hat", card=colour_card_words(card), player=player
         )
     hand = state["hands"][player]
     if not in_hand or card not in hand["known"]:
         return None
     if surely_held(hand):
         return "card_in_hand", words(
-            "{card} is recorded in {player}'s hand", card=card_words(card), player=player
+            "{card} is recorded in {player}'s hand", card=colour_card_words(card), player=player
         )
     if not hand.get("loose"):
         # Only black hats took cards away unnamed: the card is in the hand or face down among them.
         return "card_in_hand", words(
             "{card} is recorded in {player}'s hand: it is still there, or it is one of the black "
             "hats {player} made without naming the card",
-            card=card_words(card),
+            card=colour_card_words(card),
             player=player,
         )
     return None
@@ -85,14 +88,14 @@ def check_leaves_hand(state: State, player: str, card: str) -> None:
         fail(
             "card_not_in_hand",
             "{card} is not in {player}'s hand: {holding}",
-            card=card_words(card),
+            card=colour_card_words(card),
             player=player,
             holding=_holding(hand),
         )
 
 
 def _holding(hand: dict[str, Any]) -> Message:
-    held = [card_words(card) for card in hand["known"]] or words("no card")
+    held = [colour_card_words(card) for card in hand["known"]] or words("no card")
     if surely_held(hand):
         return words("it holds {held}", held=held)
     return words("its {size} cards are among {held}, as recorded", size=hand["size"], held=held)
@@ -106,6 +109,6 @@ def check_from_deck(state: State, player: str, card: str, *, reshuffled: bool) -
             found[0],
             "{player} cannot draw {card}: {reason}",
             player=player,
-            card=card_words(card),
+            card=colour_card_words(card),
             reason=found[1],
         )

@@ -8,6 +8,7 @@ from typing import Any
 from games.contract import N_, Event, event, fail, require
 from games.hobbit.constants import CHARACTERS, DECK, DISCARD, MARKS, SIDES, canonical_card
 from games.players import by_seat, name_key, require_everyone
+from games.words import colour_card_words
 
 
 def setup(players: list[str], setup: dict[str, Any], options: dict[str, Any]) -> list[Event]:
@@ -71,7 +72,12 @@ def _mark_table(given: Any) -> dict[str, str]:
     table: dict[str, str] = {}
     for text, mark in given.items():
         card = card_of(text)
-        require(card not in table, "duplicate_card", "{card} appears twice in the mark table", card=card)
+        require(
+            card not in table,
+            "duplicate_card",
+            "{card} appears twice in the mark table",
+            card=colour_card_words(card),
+        )
         table[card] = mark_of(mark)
     missing = [card for card in DECK if card not in table]
     require(

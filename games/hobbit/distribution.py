@@ -28,6 +28,7 @@ from games.hobbit.evolve import evolve
 from games.hobbit.powers import check_distribution
 from games.players import match_player as resolve_player
 from games.players import name_key, seats_from
+from games.words import colour_card_words
 
 # --- distribute ----------------------------------------------------------------------------------
 
@@ -68,11 +69,13 @@ def _read(state: State, given: dict[str, Any]) -> dict[str, str]:
             card in in_trick,
             "card_not_in_trick",
             "{card} is not in trick {number} ({in_trick})",
-            card=card,
+            card=colour_card_words(card),
             number=trick["number"],
-            in_trick=", ".join(in_trick),
+            in_trick=[colour_card_words(c) for c in in_trick],
         )
-        require(card not in chosen, "duplicate_card", "{card} is handed out twice", card=card)
+        require(
+            card not in chosen, "duplicate_card", "{card} is handed out twice", card=colour_card_words(card)
+        )
         chosen[str(card)] = _receiver(state, to)
     missing = [card for card in in_trick if card not in chosen]
     require(

@@ -12,6 +12,7 @@ from games.contract import Message, RuleViolation, State, words
 from games.hobbit.constants import DECK, DISCARD, MARKS, colour, living
 from games.hobbit.powers import FREE, POWERS, check_distribution
 from games.legal import Answer, Entry, answer, described, entry, listed
+from games.words import colour_words
 
 # --- constants -------------------------------------------------------------------------------
 
@@ -111,7 +112,7 @@ def _revokes(state: State, player: str, cards: list[str]) -> dict[str, Message]:
             "a revoke: {player} did not follow {colour} in trick {trick}; "
             "the play is recorded with a dispute",
             player=player,
-            colour=words(colour(card)),
+            colour=colour_words(colour(card)),
             trick=voids[colour(card)],
         )
         for card in cards

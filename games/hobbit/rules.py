@@ -16,6 +16,7 @@ from games.hobbit.creation import card_of, mark_of, setup
 from games.hobbit.distribution import distribute
 from games.players import by_seat, require_everyone, require_turn
 from games.players import find_player as _seated
+from games.words import colour_card_words, colour_words
 
 __all__ = ["decide", "setup"]
 
@@ -79,7 +80,7 @@ def _hands(state: State, given: dict[str, Any], dealt: list[str], size: int) -> 
                 other is None,
                 "duplicate_card",
                 "{card} is in {other}'s hand and {player}'s",
-                card=card,
+                card=colour_card_words(card),
                 other=other,
                 player=player,
             )
@@ -99,7 +100,12 @@ def _play(state: State, action: Action) -> list[Event]:
     turn = trick["order"][len(trick["plays"])]
     require_turn(player, turn, N_("it is {turn}'s turn to play, not {player}'s"), turn=turn, player=player)
     card = card_of(action["card"])
-    require(card not in state["seen"], "card_already_played", "{card} was played this round", card=card)
+    require(
+        card not in state["seen"],
+        "card_already_played",
+        "{card} was played this round",
+        card=colour_card_words(card),
+    )
     if state["hands"] is not None:
         _require_from_hand(state, player, card)
     mark = _mark(state, card, action.get("mark"))
@@ -142,7 +148,13 @@ def _require_playing(state: State) -> None:
 
 def _require_from_hand(state: State, player: str, card: str) -> None:
     hand = state["hands"][player]
-    require(card in hand, "card_not_in_hand", "{card} is not in {player}'s hand", card=card, player=player)
+    require(
+        card in hand,
+        "card_not_in_hand",
+        "{card} is not in {player}'s hand",
+        card=colour_card_words(card),
+        player=player,
+    )
     led = state["trick"]["led"]
     if led is None or colour(card) == led:
         return
@@ -152,9 +164,9 @@ def _require_from_hand(state: State, player: str, card: str) -> None:
         "must_follow_colour",
         "{player} must follow {led} (holding {follow}), not play {card}",
         player=player,
-        led=led,
-        follow=", ".join(follow),
-        card=card,
+        led=colour_words(led),
+        follow=[colour_card_words(c) for c in follow],
+        card=colour_card_words(card),
     )
 
 
@@ -165,7 +177,7 @@ def _mark(state: State, card: str, given: Any) -> str:
             known is not None,
             "mark_required",
             "{card}'s mark is not known yet: send its mark ({MARKS})",
-            card=card,
+            card=colour_card_words(card),
             MARKS=", ".join(MARKS),
         )
         return str(known)
@@ -175,14 +187,14 @@ def _mark(state: State, card: str, given: Any) -> str:
             fail(
                 "wrong_mark",
                 "{card} bears {known} in the mark table, not {mark}",
-                card=card,
+                card=colour_card_words(card),
                 known=known,
                 mark=mark,
             )
         fail(
             "mark_changed",
             "{card} showed {known} earlier in this match; it cannot show {mark}",
-            card=card,
+            card=colour_card_words(card),
             known=known,
             mark=mark,
         )

@@ -205,7 +205,7 @@ def test_recorded_hands_may_not_share_a_card() -> None:
     hands = t.deal()
     hands["ann"][0] = hands["bob"][0]
     error = t.refused("start_round", leader="ann", hands=hands)
-    assert error.code == "duplicate_card" and hands["bob"][0] in error.message
+    assert error.code == "duplicate_card" and hands["bob"][0].replace("-", " ") in error.message
 
 
 def test_recorded_hands_must_cover_every_living_player() -> None:
@@ -268,7 +268,7 @@ def test_cards_and_players_are_read_in_any_case_and_recorded_canonically() -> No
 def test_a_card_already_played_this_round_is_refused() -> None:
     t = duo_after_discarding("red-1", "red-2")
     error = t.refused("play", player="bob", card="red-1")
-    assert error.code == "card_already_played" and "red-1" in error.message
+    assert error.code == "card_already_played" and "red 1" in error.message
 
 
 def test_playing_while_a_won_trick_waits_for_its_distribution_is_refused() -> None:
@@ -292,14 +292,14 @@ def test_with_a_mark_table_a_play_showing_another_mark_is_refused() -> None:
     t = Table(DUO)
     t.start("ann")
     error = t.refused("play", player="ann", card="green-1", mark="light")
-    assert error.code == "wrong_mark" and "green-1" in error.message and "dark" in error.message
+    assert error.code == "wrong_mark" and "green 1" in error.message and "dark" in error.message
 
 
 def test_without_a_mark_table_a_card_seen_for_the_first_time_needs_its_mark() -> None:
     t = Table(DUO, table=False)
     t.start("ann")
     error = t.refused("play", player="ann", card="red-1")
-    assert error.code == "mark_required" and "red-1" in error.message
+    assert error.code == "mark_required" and "red 1" in error.message
     t.play("ann", "red-1", mark="light")
     assert t.view["marks"] == {"red-1": "light"}
 
