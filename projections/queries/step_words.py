@@ -17,7 +17,7 @@ from games.contract import N_, Message, words
 from games.hat_trick.constants import PROP_NAMES as HAT_TRICK_PROPS
 from games.other_hat_trick.constants import PROP_WORDS, TRICKS
 from games.wizard.constants import SUIT_NAMES
-from games.words import and_words
+from games.words import COLOUR_WORDS, and_words, colour_card_words
 
 ACTIONS: dict[str, dict[str, str]] = {
     "wizard": {
@@ -137,16 +137,6 @@ VALUES: dict[str, dict[str, dict[str, str]]] = {
 }
 
 
-# The colours Hats' hats and The Hobbit's cards are written with ("green-7"), in words.
-COLOURS = {
-    "red": N_("red"),
-    "orange": N_("orange"),
-    "yellow": N_("yellow"),
-    "green": N_("green"),
-    "blue": N_("blue"),
-    "purple": N_("purple"),
-    "pink": N_("pink"),
-}
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SPECIAL_CARDS = {"wizard": N_("Wizard card"), "jester": N_("Jester card")}
 
@@ -162,9 +152,9 @@ def _wizard_card(card: str) -> Message | str:
 def _colour_card(card: str) -> Message | str:
     """A card written colour-value in words: "green-7" is "green 7" in the reader's language."""
     colour, _, value = card.casefold().partition("-")
-    if colour not in COLOURS or not value:
+    if colour not in COLOUR_WORDS or not value:
         return card
-    return Message("{colour} {value}", colour=words(COLOURS[colour]), value=value)
+    return colour_card_words(card.casefold())
 
 
 def _slot(slot: int) -> Message:
