@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.contract import N_
+
 # --- constants -----------------------------------------------------------------------------------
 
 GAME_ID = "hobbit"
@@ -21,6 +23,8 @@ VALUES = tuple(range(1, 13))
 DECK = tuple(f"{colour}-{value}" for colour in COLOURS for value in VALUES)
 
 MARKS = ("light", "dark", "pipe")
+# Each mark in words, as a refusal names it (the ids are how an action writes it).
+MARK_WORDS = {"light": N_("light"), "dark": N_("dark"), "pipe": N_("pipe")}
 SIDES = ("good", "evil")
 CHARACTERS = {
     "bilbo": "good",

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.contract import N_, Action, Event, State, event, fail, require
+from games.contract import N_, Action, Event, Message, State, event, fail, require, words
 from games.decider import Handler, decide_with
-from games.hobbit.constants import DECK, MARKS, TITLE, TRUMP, colour, living, value
+from games.hobbit.constants import DECK, MARK_WORDS, MARKS, TITLE, TRUMP, colour, living, value
 from games.hobbit.creation import card_of, mark_of, setup
 from games.hobbit.distribution import distribute
 from games.players import by_seat, require_everyone, require_turn
@@ -188,15 +188,15 @@ def _mark(state: State, card: str, given: Any) -> str:
                 "wrong_mark",
                 "{card} bears {known} in the mark table, not {mark}",
                 card=colour_card_words(card),
-                known=known,
-                mark=mark,
+                known=_mark_words(known),
+                mark=_mark_words(mark),
             )
         fail(
             "mark_changed",
             "{card} showed {known} earlier in this match; it cannot show {mark}",
             card=colour_card_words(card),
-            known=known,
-            mark=mark,
+            known=_mark_words(known),
+            mark=_mark_words(mark),
         )
     return mark
 
@@ -235,3 +235,8 @@ def _winner(plays: list[dict[str, str]]) -> dict[str, str]:
     led = colour(plays[0]["card"])
     rivals = trumps or [p for p in plays if colour(p["card"]) == led]
     return max(rivals, key=lambda p: value(p["card"]))
+
+
+def _mark_words(mark: str) -> Message:
+    """A mark in a refusal's sentence, in the reader's language: "dark", 闇."""
+    return words(MARK_WORDS.get(mark, mark))

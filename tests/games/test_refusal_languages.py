@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from games.contract import RuleViolation
+from games.hobbit.constants import DECK
 from games.registry import get_game
 from service.language.catalogs import render
 from tests.support import games as support
@@ -97,6 +98,21 @@ def test_a_hobbit_play_out_of_turn_names_both_players() -> None:
     refusal = _refusal("hobbit", state, {"type": "play", "player": "bob", "card": "red-4", "mark": "light"})
     assert refusal.code == "not_your_turn"
     _read(refusal, "ann", "bob")
+
+
+def test_a_hobbit_card_shown_with_another_mark_names_the_card_and_both_marks_in_words() -> None:
+    # The setup's mark table gives green-1 the dark mark.
+    setup = {
+        "characters": {"ann": "bilbo", "bob": "smaug"},
+        "marks": {**dict.fromkeys(DECK, "light"), "green-1": "dark"},
+    }
+    state = _state("hobbit", setup, ["ann", "bob"], [{"type": "start_round", "leader": "ann"}])
+    refusal = _refusal("hobbit", state, {"type": "play", "player": "ann", "card": "green-1", "mark": "light"})
+    assert refusal.code == "wrong_mark"
+    assert refusal.message == "green 1 bears dark in the mark table, not light"
+    said = _read(refusal)
+    assert "緑 1" in said["ja"] and "闇" in said["ja"] and "光" in said["ja"], said
+    assert "绿 1" in said["zh_Hans"], said
 
 
 def test_a_hat_trick_prop_too_large_is_named_with_both_props() -> None:
