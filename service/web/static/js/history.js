@@ -37,8 +37,8 @@ export function colourCard(code) {
   return `${colourWord(colour)} ${value ?? ""}`.trim();
 }
 
-/** A suited card as the table writes it: "7H" is "7♥". */
-function suitCard(code) {
+/** A suited card as the table writes it: "7H" is "7♥" (the code itself when it has no suit). */
+export function suitCard(code) {
   const text = String(code || "");
   const sign = SUIT_SIGNS[text.slice(-1).toUpperCase()];
   return sign ? `${text.slice(0, -1).toUpperCase()}${sign}` : text;

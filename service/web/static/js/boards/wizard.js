@@ -1,7 +1,7 @@
 // Wizard: trump, bids, tricks won, the trick on the table, and the hands when they were recorded.
 
 import { h, table, words } from "../dom.js";
-import { perPlayer } from "../history.js";
+import { perPlayer, suitCard } from "../history.js";
 import { LOCALE, t } from "../i18n.js";
 import { disputes, facts, name, part, phase } from "./common.js";
 
@@ -17,8 +17,7 @@ export function cardWords(card) {
   // English says "Wizard" for the card as for the game; the catalogs name the card apart.
   if (/^wizard$/i.test(text)) return LOCALE === "en" ? "Wizard" : t("Wizard card");
   if (/^jester$/i.test(text)) return LOCALE === "en" ? "Jester" : t("Jester card");
-  const suit = SUITS[text.slice(-1).toUpperCase()];
-  return suit ? `${text.slice(0, -1).toUpperCase()}${suit[0]}` : text;
+  return suitCard(text);
 }
 
 function card(code) {
