@@ -258,12 +258,15 @@ class EventStore:
             # WAIT counts the replicas that hold the writes of its own connection: it follows the
             # script on the connection to the match's server.
             script.append(("WAIT", self.replicas, self.replica_timeout_ms))
-        groups = [(keys[0], script)]
+        # One round trip on one Redis, whose script marks the match itself.
+        answered = on_servers(self.client, [(keys[0], script)], [_script_source()])
         if self._cluster:
-            # The match's shard of the marks: its set and its flag share a slot, one server.
-            groups.append((dirty, [("SADD", dirty, match_id), ("SET", wake, 1, "NX", "EX", WAKE_SECONDS)]))
-        # One round trip on one Redis; one per server on a cluster, whose client pipelines no scripts.
-        answered = on_servers(self.client, groups, [_script_source()])
+            # The match's shard of the marks (its set and its flag share a slot, one server), once
+            # the script has run, sent again if its server had to load it first: a pass that found
+            # the mark before the match existed would drop it, and the match would wait for the
+            # full sweep (FULL_SWEEP_EVERY). A cluster's client pipelines no scripts anyway.
+            marks = [("SADD", dirty, match_id), ("SET", wake, 1, "NX", "EX", WAKE_SECONDS)]
+            answered += on_servers(self.client, [(dirty, marks)])
         for answer in (reply for group in answered for reply in group):
             if isinstance(answer, Exception):
                 raise answer
