@@ -261,10 +261,10 @@ class EventStore:
         # One round trip on one Redis, whose script marks the match itself.
         answered = on_servers(self.client, [(keys[0], script)], [_script_source()])
         if self._cluster:
-            # The match's shard of the marks (its set and its flag share a slot, one server), once
-            # the script has run, sent again if its server had to load it first: a pass that found
-            # the mark before the match existed would drop it, and the match would wait for the
-            # full sweep (FULL_SWEEP_EVERY). A cluster's client pipelines no scripts anyway.
+            # The match's shard of the marks (its set and its flag share a slot, one server), sent
+            # only once the script has run, also when its server had to load it first (NOSCRIPT):
+            # a pass that found the mark before the match was written would drop it, and the match
+            # would wait for the full sweep (FULL_SWEEP_EVERY).
             marks = [("SADD", dirty, match_id), ("SET", wake, 1, "NX", "EX", WAKE_SECONDS)]
             answered += on_servers(self.client, [(dirty, marks)])
         for answer in (reply for group in answered for reply in group):
