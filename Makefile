@@ -41,7 +41,7 @@ serve: $(VENV)/.installed-serve
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy games events projections workers service
+	$(BIN)/mypy games events projections workers service bench
 
 test: lint
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile $(SLOWEST) $(PYTEST_ARGS)

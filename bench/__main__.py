@@ -6,6 +6,7 @@ import json
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from bench import durability, http, lag, recorder, sizes, writes
@@ -47,8 +48,8 @@ def rewind_vs_naive(parts: Services, steps: tuple[int, ...] = (1_000, 10_000)) -
         f"{early * 1e3:.2f} ms in the first 1,000 steps; ratio {late / early:.2f}x (goal: flat)"
     )
     for n in steps:
-        snap = per_call(lambda n=n: parts.positions.position(game, made.match_id, n), 20)
-        naive = per_call(lambda n=n: naive_at(parts, game, made.match_id, n), 3)
+        snap = per_call(partial(parts.positions.position, game, made.match_id, n), 20)
+        naive = per_call(partial(naive_at, parts, game, made.match_id, n), 3)
         print(
             f"rewind to step {n}: {snap * 1e3:.2f} ms from the nearest snapshot; "
             f"{naive * 1e3:.1f} ms folding from step 1; ratio {naive / snap:.0f}x"

@@ -63,7 +63,7 @@ def _record_in_turns(parts: dict[str, Services], actions: int) -> dict[str, list
             start = time.perf_counter()
             answer = p.recorder.act(made[how].match_id, made[how].token, action)
             timed[how].append(time.perf_counter() - start)
-            if p.cache.checkpoint(made[how].match_id) != answer.version:
+            if p.stored.checkpoint(made[how].match_id) != answer.version:
                 p.projector.project(made[how].match_id)  # as the workers would, untimed
     for p in parts.values():
         p.close()

@@ -64,7 +64,7 @@ def long_other_hat_trick(turns: int) -> Iterator[dict[str, Any]]:
 
 
 # game, players, setup, options
-OTHER_HAT_TRICK = (
+OTHER_HAT_TRICK: tuple[str, list[str], dict[str, Any], dict[str, Any]] = (
     "other-hat-trick",
     ["ann", "bob", "cy"],
     {"first_player": "ann", "first_trick": "bunch-of-carrots"},

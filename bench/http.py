@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -177,8 +178,9 @@ def in_process(parts: Services, matches: int = 3) -> float:
                 os.environ[key] = value
     statuses: list[str] = []
 
-    def start_response(status: str, headers: Any, exc_info: Any = None) -> None:
+    def start_response(status: str, headers: Any, exc_info: Any = None) -> Callable[[bytes], object]:
         statuses.append(status)
+        return lambda data: None
 
     spent = {"tabletape": 0.0, "anchor": 0.0}
     game = get_game("wizard")
@@ -194,7 +196,7 @@ def in_process(parts: Services, matches: int = 3) -> float:
                         path=f"/v1/matches/{made.match_id}/actions",
                         method="POST",
                         json=action,
-                        headers={"Authorization": f"Bearer {made.token}"},
+                        headers=[("Authorization", f"Bearer {made.token}")],
                     ).get_environ()
                     started = time.perf_counter()
                     b"".join(app.wsgi_app(environ, start_response))

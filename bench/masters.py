@@ -209,7 +209,7 @@ class Club:
                 json={k: script[k] for k in ("players", "setup", "options")} | {"game": game.id},
             )
             assert made.status_code == 201, made.json
-            body = made.json
+            body: dict[str, Any] = made.get_json()
             self.tables.append({"id": body["id"], "token": body["token"], "actions": iter(script["actions"])})
             self.players += script["players"]
             self.reads["create"] += 1
@@ -259,7 +259,7 @@ class Club:
             self.follow(some)
         if self.finished and rng.random() < 0.05:
             source = rng.choice(self.finished)
-            version = self.client.get(f"/v1/matches/{source}").json["version"]
+            version = self.client.get(f"/v1/matches/{source}").get_json()["version"]
             forked = self.client.post(f"/v1/matches/{source}/fork", json={"at": version})
             assert forked.status_code == 201, forked.json
             self.reads["fork"] += 1

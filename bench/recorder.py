@@ -75,7 +75,7 @@ def serving() -> Iterator[str]:
 
 def wizard(site: str, players: list[str], bidding: str = "clockwise") -> tuple[str, str]:
     """A new Wizard match, its first round started: (id, token)."""
-    body = {
+    body: dict[str, Any] = {
         "game": "wizard",
         "players": players,
         "setup": {"first_dealer": players[0]},

@@ -75,7 +75,8 @@ def main() -> None:
     ratios = []
     for game in all_games().values():
         if game.id == OTHER_HAT_TRICK[0]:
-            script = dict(zip(("game", "players", "setup", "options"), OTHER_HAT_TRICK, strict=True))
+            fields = ("game", "players", "setup", "options")
+            script: dict[str, Any] = dict(zip(fields, OTHER_HAT_TRICK, strict=True))
             actions: Iterator[dict[str, Any]] = long_other_hat_trick(LARGE)
         else:
             script = max(map(game.example, range(4)), key=lambda s: len(s["actions"]))
