@@ -159,7 +159,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     )
 
     def limits(req: Request, ctx: Any) -> None:
-        check_request(req, settings.max_body_bytes, settings.max_json_depth)
+        check_request(req, settings.max_body_bytes, settings.max_json_depth, settings.body_seconds)
 
     # Before the steps below: Flask runs after-request hooks last registered first, so CORS
     # headers go on the answer the steps leave (a 429 they make included).

@@ -7,6 +7,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from events.defaults import BODY_SECONDS, LIVE_KEEPALIVE_SECONDS
+
 # Creating: a burst of 200 at once (a tournament's round), then 300 an hour, per caller.
 DEFAULT_CREATE_RATE = "300/hour"
 DEFAULT_CREATE_BURST = 200
@@ -56,6 +58,9 @@ class Settings:
     # Run projection jobs inline in the API process instead of on workers (tests, demos).
     sync_projections: bool = False
     max_body_bytes: int = 1024 * 1024
+    # Seconds a write's body has to arrive after its headers (a slow link gets longer; a client
+    # trickling a body holds a connection no longer than this), then 408 request_timeout.
+    body_seconds: float = BODY_SECONDS
     max_json_depth: int = 32
     cors_origins: tuple[str, ...] = field(default_factory=tuple)
     redis_timeout: float = 3.0
@@ -87,6 +92,9 @@ class Settings:
     # address; below its connection limit (2,000), so that writes always find a connection.
     live_streams: int = 1500
     live_streams_per_client: int = 500
+    # Seconds between keep-alive comments on a live feed with nothing new: below the idle timeout
+    # of any proxy in front, and how soon the slot of a spectator who went is noticed and freed.
+    live_keepalive: float = LIVE_KEEPALIVE_SECONDS
     # Networks a webhook may point into beside the public internet (TABLETAPE_HOOKS_ALLOW, CIDRs
     # comma-separated, e.g. "127.0.0.0/8"); none: loopback, link-local and private are refused.
     hooks_allow: tuple[str, ...] = field(default_factory=tuple)
@@ -105,6 +113,7 @@ class Settings:
             "snapshot_every": int(env.get("TABLETAPE_SNAPSHOT_EVERY", cls.snapshot_every)),
             "sync_projections": _flag(env.get("TABLETAPE_SYNC_PROJECTIONS")),
             "max_body_bytes": int(env.get("TABLETAPE_MAX_BODY_BYTES", cls.max_body_bytes)),
+            "body_seconds": float(env.get("TABLETAPE_BODY_SECONDS", cls.body_seconds)),
             "json_logs": env.get("TABLETAPE_LOG_FORMAT", "").strip().lower() == "json",
             "cors_origins": _list(env.get("TABLETAPE_CORS_ORIGINS", "")),
             "api_keys": _list(env.get("TABLETAPE_API_KEYS", "")),
@@ -125,6 +134,7 @@ class Settings:
             "live_streams_per_client": int(
                 env.get("TABLETAPE_LIVE_STREAMS_PER_CLIENT", cls.live_streams_per_client)
             ),
+            "live_keepalive": float(env.get("TABLETAPE_LIVE_KEEPALIVE_SECONDS", cls.live_keepalive)),
             "hooks_allow": _list(env.get("TABLETAPE_HOOKS_ALLOW", "")),
         }
         values.update(overrides)
@@ -144,6 +154,10 @@ class Settings:
             raise ValueError("TABLETAPE_APPENDFSYNC must be always, everysec or no")
         if self.live_streams < 1 or self.live_streams_per_client < 1:
             raise ValueError("TABLETAPE_LIVE_STREAMS and TABLETAPE_LIVE_STREAMS_PER_CLIENT must be 1 or more")
+        if not 0.5 <= self.live_keepalive <= 300:
+            raise ValueError("TABLETAPE_LIVE_KEEPALIVE_SECONDS must be between 0.5 and 300")
+        if not 1 <= self.body_seconds <= 3600:
+            raise ValueError("TABLETAPE_BODY_SECONDS must be between 1 and 3600")
         for network in self.hooks_allow:
             try:
                 ipaddress.ip_network(network, strict=False)

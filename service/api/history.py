@@ -70,7 +70,13 @@ def follow(query: dict[str, Any], match_id: str) -> Response:
     release = slots.take(request.remote_addr or "")
     try:
         feed = live.Feed(
-            services().positions, services().hub, match_id, after, everything=everything, say=renderer()
+            services().positions,
+            services().hub,
+            match_id,
+            after,
+            keepalive=services().settings.live_keepalive,
+            everything=everything,
+            say=renderer(),
         )
     except Exception:
         release()

@@ -93,6 +93,7 @@ class LeanActions:
         self.budget = budget
         self.metrics: Metrics = app.extensions["tabletape.metrics"]
         self.max_body, self.max_depth = settings.max_body_bytes, settings.max_json_depth
+        self.body_seconds = settings.body_seconds
         self.disk = (settings.data_dir, settings.disk_reserve_mb) if settings.data_dir else None
         self.cors = bool(settings.cors_origins)
         self.access_log = access_log
@@ -108,7 +109,7 @@ class LeanActions:
             return self.app(environ, start_response)
         begun = Carried(request_id(environ), began, *budget)
         try:
-            data = read_body(environ, self.max_body)
+            data = read_body(environ, self.max_body, self.body_seconds)
         except Exception as exc:
             return self._carry(environ, start_response, begun, b"", refusal=exc)
         action = self._action(data)

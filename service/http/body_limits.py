@@ -11,14 +11,13 @@ from typing import Any
 from flask import Request
 from werkzeug.wsgi import get_input_stream
 
-from events.defaults import BODY_SECONDS
 from games.contract import Message
 from service.http.errors import RequestRefused
 
 JSON_TYPES = ("application/json", "application/x-ndjson")
 
 
-def check_request(req: Request, max_body: int, max_depth: int) -> None:
+def check_request(req: Request, max_body: int, max_depth: int, seconds: float) -> None:
     """Refuse, with a clear 4xx, a write body that is too large, not JSON, or nested too deep."""
     # The headers are read from the WSGI environ: this runs on every write.
     environ = req.environ
@@ -34,7 +33,7 @@ def check_request(req: Request, max_body: int, max_depth: int) -> None:
             max_body=max_body,
         )
     if _interruptible():
-        with _deadline(BODY_SECONDS, environ):
+        with _deadline(seconds, environ):
             data = req.get_data(cache=True)
     else:
         data = req.get_data(cache=True)
@@ -69,13 +68,13 @@ def check_request(req: Request, max_body: int, max_depth: int) -> None:
         )
 
 
-def read_body(environ: dict[str, Any], max_body: int) -> bytes:
+def read_body(environ: dict[str, Any], max_body: int, seconds: float) -> bytes:
     """The whole body, read as ``Request.get_data`` reads it (at most ``max_body`` bytes when the
-    server ends the stream itself), within the deadline where a read can be cut short."""
+    server ends the stream itself), within ``seconds`` where a read can be cut short."""
     stream = get_input_stream(environ, max_content_length=max_body)
     if not _interruptible():
         return stream.read()
-    with _deadline(BODY_SECONDS, environ):
+    with _deadline(seconds, environ):
         return stream.read()
 
 

@@ -4,7 +4,7 @@ One worker class, gevent's: every connection is a greenlet, not a thread, so a s
 live feed or a client sending its body slowly costs a few kilobytes and never takes a thread a
 write needs. Slow clients are bounded and timed out: a connection's request line and headers must
 arrive within ``keepalive`` seconds, a socket idle for ``CLIENT_IDLE_SECONDS`` is closed, a body
-must arrive within ``BODY_SECONDS`` (service.http.body_limits), and a process holds at most
+must arrive within ``TABLETAPE_BODY_SECONDS`` (service.http.body_limits), and a process holds at most
 ``worker_connections`` connections (the others wait in the listen backlog), of which live feeds
 may hold only a capped share (service.http.live_slots), so that writes always find one. Errors gunicorn
 answers itself (a bad request line, a URI or headers too large) are problem details like the

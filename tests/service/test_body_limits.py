@@ -9,6 +9,7 @@ import pytest
 from flask.testing import FlaskClient
 from werkzeug.wrappers import Request
 
+from service.config import Settings
 from service.http.body_limits import content_length
 
 DECLARED = [
@@ -44,3 +45,12 @@ def test_an_over_long_declared_body_is_refused_before_it_is_read(client: FlaskCl
     )
     assert answer.status_code == 413 and answer.json["code"] == "body_too_large"
     assert "99999999999 bytes" in answer.json["detail"]
+
+
+def test_the_time_a_body_has_is_a_setting_and_a_time_out_of_range_is_refused_at_start() -> None:
+    # The slow bodies cut off after it with 408: tests/e2e/faults/test_faults_crowds.py.
+    assert Settings.from_env({}).body_seconds == 15
+    assert Settings.from_env({"TABLETAPE_BODY_SECONDS": "60"}).body_seconds == 60
+    for wrong in ("0", "7200"):
+        with pytest.raises(ValueError, match="TABLETAPE_BODY_SECONDS"):
+            Settings.from_env({"TABLETAPE_BODY_SECONDS": wrong})

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -14,6 +16,7 @@ from redis.cluster import RedisCluster
 
 from games.registry import all_games
 from projections.live.hub import Feed, LiveHub
+from service.app import create_app
 from service.bootstrap import connect_store
 from service.config import Settings
 from tests.service.conftest import Table
@@ -231,3 +234,33 @@ def test_a_hub_whose_connection_is_killed_reconnects_and_loses_no_step(
     assert seen == list(range(start + 1, match.log_length() + 1))
     serving = connections_named(redis_client, name)
     assert serving and not set(serving) & set(killed)
+
+
+def test_a_quiet_feed_says_it_is_alive_as_often_as_the_deployment_sets(settings: Settings) -> None:
+    # Every 15 s by default; a deployment behind a proxy that cuts idle connections sooner sets
+    # TABLETAPE_LIVE_KEEPALIVE_SECONDS below the proxy's timeout.
+    app = create_app(dataclasses.replace(settings, live_keepalive=0.5, sync_projections=True))
+    try:
+        http = app.test_client()
+        script = all_games()["hats"].example(0)
+        made = http.post("/v1/matches", json={"game": "hats", **{k: script[k] for k in ("players", "setup")}})
+        assert made.status_code == 201, made.json
+        answer = http.get(f"/v1/matches/{made.json['id']}/live", buffered=False)
+        began = time.monotonic()
+        seen = ""
+        chunks = iter(answer.response)
+        while seen.count(": keepalive") < 2:
+            seen += next(chunks).decode()
+        # Two keep-alives, each after half a second of nothing: far sooner than the default 15 s.
+        assert time.monotonic() - began < 10, seen
+        assert "event: state" in seen.split(": keepalive")[0]
+        answer.close()
+    finally:
+        app.extensions["tabletape"].close()
+
+
+def test_a_keepalive_outside_half_a_second_to_five_minutes_is_refused_at_start() -> None:
+    with pytest.raises(ValueError, match="TABLETAPE_LIVE_KEEPALIVE_SECONDS"):
+        Settings.from_env({"TABLETAPE_LIVE_KEEPALIVE_SECONDS": "0"})
+    assert Settings.from_env({"TABLETAPE_LIVE_KEEPALIVE_SECONDS": "5"}).live_keepalive == 5
+    assert Settings.from_env({}).live_keepalive == 15
