@@ -126,7 +126,13 @@ def test_every_game_is_recorded_followed_projected_rewound_forked_exported_and_i
     assert get(url, f"/v1/matches/{made['id']}/state")["state"] == final == spectator.ended["state"]
     projected(url, made["id"], made["version"])
 
-    listed = get(url, "/v1/matches", game=game_id, status="finished", limit=100)["matches"]
+    # The indexes are written by the same pass just after the scores: listed a moment later.
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        listed = get(url, "/v1/matches", game=game_id, status="finished", limit=100)["matches"]
+        if {match.id, made["id"]} <= {m["id"] for m in listed}:
+            break
+        time.sleep(0.05)
     assert {match.id, made["id"]} <= {m["id"] for m in listed}, deployed.logs()[-4000:]
     leaders = get(url, f"/v1/leaderboards/{game_id}")["players"]
     players = all_games()[game_id].example(SHORT[game_id])["players"]

@@ -66,8 +66,15 @@ def test_every_game_records_a_whole_match_and_the_worker_projects_its_result(
     match_id, version = record(shared_serve.url, game_id, game.example(1))
     board = projected_scores(shared_serve.url, match_id, version)
     assert board["finished"] is True
-    listed = requests.get(f"{shared_serve.url}/v1/matches", params={"status": "finished"}, timeout=5)
-    assert match_id in [m["id"] for m in listed.json()["matches"]]
+    # The status index is written by the same pass, just after the scores: listed a moment later.
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        listed = requests.get(f"{shared_serve.url}/v1/matches", params={"status": "finished"}, timeout=5)
+        if match_id in [m["id"] for m in listed.json()["matches"]]:
+            break
+        time.sleep(0.05)
+    else:
+        raise AssertionError(f"{match_id} never listed as finished: {listed.json()}")
 
 
 def test_serve_stops_cleanly_on_sigterm_and_keeps_what_was_recorded(served: Served) -> None:
