@@ -15,6 +15,22 @@ DEFAULT_CREATE_BURST = 200
 DEFAULT_WRITE_RATE = "600/minute"
 
 
+class SettingRefused(ValueError):
+    """A setting that tabletape cannot run with; the message names the variable and what it takes."""
+
+
+def _number(env: dict[str, str], name: str, default: float, kind: type = int) -> Any:
+    """The variable ``name`` as an int (or a float), ``default`` when it is unset or empty."""
+    value = env.get(name, "").strip()
+    if not value:
+        return default
+    try:
+        return kind(value)
+    except ValueError:
+        what = "a whole number" if kind is int else "a number"
+        raise SettingRefused(f"{name} must be {what}, not {value!r}") from None
+
+
 def _flag(value: str | None) -> bool:
     return (value or "").strip().lower() in {"1", "true", "yes", "on"}
 
@@ -29,7 +45,7 @@ def _bgg_ids(value: str) -> tuple[tuple[str, int], ...]:
     for part in _list(value):
         game, _, number = part.partition("=")
         if not game.strip() or not number.strip().isdigit() or int(number) < 1:
-            raise ValueError(f"TABLETAPE_BGG_IDS: {part!r} is not game=BoardGameGeek id (hats=123)")
+            raise SettingRefused(f"TABLETAPE_BGG_IDS: {part!r} is not game=BoardGameGeek id (hats=123)")
         pairs.append((game.strip(), int(number)))
     return tuple(pairs)
 
@@ -107,34 +123,34 @@ class Settings:
             "redis_url": env.get("REDIS_URL", cls.redis_url),
             "redis_cluster": _flag(env.get("TABLETAPE_REDIS_CLUSTER")),
             "rq_redis_url": env.get("RQ_REDIS_URL") or None,
-            "wait_replicas": int(env.get("TABLETAPE_WAIT_REPLICAS", "0") or 0),
-            "wait_timeout_ms": int(env.get("TABLETAPE_WAIT_TIMEOUT_MS", cls.wait_timeout_ms)),
+            "wait_replicas": _number(env, "TABLETAPE_WAIT_REPLICAS", 0),
+            "wait_timeout_ms": _number(env, "TABLETAPE_WAIT_TIMEOUT_MS", cls.wait_timeout_ms),
             "prefix": env.get("TABLETAPE_PREFIX", cls.prefix),
-            "snapshot_every": int(env.get("TABLETAPE_SNAPSHOT_EVERY", cls.snapshot_every)),
+            "snapshot_every": _number(env, "TABLETAPE_SNAPSHOT_EVERY", cls.snapshot_every),
             "sync_projections": _flag(env.get("TABLETAPE_SYNC_PROJECTIONS")),
-            "max_body_bytes": int(env.get("TABLETAPE_MAX_BODY_BYTES", cls.max_body_bytes)),
-            "body_seconds": float(env.get("TABLETAPE_BODY_SECONDS", cls.body_seconds)),
+            "max_body_bytes": _number(env, "TABLETAPE_MAX_BODY_BYTES", cls.max_body_bytes),
+            "body_seconds": _number(env, "TABLETAPE_BODY_SECONDS", cls.body_seconds, float),
             "json_logs": env.get("TABLETAPE_LOG_FORMAT", "").strip().lower() == "json",
             "cors_origins": _list(env.get("TABLETAPE_CORS_ORIGINS", "")),
             "api_keys": _list(env.get("TABLETAPE_API_KEYS", "")),
             "create_rate": _rate(env.get("TABLETAPE_RATE_LIMIT_CREATE"), DEFAULT_CREATE_RATE),
-            "create_burst": int(env.get("TABLETAPE_RATE_LIMIT_CREATE_BURST", DEFAULT_CREATE_BURST)),
+            "create_burst": _number(env, "TABLETAPE_RATE_LIMIT_CREATE_BURST", DEFAULT_CREATE_BURST),
             "write_rate": _rate(env.get("TABLETAPE_RATE_LIMIT_WRITE"), DEFAULT_WRITE_RATE),
-            "trusted_proxies": int(env.get("TABLETAPE_TRUSTED_PROXIES", "0")),
+            "trusted_proxies": _number(env, "TABLETAPE_TRUSTED_PROXIES", 0),
             "bgg_ids": _bgg_ids(env.get("TABLETAPE_BGG_IDS", "")),
             "embedded_appendfsync": env.get("TABLETAPE_APPENDFSYNC", cls.embedded_appendfsync)
             .strip()
             .lower(),
             "data_dir": env.get("TABLETAPE_DATA_DIR") or None,
-            "disk_reserve_mb": int(env.get("TABLETAPE_DISK_RESERVE_MB", cls.disk_reserve_mb)),
-            "projection_lag_limit": float(
-                env.get("TABLETAPE_PROJECTION_LAG_LIMIT", cls.projection_lag_limit)
+            "disk_reserve_mb": _number(env, "TABLETAPE_DISK_RESERVE_MB", cls.disk_reserve_mb),
+            "projection_lag_limit": _number(
+                env, "TABLETAPE_PROJECTION_LAG_LIMIT", cls.projection_lag_limit, float
             ),
-            "live_streams": int(env.get("TABLETAPE_LIVE_STREAMS", cls.live_streams)),
-            "live_streams_per_client": int(
-                env.get("TABLETAPE_LIVE_STREAMS_PER_CLIENT", cls.live_streams_per_client)
+            "live_streams": _number(env, "TABLETAPE_LIVE_STREAMS", cls.live_streams),
+            "live_streams_per_client": _number(
+                env, "TABLETAPE_LIVE_STREAMS_PER_CLIENT", cls.live_streams_per_client
             ),
-            "live_keepalive": float(env.get("TABLETAPE_LIVE_KEEPALIVE_SECONDS", cls.live_keepalive)),
+            "live_keepalive": _number(env, "TABLETAPE_LIVE_KEEPALIVE_SECONDS", cls.live_keepalive, float),
             "hooks_allow": _list(env.get("TABLETAPE_HOOKS_ALLOW", "")),
         }
         values.update(overrides)
@@ -142,26 +158,39 @@ class Settings:
 
     def __post_init__(self) -> None:
         if self.redis_cluster and not self.rq_redis_url:
-            raise ValueError(
+            raise SettingRefused(
                 "TABLETAPE_REDIS_CLUSTER=1 needs RQ_REDIS_URL: the job queue cannot live on a "
                 "Redis Cluster, so give it a standalone Redis of its own"
             )
+        for name, value, least in (
+            ("TABLETAPE_SNAPSHOT_EVERY", self.snapshot_every, 1),
+            ("TABLETAPE_MAX_BODY_BYTES", self.max_body_bytes, 1),
+            ("TABLETAPE_WAIT_TIMEOUT_MS", self.wait_timeout_ms, 0),
+            ("TABLETAPE_TRUSTED_PROXIES", self.trusted_proxies, 0),
+            ("TABLETAPE_DISK_RESERVE_MB", self.disk_reserve_mb, 0),
+        ):
+            if value < least:
+                raise SettingRefused(f"{name} must be {least} or more, not {value}")
+        if not self.projection_lag_limit > 0:
+            raise SettingRefused("TABLETAPE_PROJECTION_LAG_LIMIT must be more than 0 (seconds)")
         if self.create_burst < 1:
-            raise ValueError("TABLETAPE_RATE_LIMIT_CREATE_BURST must be 1 or more")
+            raise SettingRefused("TABLETAPE_RATE_LIMIT_CREATE_BURST must be 1 or more")
         if self.wait_replicas < 0:
-            raise ValueError("TABLETAPE_WAIT_REPLICAS must be 0 or more")
+            raise SettingRefused("TABLETAPE_WAIT_REPLICAS must be 0 or more")
         if self.embedded_appendfsync not in ("always", "everysec", "no"):
-            raise ValueError("TABLETAPE_APPENDFSYNC must be always, everysec or no")
+            raise SettingRefused("TABLETAPE_APPENDFSYNC must be always, everysec or no")
         if self.live_streams < 1 or self.live_streams_per_client < 1:
-            raise ValueError("TABLETAPE_LIVE_STREAMS and TABLETAPE_LIVE_STREAMS_PER_CLIENT must be 1 or more")
+            raise SettingRefused(
+                "TABLETAPE_LIVE_STREAMS and TABLETAPE_LIVE_STREAMS_PER_CLIENT must be 1 or more"
+            )
         if not 0.5 <= self.live_keepalive <= 300:
-            raise ValueError("TABLETAPE_LIVE_KEEPALIVE_SECONDS must be between 0.5 and 300")
+            raise SettingRefused("TABLETAPE_LIVE_KEEPALIVE_SECONDS must be between 0.5 and 300")
         if not 1 <= self.body_seconds <= 3600:
-            raise ValueError("TABLETAPE_BODY_SECONDS must be between 1 and 3600")
+            raise SettingRefused("TABLETAPE_BODY_SECONDS must be between 1 and 3600")
         for network in self.hooks_allow:
             try:
                 ipaddress.ip_network(network, strict=False)
             except ValueError:
-                raise ValueError(
+                raise SettingRefused(
                     f"TABLETAPE_HOOKS_ALLOW: {network!r} is not a network (e.g. 127.0.0.0/8)"
                 ) from None

@@ -7,7 +7,7 @@ Exit codes (docs/operations.md lists them too):
     2  the command line is wrong (click's own usage errors)
     3  not found: no such match, no such file
     4  the store is not there: no serve runs with this data dir, or Redis does not answer
-    5  serve cannot start: its data dir is in use, its port is taken, or a setting is wrong
+    5  cannot start: serve's data dir is in use or its port is taken, or a setting is wrong
     70 a bug in tabletape (the message says how to see the traceback)
 """
 
@@ -24,7 +24,7 @@ import click
 from events.errors import NOT_NOW, UnknownMatch, not_now, unavailable
 from games.contract import Message, RuleViolation, words
 from projections.sharing.importing import ImportRefused
-from service.config import Settings
+from service.config import SettingRefused, Settings
 from service.language import catalogs
 from service.run.datadir import DataDirInUse, NoServeRunning, embedded_store
 
@@ -97,6 +97,8 @@ def explain(error: Exception) -> tuple[int, str | Message]:
         return NOT_FOUND, Message("there is no match {match_id!r}", match_id=error.match_id)
     if isinstance(error, ImportRefused):
         return PROBLEMS, Message("refused, nothing was created: {reason}", reason=_said(error))
+    if isinstance(error, SettingRefused):
+        return CANNOT_SERVE, Message("cannot run with these settings: {error}", error=str(error))
     if isinstance(error, (DataDirInUse,)):
         return CANNOT_SERVE, str(error)
     if isinstance(error, NoServeRunning):

@@ -26,7 +26,7 @@ import click
 
 from games.contract import Message, words
 from service.cli.support import CANNOT_SERVE, NO_STORE, Failed, redacted, spoken
-from service.config import Settings
+from service.config import SettingRefused, Settings
 from service.run.datadir import DataDir
 from service.run.embedded_redis import EmbeddedRedis, EmbeddedRedisFailed
 from service.run.supervisor import Child, stop_all
@@ -45,7 +45,7 @@ def serve(host: str, port: int, data_dir: str, worker_count: int) -> None:
     """Run until Ctrl-C or SIGTERM; raise Failed (nothing left running) if it cannot start."""
     try:
         settings = Settings.from_env()
-    except ValueError as error:
+    except SettingRefused as error:
         raise Failed(CANNOT_SERVE, "cannot serve with these settings: {error}", error=str(error)) from error
     with ExitStack() as running:
         url = os.environ.get("REDIS_URL")
