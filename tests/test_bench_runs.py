@@ -1,0 +1,55 @@
+"""`make bench` runs to its end: each benchmark that runs in process, on a small run, prints its
+figures (a benchmark that fails at run time is otherwise only found by the next person who needs
+its figures). Nothing here looks at a timing: the figures are the benchmark's to judge."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import psutil
+import pytest
+
+from bench import durability, http, writes
+from bench.__main__ import rewind_vs_naive
+from bench.harness import bench_parts
+
+pytestmark = pytest.mark.e2e
+
+
+def test_the_in_process_benchmarks_print_every_figure(capsys: pytest.CaptureFixture[str]) -> None:
+    with bench_parts() as parts:
+        assert writes.record_vs_evalsha(parts, actions=40) > 0
+        writes.correction_cost(parts, lengths=(2, 4))
+        writes.projection_with_corrections(parts, lengths=(2, 4))
+        rewind_vs_naive(parts, steps=(40, 80))
+        assert http.in_process(parts, matches=1) > 0
+        prefix = parts.keys.prefix
+    printed = capsys.readouterr().out
+    for figure in (
+        r"write: record one Wizard action in process \d+ us .* ratio \d+\.\d\dx",
+        r"\d+ of 39 writes moved their projection in",
+        r"correction: .* N=2: \d+\.\d\dx; N=4: \d+\.\d\dx",
+        r"projection from step 1 .* ratio \d+\.\d\dx",
+        r"recording in a long match: .* at step 80 ",
+        r"rewind to step 40: .* ratio \d+x",
+        r"rewind to step 80: .* ratio \d+x",
+        r"memory for \d+ steps: log \d+ B/step",
+        r"http: served in process .* ratio of rates \d+\.\d\dx",
+    ):
+        assert re.search(figure, printed), f"{figure!r} not in:\n{printed}"
+    assert "tt-bench-" in prefix  # its own prefix, removed by bench_parts (test_key_hygiene's rule)
+
+
+def test_the_durability_benchmark_records_on_two_embedded_stores_and_stops_both(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert durability.durability(actions=6, where=tmp_path) > 0
+    printed = capsys.readouterr().out
+    said = r"durability: .* appendfsync always \d+ us .* ratio \d+\.\d\dx .* 6 actions each"
+    assert re.search(said, printed), printed
+    # Its two redis-servers stopped and their data dirs removed.
+    assert list(tmp_path.iterdir()) == []
+    assert not [
+        p for p in psutil.process_iter(["cmdline"]) if str(tmp_path) in " ".join(p.info["cmdline"] or [])
+    ]
