@@ -140,9 +140,11 @@ def settings_for(data_dir: str) -> Settings:
     Says on stderr which store the command uses.
     """
     url = os.environ.get("REDIS_URL")
+    # A wrong setting is said first, whichever store there is (or none).
+    settings = Settings.from_env()
     if url:
         click.echo(spoken(Message("store: {url} (REDIS_URL)", url=redacted(url))), err=True)
-        return Settings.from_env()
+        return settings
     running = embedded_store(data_dir)
     embedded = Message(
         "store: the embedded Redis of {running} in {folder}",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from click.testing import Result
@@ -74,3 +75,13 @@ def test_the_refusal_is_in_the_language_of_the_person_at_the_terminal(cli: Calla
     answer = cli("verify", TABLETAPE_SNAPSHOT_EVERY="0", LANG="ja_JP.UTF-8")
     assert answer.exit_code == 5
     assert "この設定では実行できません：TABLETAPE_SNAPSHOT_EVERY must be 1 or more, not 0" in answer.stderr
+
+
+def test_a_wrong_setting_is_said_before_the_store_is_looked_for(
+    cli: Callable[..., Result], tmp_path: Path
+) -> None:
+    # No REDIS_URL and no serve in the data dir: the setting is still what the person hears of.
+    answer = cli("verify", "--data-dir", str(tmp_path), REDIS_URL=None, TABLETAPE_BODY_SECONDS="0")
+    assert answer.exit_code == 5
+    assert "TABLETAPE_BODY_SECONDS must be between 1 and 3600" in answer.stderr
+    assert "no tabletape serve is running" not in answer.stderr
