@@ -163,6 +163,8 @@ class Settings:
                 "Redis Cluster, so give it a standalone Redis of its own"
             )
         for name, value, least in (
+            ("TABLETAPE_WAIT_REPLICAS", self.wait_replicas, 0),
+            ("TABLETAPE_RATE_LIMIT_CREATE_BURST", self.create_burst, 1),
             ("TABLETAPE_SNAPSHOT_EVERY", self.snapshot_every, 1),
             ("TABLETAPE_MAX_BODY_BYTES", self.max_body_bytes, 1),
             ("TABLETAPE_WAIT_TIMEOUT_MS", self.wait_timeout_ms, 0),
@@ -173,10 +175,6 @@ class Settings:
                 raise SettingRefused(f"{name} must be {least} or more, not {value}")
         if not self.projection_lag_limit > 0:
             raise SettingRefused("TABLETAPE_PROJECTION_LAG_LIMIT must be more than 0 (seconds)")
-        if self.create_burst < 1:
-            raise SettingRefused("TABLETAPE_RATE_LIMIT_CREATE_BURST must be 1 or more")
-        if self.wait_replicas < 0:
-            raise SettingRefused("TABLETAPE_WAIT_REPLICAS must be 0 or more")
         if self.embedded_appendfsync not in ("always", "everysec", "no"):
             raise SettingRefused("TABLETAPE_APPENDFSYNC must be always, everysec or no")
         if self.live_streams < 1 or self.live_streams_per_client < 1:

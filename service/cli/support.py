@@ -13,6 +13,7 @@ Exit codes (docs/operations.md lists them too):
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 from collections.abc import Iterable, Iterator
@@ -152,7 +153,7 @@ def settings_for(data_dir: str) -> Settings:
         folder=os.path.abspath(data_dir),
     )
     click.echo(spoken(embedded), err=True)
-    return Settings.from_env(dict(os.environ, REDIS_URL=running.redis_url))
+    return dataclasses.replace(settings, redis_url=running.redis_url)
 
 
 def redacted(url: str) -> str:

@@ -42,6 +42,12 @@ def test_an_empty_number_means_its_default_and_spaces_around_a_number_are_fine()
 @pytest.mark.parametrize(
     ("name", "value", "said"),
     [
+        ("TABLETAPE_WAIT_REPLICAS", "-1", "TABLETAPE_WAIT_REPLICAS must be 0 or more, not -1"),
+        (
+            "TABLETAPE_RATE_LIMIT_CREATE_BURST",
+            "0",
+            "TABLETAPE_RATE_LIMIT_CREATE_BURST must be 1 or more, not 0",
+        ),
         ("TABLETAPE_SNAPSHOT_EVERY", "0", "TABLETAPE_SNAPSHOT_EVERY must be 1 or more, not 0"),
         ("TABLETAPE_MAX_BODY_BYTES", "0", "TABLETAPE_MAX_BODY_BYTES must be 1 or more, not 0"),
         ("TABLETAPE_WAIT_TIMEOUT_MS", "-1", "TABLETAPE_WAIT_TIMEOUT_MS must be 0 or more, not -1"),
