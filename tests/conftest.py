@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import uuid
+from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,6 +25,9 @@ from service.bootstrap import Services, build, connect_queue, connect_store
 from service.config import Settings
 from tests.support.redis_cluster import redis_cluster
 from workers.jobs import forget
+
+# The prefixes the ``keys`` fixture hands out.
+TEST_PREFIX = re.compile(r"tt-test-[0-9a-f]{12}")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -83,16 +88,55 @@ def redis_url(store_settings: Settings) -> str:
     return store_settings.redis_url
 
 
+@pytest.fixture(scope="session")
+def handed_out(store_settings: Settings) -> Iterator[list[str]]:
+    """Every prefix the ``keys`` fixture handed out in this process; at the end of the session,
+    an error names any of them that still has a key on the store or the queue's Redis (each test's
+    own are deleted when it ends: ``settings``), once those keys are deleted too."""
+    prefixes: list[str] = []
+    yield prefixes
+    ours, left = set(prefixes), defaultdict[str, list[str]](list)
+    for client in _clients(store_settings):
+        try:
+            # One scan for all of them (other processes' prefixes are theirs, maybe still in use).
+            for pattern in ("tt-test-*", "rq:*tt-test-*"):
+                for name in client.scan_iter(match=pattern, count=1000):
+                    found = TEST_PREFIX.search(name.decode())
+                    if found and found[0] in ours:
+                        left[found[0]].append(name.decode())
+            for prefix in left:
+                forget(client, prefix)
+        finally:
+            client.close()
+    assert not left, f"test keys left behind on the shared Redis: {dict(left)}"
+
+
 @pytest.fixture
-def keys(on_cluster: bool) -> Keys:
+def keys(on_cluster: bool, handed_out: list[str]) -> Keys:
     """Keys under a prefix no other test, run or program uses (of a cluster's store, on a cluster)."""
-    return Keys.for_store(f"tt-test-{uuid.uuid4().hex[:12]}", on_cluster)
+    made = Keys.for_store(f"tt-test-{uuid.uuid4().hex[:12]}", on_cluster)
+    assert TEST_PREFIX.fullmatch(made.prefix), made.prefix
+    handed_out.append(made.prefix)
+    return made
 
 
 @pytest.fixture
-def settings(store_settings: Settings, keys: Keys) -> Settings:
-    """The store's settings under the test's prefix."""
-    return dataclasses.replace(store_settings, prefix=keys.prefix)
+def settings(store_settings: Settings, keys: Keys) -> Iterator[Settings]:
+    """The store's settings under the test's prefix; every key under it, RQ's included, is deleted
+    once the test ends (never FLUSHALL), whatever the test wrote with these settings."""
+    yield dataclasses.replace(store_settings, prefix=keys.prefix)
+    for client in _clients(store_settings):
+        try:
+            # On a cluster a scan visits every master, and each key is deleted on its own node.
+            forget(client, keys.prefix)
+        finally:
+            client.close()
+
+
+def _clients(store_settings: Settings) -> list[redis.Redis]:
+    """A client of the store, and of the queue's Redis when that is another (on a cluster)."""
+    store = connect_store(store_settings, 10)
+    return [store, connect_queue(store_settings, 10)] if store_settings.rq_redis_url else [store]
 
 
 @pytest.fixture
@@ -105,17 +149,11 @@ def store_env(settings: Settings) -> dict[str, str]:
 
 
 @pytest.fixture
-def redis_client(settings: Settings, keys: Keys) -> Iterator[redis.Redis]:
-    """A client of the store; the test's keys are deleted afterwards (never FLUSHALL)."""
+def redis_client(settings: Settings) -> Iterator[redis.Redis]:
+    """A client of the store (the test's keys are deleted once it ends: ``settings``)."""
     client = connect_store(settings, 10)
-    queue = connect_queue(settings, 10) if settings.rq_redis_url else client
     yield client
-    # On a cluster a scan visits every master, and each key is deleted on its own node.
-    forget(client, keys.prefix)
-    if queue is not client:
-        forget(queue, keys.prefix)
     client.close()
-    queue.close()
 
 
 @pytest.fixture
