@@ -259,22 +259,23 @@ class EventStore:
             # script on the connection to the match's server.
             script.append(("WAIT", self.replicas, self.replica_timeout_ms))
         # One round trip on one Redis, whose script marks the match itself.
-        answered = on_servers(self.client, [(keys[0], script)], [_script_source()])
-        if self._cluster:
+        ran = on_servers(self.client, [(keys[0], script)], [_script_source()])[0]
+        _raise_any(ran)
+        reply = [int(x) for x in ran[0]]
+        woke = len(reply) > 3 and reply[3] == 1
+        if self._cluster and reply[0] in (_WRITTEN, _DUPLICATE):
             # The match's shard of the marks (its set and its flag share a slot, one server), sent
             # only once the script has run, also when its server had to load it first (NOSCRIPT):
             # a pass that found the mark before the match was written would drop it, and the match
-            # would wait for the full sweep (FULL_SWEEP_EVERY).
+            # would wait for the full sweep (FULL_SWEEP_EVERY). Only a written batch marks (or the
+            # retry of one, whose first request may have ended before its marks): a refused append
+            # wrote nothing for a pass to do, as the script on one Redis marks nothing for one.
             marks = [("SADD", dirty, match_id), ("SET", wake, 1, "NX", "EX", WAKE_SECONDS)]
-            answered += on_servers(self.client, [(dirty, marks)])
-        for answer in (reply for group in answered for reply in group):
-            if isinstance(answer, Exception):
-                raise answer
-        ran = answered[0]
-        reply = [int(x) for x in ran[0]]
+            marked = on_servers(self.client, [(dirty, marks)])[0]
+            _raise_any(marked)
+            woke = bool(marked[1])
         if self.replicas:
             self._replicated(match_id, args, reply, int(ran[-1]))
-        woke = bool(answered[1][1]) if self._cluster else len(reply) > 3 and reply[3] == 1
         failed = attempt(meanwhile) if reply[0] == _WRITTEN else None
         return reply, woke, failed
 
@@ -492,6 +493,13 @@ def _result(match_id: str, reply: list[int], woke: bool) -> AppendResult:
     if reply[0] == _EXISTS:
         raise MatchExists(match_id)
     raise RuntimeError(f"the append script answered {reply!r}")
+
+
+def _raise_any(replies: Sequence[Any]) -> None:
+    """Raise the first error among one server's replies."""
+    for reply in replies:
+        if isinstance(reply, Exception):
+            raise reply
 
 
 def _event_args(events: Sequence[NewEvent]) -> list[str]:

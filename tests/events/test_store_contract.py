@@ -159,6 +159,24 @@ class StoreContract:
             store.append("m", batch(3), 1, extras=AppendExtras(meanwhile=cannot_fold))
         assert numbers(store, "m") == [1, 2]
 
+    def test_a_refused_append_leaves_the_match_unmarked_and_a_written_one_marks_it(
+        self, store: EventStore
+    ) -> None:
+        """A refusal wrote nothing for a projection pass to do: no mark, on one Redis (the script)
+        and on a cluster (the client), whose every mark goes to one shard's server."""
+        store.create("m", {"game": "wizard"}, batch(1), created_ms=1)
+        store.append("m", batch(2), expected_version=1, idempotency_key="k1", fingerprint="f")
+        store.marks.unmark(["m"])
+        with pytest.raises(VersionConflict):
+            store.append("m", batch(3), expected_version=1)
+        with pytest.raises(IdempotencyMismatch):
+            store.append("m", batch(3), idempotency_key="k1", fingerprint="another request")
+        with pytest.raises(CredentialChanged):
+            store.append("m", batch(3), extras=AppendExtras(credential=Credential("seat:bob", "gone")))
+        assert not store.marks.marked("m") and store.marks.count() == 0
+        store.append("m", batch(3), expected_version=2)
+        assert store.marks.marked("m")
+
     # -- rate counters ---------------------------------------------------------------------------
 
     def test_an_append_counts_itself_against_its_rate_counters_once_and_past_a_limit_writes_nothing(
