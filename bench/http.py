@@ -34,6 +34,8 @@ from service.bootstrap import Services
 
 ROOT = Path(__file__).resolve().parents[1]
 MATCHES, CONNECTIONS, SECONDS, ROUNDS = 192, 8, 4, 3
+# tabletape whose writes mark their match instead of carrying its projection (``--marking``).
+MARKING = "tabletape, marking"
 # A pass of the projection worker ends this long after the last write (events.defaults.PASS_IDLE).
 IDLE_AFTER = 0.5
 
@@ -215,8 +217,11 @@ def in_process(parts: Services, matches: int = 3) -> float:
     return ratio
 
 
-def main() -> None:
-    """Print tabletape's HTTP recording rate against the anchor's: in process, then under gunicorn."""
+def main(argv: list[str] | None = None) -> None:
+    """Print tabletape's HTTP recording rate against the anchor's: in process, then under gunicorn
+    (``--marking``: also tabletape with writes that mark their match instead of carrying its
+    projection, bench/marking.py, taking turns with the other two)."""
+    marking = "--marking" in (sys.argv[1:] if argv is None else argv)
     with bench_parts() as parts:
         in_process(parts)
     if shutil.which("wrk") is None:
@@ -224,13 +229,20 @@ def main() -> None:
         return
     with bench_parts() as parts, tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        rounds = [matches_file(parts, folder, f"round{r}") for r in range(ROUNDS)]
+        # Each app records matches of its own in each round.
+        names = ["anchor", "tabletape", *([MARKING] if marking else [])]
+        rounds = [
+            {name: matches_file(parts, folder, f"round{r}-{i}") for i, name in enumerate(names)}
+            for r in range(ROUNDS)
+        ]
         env = {k: v for k, v in os.environ.items() if not k.startswith("TABLETAPE_")}
         env.update(REDIS_URL=parts.settings.redis_url, TABLETAPE_PREFIX=parts.keys.prefix)
         # One address sends every table's writes here: the limit stays on (its check is part of
         # every write's cost) but high enough that no write of the run is refused.
         env.update(TABLETAPE_RATE_LIMIT_WRITE="10000000/minute")
         apps = {"anchor": "bench.anchor:create_app()", "tabletape": "service.app:create_app()"}
+        if marking:
+            apps[MARKING] = "bench.marking:create_app()"
         running = workers(parts.settings.redis_url, parts.keys.prefix, 1)
         servers: dict[str, tuple[int, subprocess.Popen[bytes]]] = {}
         try:
@@ -242,7 +254,7 @@ def main() -> None:
             while parts.store.marks.count() and time.monotonic() < settled_by:
                 time.sleep(0.1)
             procs = {
-                name: server_processes(server, running if name == "tabletape" else [])
+                name: server_processes(server, running if name != "anchor" else [])
                 for name, (_, server) in servers.items()
             }
             answered = dict.fromkeys(apps, 0.0)
@@ -253,14 +265,14 @@ def main() -> None:
                 for name, (port, _) in servers.items():
                     before = cpu_seconds(procs[name])
                     started = time.perf_counter()
-                    rate, bad = load(port, data, folder)
+                    rate, bad = load(port, data[name], folder)
                     seconds = time.perf_counter() - started
                     for group, used in cpu_seconds(procs[name]).items():
                         spent[name][group] = spent[name].get(group, 0.0) + used - before[group]
                     answered[name] += rate * seconds
                     took[name] += seconds
                     refused[name] += bad
-                    if name == "tabletape":
+                    if name != "anchor":
                         time.sleep(IDLE_AFTER)  # the projection worker finishes before the anchor's turn
         finally:
             for _, server in servers.values():
@@ -287,6 +299,12 @@ def main() -> None:
             f"Flask + one EVALSHA {anchor:.0f} requests/s ({ROUNDS} rounds of {SECONDS} s each, taking "
             f"turns); ratio {ours / anchor:.2f}x (goal >= 0.8x)"
         )
+        if marking:
+            rate = answered[MARKING] / took[MARKING]
+            print(
+                f"http: {MARKING} under gunicorn {rate:.0f} requests/s ({refused[MARKING]} not 2xx): "
+                f"ratio {rate / anchor:.2f}x; of CPU all parts together {cpu['anchor'] / cpu[MARKING]:.2f}x"
+            )
 
 
 if __name__ == "__main__":

@@ -21,6 +21,9 @@ pytestmark = pytest.mark.e2e
 def test_the_in_process_benchmarks_print_every_figure(capsys: pytest.CaptureFixture[str]) -> None:
     with bench_parts() as parts:
         assert writes.record_vs_evalsha(parts, actions=40) > 0
+        assert writes.record_vs_evalsha(parts, actions=40, carry=False) > 0
+        # The marking run leaves the recorder carrying projections again.
+        assert parts.recorder.projector is parts.projector
         writes.correction_cost(parts, lengths=(2, 4))
         writes.projection_with_corrections(parts, lengths=(2, 4))
         rewind_vs_naive(parts, steps=(40, 80))
@@ -30,6 +33,8 @@ def test_the_in_process_benchmarks_print_every_figure(capsys: pytest.CaptureFixt
     for figure in (
         r"write: record one Wizard action in process \d+ us .* ratio \d+\.\d\dx",
         r"\d+ of 39 writes moved their projection in",
+        r"write, marking its match for the workers instead of carrying its projection: .* ratio "
+        r"\d+\.\d\dx.*; 0 of 39 writes moved their projection in",
         r"correction: .* N=2: \d+\.\d\dx; N=4: \d+\.\d\dx",
         r"projection from step 1 .* ratio \d+\.\d\dx",
         r"recording in a long match: .* at step 80 ",
