@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from games.registry import all_games
 from tests.web.conftest import wait_for_viewer
@@ -61,7 +62,11 @@ def test_the_page_of_an_address_that_leads_nowhere_fits_a_phone_and_leads_back(
         assert answer is not None and answer.status == 404
         assert page.evaluate("document.scrollingElement.scrollWidth") <= 320
         page.click("main a[href='/new']")
-        page.wait_for_url("**/new")
+        try:
+            page.wait_for_url("**/new")
+        except PlaywrightTimeout:
+            # Where it went instead (an error page, say, if the server dropped the connection).
+            pytest.fail(f"the link did not lead to /new within the timeout: the page is at {page.url}")
     finally:
         page.close()
 
