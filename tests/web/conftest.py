@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,11 +43,29 @@ def serving(folder: Path, prefix: str) -> Iterator[str]:
         yield url
 
 
+# The log of the session's `site` serve, once it has started: a browser test that fails says what
+# the server logged last (a worker restarted, an error), which the CI log otherwise keeps nowhere.
+SITE_LOG: list[Path] = []
+LOG_LINES = 40
+
+
 @pytest.fixture(scope="session")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL of the session's `tabletape serve`."""
-    with serving(tmp_path_factory.mktemp("web-serve"), "tt-web") as url:
+    folder = tmp_path_factory.mktemp("web-serve")
+    with serving(folder, "tt-web") as url:
+        SITE_LOG.append(folder / "serve.log")
         yield url
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
+    """A failed test that used the session's serve: its report ends with the serve's last lines."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed and SITE_LOG and "site" in getattr(item, "fixturenames", ()):
+        lines = SITE_LOG[-1].read_text(errors="replace").splitlines()[-LOG_LINES:]
+        report.sections.append((f"the site's serve.log, its last {LOG_LINES} lines", "\n".join(lines)))
 
 
 @pytest.fixture(scope="session")
