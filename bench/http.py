@@ -229,12 +229,14 @@ def main(argv: list[str] | None = None) -> None:
         return
     with bench_parts() as parts, tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        # Each app records matches of its own in each round.
-        names = ["anchor", "tabletape", *([MARKING] if marking else [])]
-        rounds = [
-            {name: matches_file(parts, folder, f"round{r}-{i}") for i, name in enumerate(names)}
-            for r in range(ROUNDS)
-        ]
+        # Each round's matches: the anchor appends to scratch logs beside tabletape's matches, and
+        # the marking tabletape, which records them as tabletape does, takes matches of its own.
+        rounds = []
+        for r in range(ROUNDS):
+            shared = matches_file(parts, folder, f"round{r}")
+            rounds.append({"anchor": shared, "tabletape": shared})
+            if marking:
+                rounds[-1][MARKING] = matches_file(parts, folder, f"round{r}-marking")
         env = {k: v for k, v in os.environ.items() if not k.startswith("TABLETAPE_")}
         env.update(REDIS_URL=parts.settings.redis_url, TABLETAPE_PREFIX=parts.keys.prefix)
         # One address sends every table's writes here: the limit stays on (its check is part of

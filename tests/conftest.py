@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import re
 import uuid
-from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -25,9 +23,6 @@ from service.bootstrap import Services, build, connect_queue, connect_store
 from service.config import Settings
 from tests.support.redis_cluster import redis_cluster
 from workers.jobs import forget
-
-# The prefixes the ``keys`` fixture hands out.
-TEST_PREFIX = re.compile(r"tt-test-[0-9a-f]{12}")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -91,31 +86,26 @@ def redis_url(store_settings: Settings) -> str:
 @pytest.fixture(scope="session")
 def handed_out(store_settings: Settings) -> Iterator[list[str]]:
     """Every prefix the ``keys`` fixture handed out in this process; at the end of the session,
-    an error names any of them that still has a key on the store or the queue's Redis (each test's
+    an error names any of them that still had a key on the store or the queue's Redis (each test's
     own are deleted when it ends: ``settings``), once those keys are deleted too."""
     prefixes: list[str] = []
     yield prefixes
-    ours, left = set(prefixes), defaultdict[str, list[str]](list)
+    left: dict[str, list[str]] = {}
     for client in _clients(store_settings):
         try:
-            # One scan for all of them (other processes' prefixes are theirs, maybe still in use).
-            for pattern in ("tt-test-*", "rq:*tt-test-*"):
-                for name in client.scan_iter(match=pattern, count=1000):
-                    found = TEST_PREFIX.search(name.decode())
-                    if found and found[0] in ours:
-                        left[found[0]].append(name.decode())
-            for prefix in left:
-                forget(client, prefix)
+            for prefix in prefixes:
+                deleted = forget(client, prefix)
+                if deleted:
+                    left.setdefault(prefix, []).extend(deleted)
         finally:
             client.close()
-    assert not left, f"test keys left behind on the shared Redis: {dict(left)}"
+    assert not left, f"test keys left behind on the shared Redis: {left}"
 
 
 @pytest.fixture
 def keys(on_cluster: bool, handed_out: list[str]) -> Keys:
     """Keys under a prefix no other test, run or program uses (of a cluster's store, on a cluster)."""
     made = Keys.for_store(f"tt-test-{uuid.uuid4().hex[:12]}", on_cluster)
-    assert TEST_PREFIX.fullmatch(made.prefix), made.prefix
     handed_out.append(made.prefix)
     return made
 

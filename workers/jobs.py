@@ -94,14 +94,18 @@ def _parts(prefix: str, snapshot_every: int) -> Projections:
         return _PARTS[key]
 
 
-def forget(client: redis.Redis, prefix: str) -> None:
+def forget(client: redis.Redis, prefix: str) -> list[str]:
     """Delete every key of one prefix, RQ's included (its jobs, queue, registries and workers carry
     the prefix in their names), and the prefix's entries in the two sets RQ shares among all its
-    users. For a test's or a benchmark's scratch prefix, or a deployment taken down for good."""
+    users; the names of the keys deleted. For a test's or a benchmark's scratch prefix, or a
+    deployment taken down for good."""
+    deleted = []
     for pattern in (f"{prefix}*", f"rq:*{prefix}*"):
         for name in client.scan_iter(match=pattern, count=1000):
             client.delete(name)
+            deleted.append(name.decode() if isinstance(name, bytes) else str(name))
     for shared in (Queue.redis_queues_keys, Worker.redis_workers_keys):
         ours = [m for m in client.smembers(shared) if prefix.encode() in m]
         if ours:
             client.srem(shared, *ours)
+    return deleted
