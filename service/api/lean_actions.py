@@ -109,7 +109,7 @@ class LeanActions:
             return self.app(environ, start_response)
         begun = Carried(request_id(environ), began, *budget)
         try:
-            data = read_body(environ, self.max_body, self.body_seconds)
+            data = read_body(environ, int(environ["CONTENT_LENGTH"]), self.body_seconds)
         except Exception as exc:
             return self._carry(environ, start_response, begun, b"", refusal=exc)
         action = self._action(data)

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from flask import Request
-from werkzeug.wsgi import get_input_stream
+from werkzeug.exceptions import ClientDisconnected
 
 from games.contract import Message
 from service.http.errors import RequestRefused
@@ -68,14 +68,30 @@ def check_request(req: Request, max_body: int, max_depth: int, seconds: float) -
         )
 
 
-def read_body(environ: dict[str, Any], max_body: int, seconds: float) -> bytes:
-    """The whole body, read as ``Request.get_data`` reads it (at most ``max_body`` bytes when the
-    server ends the stream itself), within ``seconds`` where a read can be cut short."""
-    stream = get_input_stream(environ, max_content_length=max_body)
+def read_body(environ: dict[str, Any], length: int, seconds: float) -> bytes:
+    """The body of a request whose Content-Length, ``length``, was checked (a number within the
+    limit; the body not chunked), read as ``Request.get_data`` reads it, within ``seconds`` where a
+    read can be cut short.
+
+    It is read straight from the server's stream: werkzeug's wrapper of the stream
+    (``get_input_stream``) costs a common write about 40 times as much. A body that ends before
+    its length is refused as that wrapper refuses it (``ClientDisconnected``, a 400), unless the
+    server ends the stream itself (``wsgi.input_terminated``): then it is what the server gave."""
     if not _interruptible():
-        return stream.read()
+        return _read_exactly(environ, length)
     with _deadline(seconds, environ):
-        return stream.read()
+        return _read_exactly(environ, length)
+
+
+def _read_exactly(environ: dict[str, Any], length: int) -> bytes:
+    """``length`` bytes of the request's body (``read_body``)."""
+    try:
+        data: bytes = environ["wsgi.input"].read(length)
+    except (OSError, ValueError) as exc:
+        raise ClientDisconnected() from exc
+    if len(data) < length and "wsgi.input_terminated" not in environ:
+        raise ClientDisconnected()
+    return data
 
 
 def content_length(environ: dict[str, Any]) -> int | None:

@@ -5,6 +5,7 @@ limits, conditions, logs and metrics (service/api/lean_actions.py)."""
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
 import logging
 import re
@@ -14,7 +15,7 @@ from typing import Any
 import pytest
 import redis
 from flask import Flask, request, request_started
-from werkzeug.test import Client, TestResponse
+from werkzeug.test import Client, EnvironBuilder, TestResponse, run_wsgi_app
 
 from games.registry import get_game
 from service.api.lean_actions import LeanActions
@@ -81,6 +82,39 @@ def test_a_refusal_is_the_one_the_documented_view_gives(app: Flask, send: Send) 
     answers = [send(http, *_create(http)) for http in (lean, full)]
     assert answers[0].status_code >= 400
     assert _seen(answers[0]) == _seen(answers[1])
+
+
+class _Broken(io.BytesIO):
+    """A request body whose connection breaks as it is read."""
+
+    def read(self, size: int | None = -1) -> bytes:
+        raise ConnectionResetError("the table's phone lost its network")
+
+
+def _cut_short(http: Client, match_id: str, auth: dict[str, str], stream: type[io.BytesIO]) -> Any:
+    """A write whose body ends before its Content-Length says (the sender hung up midway), sent
+    to the app as a server hands it over: its status, its body, and the match's version after."""
+    body = json.dumps(SCRIPT["actions"][0]).encode()
+    environ = EnvironBuilder(
+        path=f"/v1/matches/{match_id}/actions", method="POST", data=body, headers=list(auth.items())
+    ).get_environ()
+    environ.update({"CONTENT_TYPE": "application/json", "CONTENT_LENGTH": str(len(body) + 40)})
+    environ["wsgi.input"] = stream(body)
+    answer, status, _ = run_wsgi_app(http.application, environ)
+    version = http.get(f"/v1/matches/{match_id}", headers=auth).json["version"]
+    return status, VARYING.sub("~", b"".join(answer).decode()), version
+
+
+@pytest.mark.parametrize("stream", [io.BytesIO, _Broken], ids=["ended early", "broken"])
+def test_a_body_cut_short_is_refused_as_the_documented_view_refuses_it(
+    app: Flask, stream: type[io.BytesIO]
+) -> None:
+    lean, full = _both(app)
+    answers = [_cut_short(http, *_create(http), stream) for http in (lean, full)]
+    assert answers[0] == answers[1]
+    status, body, version = answers[0]
+    assert status == "400 BAD REQUEST" and "the request could not be read" in body
+    assert version == 1  # the match as it was created: nothing recorded
 
 
 def test_a_whole_match_is_answered_as_the_documented_view_answers_it(app: Flask) -> None:
