@@ -74,9 +74,10 @@ def read_body(environ: dict[str, Any], length: int, seconds: float) -> bytes:
     read can be cut short.
 
     It is read straight from the server's stream: werkzeug's wrapper of the stream
-    (``get_input_stream``) costs a common write about 40 times as much. A body that ends before
-    its length is refused as that wrapper refuses it (``ClientDisconnected``, a 400), unless the
-    server ends the stream itself (``wsgi.input_terminated``): then it is what the server gave."""
+    (``get_input_stream``) costs a common write about 9 us more under gunicorn. A body that ends
+    before its length is refused as that wrapper refuses it (``ClientDisconnected``, a 400),
+    unless the server ends the stream itself (``wsgi.input_terminated``): then it is what the
+    server gave."""
     if not _interruptible():
         return _read_exactly(environ, length)
     with _deadline(seconds, environ):
