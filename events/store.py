@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cache
 from importlib.resources import files
-from typing import Any
+from typing import Any, NamedTuple
 
 import redis
 from cachetools import LRUCache
@@ -43,6 +43,16 @@ from events.upcasting import Upcasters
 
 _WRITTEN, _DUPLICATE = 0, 1
 _NO_MATCH, _EXISTS, _CONFLICT, _OTHER_REQUEST, _OVER_LIMIT, _STALE = -1, -2, -3, -4, -5, -6
+
+
+class Opening(NamedTuple):
+    """A writer's first look at a match (``EventStore.opening``)."""
+
+    header: dict[str, str]
+    version: int
+    credentials: dict[str, str]
+    # The projected position as stored (``tape.dump``'s bytes), when asked for and there is one.
+    projected: bytes | None
 
 
 @cache
@@ -418,7 +428,7 @@ class EventStore:
         return dict(self._keep_header(match_id, fields))
 
     def _keep_header(self, match_id: str, fields: Mapping[Any, Any]) -> dict[str, str]:
-        named = {as_text(k): as_text(v) for k, v in fields.items()}
+        named = _texts(fields)
         named.pop("version", None)
         self._headers[match_id] = named
         return named
@@ -438,9 +448,25 @@ class EventStore:
     def credentials(self, match_id: str) -> dict[str, str]:
         """The digests of a match's seat tokens, reset table token and recovery code
         (``Keys.credentials``), read fresh: a reset or a revocation counts at once everywhere."""
-        return {
-            as_text(k): as_text(v) for k, v in self.client.hgetall(self.keys.credentials(match_id)).items()
-        }
+        return _texts(self.client.hgetall(self.keys.credentials(match_id)))
+
+    def opening(self, match_id: str, projection: bool = True) -> Opening:
+        """What a writer this process has not met needs of a match, in one round trip: its header
+        and version, its credentials (read fresh, as ``credentials`` reads them) and, with
+        ``projection``, its projected position as stored. UnknownMatch when there is no such match."""
+        with self.client.pipeline(transaction=False) as pipe:
+            # One key per command: a cluster's pipeline sends each to the node that holds it.
+            pipe.hgetall(self.keys.meta(match_id))
+            pipe.hgetall(self.keys.credentials(match_id))
+            if projection:
+                pipe.hget(self.keys.proj(match_id), "env")
+            fields, credentials, *projected = pipe.execute()
+        if not fields:
+            raise UnknownMatch(match_id)
+        named = _texts(fields)
+        version = int(named.get("version") or 0)
+        found = projected[0] if projected else None
+        return Opening(dict(self._keep_header(match_id, named)), version, _texts(credentials), found)
 
     def set_credentials(self, match_id: str, fields: Mapping[str, str]) -> None:
         """Store digests among a match's credentials (replacing those of the same names)."""
@@ -508,3 +534,8 @@ def _event_args(events: Sequence[NewEvent]) -> list[str]:
         fields = encode(event)
         args += [fields["type"], fields["data"], fields["meta"]]
     return args
+
+
+def _texts(fields: Mapping[Any, Any]) -> dict[str, str]:
+    """A hash's fields and values as text."""
+    return {as_text(k): as_text(v) for k, v in fields.items()}

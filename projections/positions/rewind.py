@@ -17,11 +17,11 @@ from cachetools import LRUCache
 
 from events.defaults import BATCH_ENDS_KEPT, MATCHES_REMEMBERED, NEAR_ENOUGH
 from events.envelope import StoredEvent
-from events.store import EventStore
+from events.store import EventStore, Opening
 from games.contract import Game
 from games.registry import get_game
 from projections.positions import tape
-from projections.positions.stored import StoredProjections
+from projections.positions.stored import StoredProjections, stored_position
 from projections.positions.tape import Position, Tape
 from projections.queries.access import Reader
 from projections.queries.disclosure import Sight, sight
@@ -114,6 +114,23 @@ class Positions:
         if remembered is not None:
             return remembered, False
         return self.current(game, match_id), True
+
+    def opening(self, match_id: str) -> Opening:
+        """A writer's first look at a match (``EventStore.opening``), in one round trip with its
+        projection when this process remembers no position of it. A projection caught up with the
+        log is remembered as the newest position, which ``latest`` then hands the writer: the
+        write's append is its next round trip. One behind is left alone (``latest`` reads the log)."""
+        with self._lock:
+            remembered = bool(self._memo.get(match_id))
+        found = self.store.opening(match_id, projection=not remembered)
+        raw = found.projected
+        pos = stored_position(raw) if raw is not None else None
+        if raw is not None and pos is not None and pos["version"] == found.version:
+            with self._lock:
+                if not self._memo.get(match_id):
+                    self._ring(match_id)[found.version] = raw
+                    self._live[match_id] = pos
+        return found
 
     def hand_back(self, match_id: str, pos: Position) -> None:
         """Give up a position ``advance`` returned, unchanged since: the next ``latest`` of the

@@ -59,7 +59,7 @@ class StoredProjections:
         checkpoint, raw = self.client.hmget(self.keys.proj(match_id), ["checkpoint", "env"])
         if checkpoint is None or raw is None:
             return None
-        pos = _position(raw)
+        pos = stored_position(raw)
         if pos is None:
             # Not what a projection writes: the workers project the match again from its log.
             project_again(self.client, self.keys, [match_id])
@@ -81,9 +81,9 @@ class StoredProjections:
             projected, snapshot = pipe.execute()
         # A snapshot or position that cannot be read is passed over (``verify`` reports it, and
         # ``rebuild`` writes it again); an unreadable position is projected again at once.
-        found = [pos for s in snapshot if (pos := _position(as_text(s).split("|", 1)[-1])) is not None]
+        found = [pos for s in snapshot if (pos := stored_position(as_text(s).split("|", 1)[-1])) is not None]
         if projected is not None:
-            pos = _position(projected)
+            pos = stored_position(projected)
             if pos is None:
                 project_again(self.client, self.keys, [match_id])
             elif pos["version"] <= at:
@@ -95,10 +95,10 @@ class StoredProjections:
         found = self.client.zrevrangebyscore(self.keys.snap(match_id), at, "-inf", start=0, num=1)
         if not found:
             return None
-        return _position(as_text(found[0]).split("|", 1)[-1])
+        return stored_position(as_text(found[0]).split("|", 1)[-1])
 
 
-def _position(raw: bytes | str) -> Position | None:
+def stored_position(raw: bytes | str) -> Position | None:
     """A stored position, or None when it is not one (not JSON, or not an object with a step
     number and a game state)."""
     try:

@@ -41,10 +41,10 @@ from projections.queries.access import (
     Forbidden,
     NotYourSeat,
     Reader,
+    reader_of,
     seat_field,
     token_hash,
 )
-from projections.queries.answers import who
 from projections.queries.disclosure import sight
 from service.recording.answers import (
     Busy,
@@ -411,8 +411,10 @@ class Recorder(CreatingWrites):
         known = self._writers.get((match_id, token))
         if known is not None:
             return known
-        header = self.store.header(match_id)
-        seat = who(self.store, match_id, token, "write to")
+        # One round trip: the header, the credentials, and the projection to decide on.
+        opened = self.positions.opening(match_id)
+        header = opened.header
+        seat = reader_of(header, opened.credentials, token, "write to")
         digest = token_hash(token)
         if seat.table:
             credential = Credential(TABLE_FIELD, digest, fallback="token_hash")

@@ -132,6 +132,58 @@ def test_a_write_with_a_remembered_token_sends_one_command_batch(
     assert batches() == 2
 
 
+def recorded_sends(client: Any, monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
+    """Every command batch the process sends from now on, each as one byte string."""
+    sent: list[bytes] = []
+    connection = connection_class(client)
+    counted = connection.send_packed_command
+
+    def counting(self: Any, command: Any, check_health: bool = True) -> None:
+        sent.append(command if isinstance(command, bytes) else b"".join(command))
+        counted(self, command, check_health)
+
+    monkeypatch.setattr(connection, "send_packed_command", counting)
+    return sent
+
+
+def test_a_process_s_first_write_to_a_match_reads_it_in_one_batch_before_appending(
+    parts: Services, other: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made = wizard(parts)
+    bid(parts, made.match_id, made.token, "bob")
+    parts.projector.project(made.match_id)
+    sent = recorded_sends(other.client, monkeypatch)
+    # A process that has met neither the match nor the token (after a restart, say): its header,
+    # the credentials and the projection to decide on come in one batch, then the append.
+    answer = bid(other, made.match_id, made.token, "cy")
+    # (A new connection's own greeting, on a cluster, names no match.)
+    mine = [batch for batch in sent if made.match_id.encode() in batch]
+    assert [b"EVALSHA" in batch for batch in mine][:2] == [False, True], [b[:120] for b in mine]
+    assert answer.version == parts.store.version(made.match_id) == 4
+    # It decided on the newest step: the last bid follows in the same process, then the play.
+    assert bid(other, made.match_id, made.token, "ann").version == 5
+    play = {"type": "play", "player": "bob", "card": "KS"}
+    assert parts.recorder.act(made.match_id, made.token, play).version == 6
+
+
+def test_a_first_write_finding_the_projection_behind_decides_on_the_log_s_newest_step(
+    parts: Services, other: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made = wizard(parts)
+    parts.projector.project(made.match_id)
+    # Writes that do not carry their projection leave the stored one behind the log.
+    monkeypatch.setattr(parts.recorder, "projector", None)
+    bid(parts, made.match_id, made.token, "bob")
+    bid(parts, made.match_id, made.token, "cy")
+    assert parts.stored.checkpoint(made.match_id) == 2
+    sent = recorded_sends(other.client, monkeypatch)
+    # An undo is possible on either step: decided on the projection's, its append would conflict.
+    answer = other.recorder.undo(made.match_id, made.token)
+    assert sum(b"EVALSHA" in batch for batch in sent) == 1
+    assert answer.version == 5 and answer.events[0].data["first"] == 4
+    assert parts.store.version(made.match_id) == 5
+
+
 def connection_class(client: Any) -> type:
     """The class of the connections a client sends its commands on (on a cluster, every node's)."""
     pool = getattr(client, "connection_pool", None)
