@@ -2,7 +2,8 @@
 
 Recording one Wizard action in process (token, validation, rules, the atomic append, the answer)
 against a raw conditional EVALSHA of the same append script with the same payload, measured in
-the same run; and the cost of a correction (undo, redo) against an action's as corrections grow.
+the same run; a process's first write to a match, which reads it before its append, against the
+same anchor; and the cost of a correction (undo, redo) against an action's as corrections grow.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from events.envelope import NewEvent, StoredEvent
 from events.script_args import AppendArgs
 from games.registry import get_game
 from projections.assembly import assemble
-from service.bootstrap import Services
+from service.bootstrap import Services, build
 
 
 def wizard_script(actions: int = 400) -> dict[str, Any]:
@@ -80,6 +81,47 @@ def _record_vs_evalsha(parts: Services, script: dict[str, Any], actions: int, ca
         f"(goal <= 1.2x); {moved} of {len(recorded)} writes moved their projection in"
     )
     return mean / raw_mean
+
+
+def first_writes(parts: Services, matches: int = 60) -> float:
+    """A process's first write to a match over a raw conditional EVALSHA of the same payload; prints
+    it with the same process's next write to the match.
+
+    Each match is created, given its first action and projected here; then a second process (parts
+    of its own, as after a restart, or another gunicorn worker) records the match's next two
+    actions. The first of them finds neither the match nor the token remembered, so it reads them
+    (and the position to decide on) before its append; the second is the common write.
+    """
+    script = wizard_script()
+    made = []
+    for _ in range(matches):
+        match = parts.recorder.create("wizard", script["players"], script["setup"], script["options"])
+        parts.projector.project(match.match_id)
+        parts.recorder.act(match.match_id, match.token, script["actions"][0])
+        parts.projector.project(match.match_id)
+        made.append(match)
+    raw = RawAppend(parts, made[0].match_id)
+    other = build(parts.settings, notify=lambda match_id: None)
+    first, following, anchor = [], [], []
+    try:
+        for match in made:
+            start = time.perf_counter()
+            answer = other.recorder.act(match.match_id, match.token, script["actions"][1])
+            first.append(time.perf_counter() - start)
+            anchor.append(raw.once(answer.events))
+            start = time.perf_counter()
+            other.recorder.act(match.match_id, match.token, script["actions"][2])
+            following.append(time.perf_counter() - start)
+    finally:
+        other.close()
+    median, raw_median, next_median = (sorted(x)[len(x) // 2] for x in (first, anchor, following))
+    print(
+        f"first write: a process's first write to a match, over {matches} matches, median "
+        f"{median * 1e6:.0f} us; its next write {next_median * 1e6:.0f} us; raw conditional EVALSHA "
+        f"of the same payload {raw_median * 1e6:.0f} us; ratio of medians {median / raw_median:.2f}x "
+        f"(the next write {next_median / raw_median:.2f}x)"
+    )
+    return median / raw_median
 
 
 class RawAppend:
@@ -161,6 +203,7 @@ def main() -> None:
     with bench_parts() as parts:
         record_vs_evalsha(parts)
         record_vs_evalsha(parts, carry=False)
+        first_writes(parts)
         correction_cost(parts)
         projection_with_corrections(parts)
 

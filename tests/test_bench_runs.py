@@ -24,6 +24,7 @@ def test_the_in_process_benchmarks_print_every_figure(capsys: pytest.CaptureFixt
         assert writes.record_vs_evalsha(parts, actions=40, carry=False) > 0
         # The marking run leaves the recorder carrying projections again.
         assert parts.recorder.projector is parts.projector
+        assert writes.first_writes(parts, matches=3) > 0
         writes.correction_cost(parts, lengths=(2, 4))
         writes.projection_with_corrections(parts, lengths=(2, 4))
         rewind_vs_naive(parts, steps=(40, 80))
@@ -35,6 +36,8 @@ def test_the_in_process_benchmarks_print_every_figure(capsys: pytest.CaptureFixt
         r"\d+ of 39 writes moved their projection in",
         r"write, marking its match for the workers instead of carrying its projection: .* ratio "
         r"\d+\.\d\dx.*; 0 of 39 writes moved their projection in",
+        r"first write: a process's first write to a match, over 3 matches, .* ratio of medians "
+        r"\d+\.\d\dx \(the next write \d+\.\d\dx\)",
         r"correction: .* N=2: \d+\.\d\dx; N=4: \d+\.\d\dx",
         r"projection from step 1 .* ratio \d+\.\d\dx",
         r"recording in a long match: .* at step 80 ",
