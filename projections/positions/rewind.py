@@ -117,20 +117,24 @@ class Positions:
 
     def opening(self, match_id: str) -> Opening:
         """A writer's first look at a match (``EventStore.opening``), in one round trip with its
-        projection when this process remembers no position of it. A projection caught up with the
-        log is remembered as the newest position, which ``latest`` then hands the writer: the
-        write's append is its next round trip. One behind is left alone (``latest`` reads the log)."""
+        projection when this process remembers no position of it (``adopt`` keeps it)."""
         with self._lock:
             remembered = bool(self._memo.get(match_id))
-        found = self.store.opening(match_id, projection=not remembered)
-        raw = found.projected
+        return self.store.opening(match_id, projection=not remembered)
+
+    def adopt(self, match_id: str, opened: Opening) -> None:
+        """Remember the projection a first look read (once its writer is known) as the match's
+        newest position, which ``latest`` then hands the writer, when it is at the version the look
+        read and nothing else is remembered of the match: the write's append is its next round
+        trip. One behind the log is left alone (``latest`` reads the log)."""
+        raw = opened.projected
         pos = stored_position(raw) if raw is not None else None
-        if raw is not None and pos is not None and pos["version"] == found.version:
-            with self._lock:
-                if not self._memo.get(match_id):
-                    self._ring(match_id)[found.version] = raw
-                    self._live[match_id] = pos
-        return found
+        if raw is None or pos is None or pos["version"] != opened.version:
+            return
+        with self._lock:
+            if not self._memo.get(match_id):
+                self._ring(match_id)[opened.version] = raw
+                self._live[match_id] = pos
 
     def hand_back(self, match_id: str, pos: Position) -> None:
         """Give up a position ``advance`` returned, unchanged since: the next ``latest`` of the

@@ -411,10 +411,12 @@ class Recorder(CreatingWrites):
         known = self._writers.get((match_id, token))
         if known is not None:
             return known
-        # One round trip: the header, the credentials, and the projection to decide on.
+        # One round trip: the header, the credentials, and the projection to decide on (kept
+        # only for a token that is the match's).
         opened = self.positions.opening(match_id)
         header = opened.header
         seat = reader_of(header, opened.credentials, token, "write to")
+        self.positions.adopt(match_id, opened)
         digest = token_hash(token)
         if seat.table:
             credential = Credential(TABLE_FIELD, digest, fallback="token_hash")
