@@ -135,7 +135,7 @@ def test_a_write_with_a_remembered_token_sends_one_command_batch(
 def recorded_sends(client: Any, monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
     """Every command batch the process sends from now on, each as one byte string."""
     sent: list[bytes] = []
-    connection = connection_class(client)
+    connection: Any = connection_class(client)
     counted = connection.send_packed_command
 
     def counting(self: Any, command: Any, check_health: bool = True) -> None:
@@ -182,6 +182,21 @@ def test_a_first_write_finding_the_projection_behind_decides_on_the_log_s_newest
     assert sum(b"EVALSHA" in batch for batch in sent) == 1
     assert answer.version == 5 and answer.events[0].data["first"] == 4
     assert parts.store.version(made.match_id) == 5
+
+
+@pytest.mark.parametrize("raw", ["{not json", "[]", '{"version": 3}'])
+def test_a_first_write_finding_the_projection_unreadable_is_recorded_on_the_log_s_newest_step(
+    parts: Services, other: Services, raw: str
+) -> None:
+    made = wizard(parts)
+    bid(parts, made.match_id, made.token, "bob")
+    parts.projector.project(made.match_id)
+    parts.client.hset(parts.keys.proj(made.match_id), "env", raw)
+    answer = bid(other, made.match_id, made.token, "cy")
+    assert answer.version == parts.store.version(made.match_id) == 4
+    assert bid(other, made.match_id, made.token, "ann").version == 5
+    play = {"type": "play", "player": "bob", "card": "KS"}
+    assert parts.recorder.act(made.match_id, made.token, play).version == 6
 
 
 def connection_class(client: Any) -> type:
