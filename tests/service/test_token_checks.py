@@ -92,15 +92,7 @@ def test_a_write_with_a_remembered_token_sends_one_command_batch(
     made = wizard(parts)
     bob = parts.seats.issue(made.match_id, made.token, "bob").token
     bid(parts, made.match_id, bob, "bob")
-    sent: list[Any] = []
-    connection = connection_class(parts.client)
-    counted = connection.send_packed_command
-
-    def counting(self: Any, command: Any, check_health: bool = True) -> None:
-        sent.append(command)
-        counted(self, command, check_health)
-
-    monkeypatch.setattr(connection, "send_packed_command", counting)
+    sent = recorded_sends(parts.client, monkeypatch)
     # On one Redis a write is one batch (docs/design.md). On a cluster the match's append is
     # followed by the cross-match keys in their own slots (the dirty set, the wake flag), so there
     # the promise checked is the token's: a remembered token reads no credentials.
@@ -108,11 +100,11 @@ def test_a_write_with_a_remembered_token_sends_one_command_batch(
     creds = parts.store.keys.credentials(made.match_id).encode()
 
     def batches() -> int:
-        read = [c for c in sent if b"HGETALL" in b"".join(c) and creds in b"".join(c)]
+        read = [c for c in sent if b"HGETALL" in c and creds in c]
         assert not read, read
         if one_redis:
             return len(sent)
-        return sum(b"EVALSHA" in b"".join(command) for command in sent)
+        return sum(b"EVALSHA" in command for command in sent)
 
     bid(parts, made.match_id, made.token, "cy")
     assert batches() == 1
@@ -122,7 +114,7 @@ def test_a_write_with_a_remembered_token_sends_one_command_batch(
     cy = parts.seats.issue(made.match_id, made.token, "cy").token
     sent.clear()
     bid(parts, made.match_id, cy, "cy")
-    assert sum(b"HGETALL" in b"".join(command) for command in sent) == 1
+    assert sum(b"HGETALL" in command for command in sent) == 1
     sent.clear()
     bid(parts, made.match_id, made.token, "ann")
     assert batches() == 1
