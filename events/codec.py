@@ -190,3 +190,8 @@ def read_stored(raw: Raw) -> Any:
 def as_text(value: Any) -> str:
     """A Redis reply (bytes, or text with decode_responses) as text."""
     return value.decode("utf-8") if isinstance(value, bytes) else str(value)
+
+
+def as_texts(fields: Mapping[Any, Any]) -> dict[str, str]:
+    """A Redis hash's fields and values (``HGETALL``'s reply) as text."""
+    return {as_text(k): as_text(v) for k, v in fields.items()}

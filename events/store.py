@@ -20,7 +20,7 @@ import redis
 from cachetools import LRUCache
 from redis.commands.core import Script
 
-from events.codec import as_text, decode, encode, entry_id
+from events.codec import as_text, as_texts, decode, encode, entry_id
 from events.defaults import HEADERS_KEPT, WAKE_SECONDS
 from events.envelope import AppendResult, NewEvent, StoredEvent
 from events.errors import (
@@ -425,10 +425,10 @@ class EventStore:
         fields = self.client.hgetall(self.keys.meta(match_id))
         if not fields:
             raise UnknownMatch(match_id)
-        return dict(self._keep_header(match_id, fields))
+        return dict(self._keep_header(match_id, as_texts(fields)))
 
-    def _keep_header(self, match_id: str, fields: Mapping[Any, Any]) -> dict[str, str]:
-        named = _texts(fields)
+    def _keep_header(self, match_id: str, named: dict[str, str]) -> dict[str, str]:
+        """Remember a header read as text (its version, which changes, left out)."""
         named.pop("version", None)
         self._headers[match_id] = named
         return named
@@ -442,13 +442,13 @@ class EventStore:
                     pipe.hgetall(self.keys.meta(match_id))
                 for match_id, fields in zip(missing, pipe.execute(), strict=True):
                     if fields:
-                        self._keep_header(match_id, fields)
+                        self._keep_header(match_id, as_texts(fields))
         return {m: dict(self._headers[m]) for m in match_ids if m in self._headers}
 
     def credentials(self, match_id: str) -> dict[str, str]:
         """The digests of a match's seat tokens, reset table token and recovery code
         (``Keys.credentials``), read fresh: a reset or a revocation counts at once everywhere."""
-        return _texts(self.client.hgetall(self.keys.credentials(match_id)))
+        return as_texts(self.client.hgetall(self.keys.credentials(match_id)))
 
     def opening(self, match_id: str, projection: bool = True) -> Opening:
         """What a writer this process has not met needs of a match, in one round trip: its header
@@ -463,10 +463,10 @@ class EventStore:
             fields, credentials, *projected = pipe.execute()
         if not fields:
             raise UnknownMatch(match_id)
-        named = _texts(fields)
+        named = as_texts(fields)
         version = int(named.get("version") or 0)
         found = projected[0] if projected else None
-        return Opening(dict(self._keep_header(match_id, named)), version, _texts(credentials), found)
+        return Opening(dict(self._keep_header(match_id, named)), version, as_texts(credentials), found)
 
     def set_credentials(self, match_id: str, fields: Mapping[str, str]) -> None:
         """Store digests among a match's credentials (replacing those of the same names)."""
@@ -534,8 +534,3 @@ def _event_args(events: Sequence[NewEvent]) -> list[str]:
         fields = encode(event)
         args += [fields["type"], fields["data"], fields["meta"]]
     return args
-
-
-def _texts(fields: Mapping[Any, Any]) -> dict[str, str]:
-    """A hash's fields and values as text."""
-    return {as_text(k): as_text(v) for k, v in fields.items()}

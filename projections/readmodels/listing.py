@@ -11,7 +11,7 @@ from typing import Any
 
 import redis
 
-from events.codec import as_text
+from events.codec import as_texts
 from events.indexes import in_every
 from events.keys import Keys
 from events.store import EventStore
@@ -71,7 +71,7 @@ class MatchList:
 
     @staticmethod
     def _unprojected(match_id: str, header: dict[bytes, bytes]) -> dict[str, Any]:
-        fields = {as_text(k): as_text(v) for k, v in header.items()}
+        fields = as_texts(header)
         return {
             "id": match_id,
             "game": fields.get("game"),
