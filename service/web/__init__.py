@@ -7,6 +7,7 @@ reads the store but oEmbed (``oembed.py``), which names the match it embeds thro
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -28,10 +29,29 @@ blp = Blueprint(
 )
 
 
+# A module's static imports (`import … from "./x.js"`, `import "./x.js"`, `export … from "./x.js"`).
+_IMPORTS = re.compile(r"""(?:\bfrom|^\s*import)\s*["'](\.{1,2}/[^"']+\.js)["']""", re.MULTILINE)
+_STATIC = Path(__file__).parent / "static"
+
+
+def module_graph(entry: str) -> list[str]:
+    """``entry`` (a path under static/) and every module it imports, however deep, sorted."""
+    seen: set[Path] = set()
+    waiting = [(_STATIC / entry).resolve()]
+    while waiting:
+        module = waiting.pop()
+        if module in seen:
+            continue
+        seen.add(module)
+        for name in _IMPORTS.findall(module.read_text(encoding="utf-8")):
+            waiting.append((module.parent / name).resolve())
+    return sorted(str(m.relative_to(_STATIC.resolve())) for m in seen)
+
+
 # The viewer's modules, named in its page so that the browser fetches them at once rather than
-# one import after another.
-_JS = Path(__file__).parent / "static" / "js"
-VIEWER_MODULES = sorted(str(p.relative_to(_JS.parent)) for p in _JS.rglob("*.js") if p.name != "index.js")
+# one import after another; only those it imports, so a spectator's phone fetches no recorder code.
+VIEWER_MODULES = module_graph("js/viewer.js")
+INDEX_MODULES = module_graph("js/index.js")
 
 
 @blp.app_context_processor
@@ -73,7 +93,7 @@ def not_found(error: NotFound) -> Any:
 @blp.route("/", methods=["GET"])
 def index() -> str:
     """Recent matches, newest first, filtered by game and player."""
-    return render_template("index.html")
+    return render_template("index.html", modules=INDEX_MODULES)
 
 
 @blp.route("/matches", methods=["GET"])

@@ -1,0 +1,75 @@
+"""Each page names the ES modules it runs, so that a phone fetches them at once, and no others."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+
+from service.web import module_graph
+
+pytestmark = [pytest.mark.browser, pytest.mark.e2e]
+
+# A page, and what shows once its modules have run.
+PAGES = {
+    "viewer": ("/matches/{id}", "#viewer[data-loaded]"),
+    "embed": ("/embed/{id}", "#viewer[data-loaded]"),
+    "recorder": ("/matches/{id}/record", "#recorder[data-busy='0']"),
+    "seat": ("/matches/{id}/seat/ann", "#recorder[data-busy='0']"),
+    "new match": ("/new", "#seats input[name='players']"),
+    "index": ("/", "#matches[data-query]"),
+}
+
+
+def modules_fetched(browser: Any, url: str, ready: str, preloads: bool) -> tuple[set[str], set[str]]:
+    """The modules a fresh browser fetches opening ``url``, and those the page names to preload.
+
+    Without ``preloads`` the page arrives with its modulepreload links taken out, so that only what
+    its modules import is fetched. Service workers are kept out: the page's own fetches are counted.
+    """
+    context = browser.new_context(service_workers="block")
+    try:
+        page = context.new_page()
+        fetched: set[str] = set()
+        page.on("request", lambda r: fetched.add(urlsplit(r.url).path) if r.url.endswith(".js") else None)
+
+        def without_preloads(route: Any) -> None:
+            answer = route.fetch()
+            lines = answer.text().splitlines()
+            route.fulfill(response=answer, body="\n".join(x for x in lines if 'rel="modulepreload"' not in x))
+
+        if not preloads:
+            page.route(url, without_preloads)
+        page.goto(url)
+        page.wait_for_selector(ready, state="attached")
+        page.wait_for_load_state("networkidle")
+        named = page.eval_on_selector_all(
+            "link[rel=modulepreload]", "links => links.map(l => new URL(l.href).pathname)"
+        )
+        return fetched, set(named)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("name", sorted(PAGES))
+def test_a_page_names_every_module_it_imports_and_fetches_no_other(
+    site: str, browser: Any, example: Any, name: str
+) -> None:
+    path, ready = PAGES[name]
+    url = site + path.format(id=example("hobbit").id)
+    imported, none_named = modules_fetched(browser, url, ready, preloads=False)
+    fetched, named = modules_fetched(browser, url, ready, preloads=True)
+    assert none_named == set()
+    # Every module the page imports as it loads is named at once; only a game's labels (and what
+    # they import), which a page imports once it knows its game, come after. Nothing else is fetched.
+    labels = {m for m in imported if "/recorder/labels/" in m}
+    later = {f"/assets/{m}" for label in labels for m in module_graph(label.removeprefix("/assets/"))}
+    assert named <= imported
+    assert imported - named <= later
+    assert fetched == imported
+    if name in ("viewer", "embed"):
+        assert "/assets/js/viewer.js" in named and "/assets/js/boards/hobbit.js" in named
+        assert not [m for m in fetched if "/recorder/" in m], "a spectator's phone fetches recorder code"
+    else:
+        assert not [m for m in fetched if m.endswith(("/viewer.js", "/chart.js"))]
