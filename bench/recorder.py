@@ -7,6 +7,9 @@ match at 375 px in Debian's Chromium (Playwright), then prints:
   the API answers it reads), as served, and what each response would weigh gzipped (what a
   compressing server sends), against the 150 KB goal;
 - whether it opens again from the service worker's cache with no network, and how fast;
+- how long a phone on a slow mobile network (150 ms a round trip) waits for its first opening until
+  the choices are drawn, in round trips: what waits on what (the page, its modules one import
+  after another, the API's answers) shows as round trips, whatever the machine's speed;
 - the time from a tap on a one-tap choice (a bid, a card) until the page shows it "recorded", and
   offline until it shows it "queued", each against an anchor of the same run: a bare `fetch`
   POST of one write (an undo or a redo) from the same page, the network and server floor.
@@ -123,6 +126,38 @@ def first_load(browser: Any, site: str, match_id: str, token: str) -> None:
     context.close()
 
 
+# A slow mobile network, as Chromium emulates it: every request waits this long for its answer.
+ROUND_TRIP_MS = 150
+# Bytes a second each way: 1.6 Mbit/s down, 750 kbit/s up.
+SLOW_NETWORK = {
+    "offline": False,
+    "latency": ROUND_TRIP_MS,
+    "downloadThroughput": 200_000,
+    "uploadThroughput": 93_750,
+}
+OPENINGS = 3
+
+
+def over_a_slow_network(browser: Any, site: str, match_id: str, token: str) -> None:
+    """A first opening (empty cache, no service worker yet) on a slow network, in round trips."""
+    took = []
+    for _ in range(OPENINGS):
+        context = browser.new_context(viewport=PHONE, is_mobile=True, service_workers="block")
+        page = context.new_page()
+        context.new_cdp_session(page).send("Network.emulateNetworkConditions", SLOW_NETWORK)
+        started = time.perf_counter()
+        page.goto(f"{site}/matches/{match_id}/record#token={token}")
+        page.wait_for_selector("#recorder[data-busy='0'] #choices [data-value]")
+        took.append((time.perf_counter() - started) * 1e3)
+        context.close()
+    middle = statistics.median(took)
+    print(
+        f"recorder first opened on a slow network ({ROUND_TRIP_MS} ms a round trip, 1.6 Mbit/s): "
+        f"{middle:.0f} ms until the choices are drawn (median of {OPENINGS}), "
+        f"{middle / ROUND_TRIP_MS:.1f} round trips"
+    )
+
+
 def start_round(page: Any) -> None:
     """Start the next round (a compound action: the first trump card offered, then send), untimed."""
     before = page.get_attribute("#recorder", "data-version")
@@ -204,6 +239,7 @@ def main() -> int:
         browser = launch_chromium(playwright, chromium)
         match_id, token = wizard(site, ["ann", "bob", "cy"])
         first_load(browser, site, match_id, token)
+        over_a_slow_network(browser, site, match_id, token)
         taps(browser, site)
         browser.close()
     return 0
