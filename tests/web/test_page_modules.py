@@ -1,4 +1,8 @@
-"""Each page names the ES modules it runs, so that a phone fetches them at once, and no others."""
+"""What a page fetches, and what waits on what: on a phone's network every wait is a round trip.
+
+Each page names the ES modules it runs, so that a phone fetches them at once, and no others; the
+recorder asks for its match's choices while the match and its game's words load.
+"""
 
 from __future__ import annotations
 
@@ -73,3 +77,36 @@ def test_a_page_names_every_module_it_imports_and_fetches_no_other(
         assert not [m for m in fetched if "/recorder/" in m], "a spectator's phone fetches recorder code"
     else:
         assert not [m for m in fetched if m.endswith(("/viewer.js", "/chart.js"))]
+
+
+def test_the_recorder_asks_for_its_choices_while_the_match_and_its_game_s_words_load(
+    site: str, browser: Any, example: Any
+) -> None:
+    match = example("wizard")
+    context = browser.new_context(service_workers="block")
+    try:
+        page = context.new_page()
+        # Each answer takes 200 ms, as on a slow mobile network: what waits on what shows in order.
+        context.new_cdp_session(page).send(
+            "Network.emulateNetworkConditions",
+            {"offline": False, "latency": 200, "downloadThroughput": -1, "uploadThroughput": -1},
+        )
+        seen: list[tuple[str, str]] = []
+        page.on("request", lambda r: seen.append(("asked", urlsplit(r.url).path)))
+        page.on("requestfinished", lambda r: seen.append(("answered", urlsplit(r.url).path)))
+        page.goto(f"{site}/matches/{match.id}/record#token={match.token}")
+        page.wait_for_selector("#recorder[data-busy='0'] #choices [data-value]")
+    finally:
+        context.close()
+
+    def at(event: str, path: str) -> int:
+        return seen.index((event, path))
+
+    read = f"/v1/matches/{match.id}"
+    # The choices and the state are asked for before the match's own answer is in.
+    assert at("asked", f"{read}/next") < at("answered", read)
+    assert at("asked", f"{read}/state") < at("answered", read)
+    # The game's title is asked for while its words (a module) load, not after them.
+    assert at("asked", "/v1/games/wizard") < at("answered", "/assets/js/recorder/labels/wizard.js")
+    # Each is read once.
+    assert [p for e, p in seen if e == "asked" and p.startswith(read)].count(f"{read}/next") == 1

@@ -268,15 +268,26 @@ async function resolve(step) {
 
 // --- loading ---------------------------------------------------------------------------------
 
-async function refresh(known = null) {
+/** The choices and the state (for the bids line), asked for together before they are needed. */
+function readNext() {
+  const reads = { next: getJSON(api("/next")), state: getJSON(api("/state")) };
+  reads.next.catch(() => {});
+  reads.state.catch(() => {});
+  return reads;
+}
+
+async function refresh(known = null, asked = null) {
   R.queue = await waiting(ID);
   try {
     if (!R.token) throw Object.assign(new Error("no token"), { quiet: true });
-    const answer = known || (await getJSON(api("/next")));
+    // The state (for the bids line) is read alongside the choices, not after them.
+    const state = asked?.state || getJSON(api("/state"));
+    state.catch(() => {});
+    const answer = known || (await (asked?.next || getJSON(api("/next"))));
     R.online = true;
     R.answer = answer;
     await remember(ID, { next: answer });
-    drawBids((await getJSON(api("/state"))).state);
+    drawBids((await state).state);
   } catch (error) {
     if (error.status) $("alert").textContent = error.message;
     else if (!error.quiet) R.online = false;
@@ -311,11 +322,15 @@ async function loadMatch() {
   }
   R.answer = known?.next || null;
   if (!R.match) throw new Error(t("This match has not been opened on this device before, and the network is not reachable."));
-  R.labels = await import(`./labels/${R.match.game}.js`).catch(() => ({}));
+  // The game's words and its title are fetched together: each is a round trip on a phone.
+  const labels = import(`./labels/${R.match.game}.js`).catch(() => ({}));
+  const about = getJSON(`/v1/games/${encodeURIComponent(R.match.game)}`);
+  about.catch(() => {});
+  R.labels = await labels;
   // The game's title as GET /v1/games says it in the page's language (kept for offline use).
   let game = known?.title;
   try {
-    game = (await getJSON(`/v1/games/${encodeURIComponent(R.match.game)}`)).title;
+    game = (await about).title;
     await remember(ID, { title: game });
   } catch {
     game ??= R.match.game;
@@ -415,12 +430,15 @@ async function start() {
   $("hand-over").hidden = !R.token || !!SEAT;
   wire();
   registerWorker();
+  // The choices are asked for at once, while the match and its game's words load: on a phone
+  // each read is a round trip.
+  const asked = R.token && navigator.onLine ? readNext() : null;
   await loadMatch();
   if (SEAT) $("title").textContent += t(" — {player}'s seat", { player: SEAT });
   drawSeats();
   R.queue = await waiting(ID);
   if (R.queue.length && R.online) await sync(null);
-  else await refresh();
+  else await refresh(null, R.online ? asked : null);
   if (!R.online && R.queue.length) say(t("{count} waiting.", { count: R.queue.length }), "queued");
 }
 
