@@ -7,7 +7,9 @@ reads the store but oEmbed (``oembed.py``), which names the match it embeds thro
 
 from __future__ import annotations
 
+import posixpath
 import re
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -34,24 +36,25 @@ _IMPORTS = re.compile(r"""(?:\bfrom|^\s*import)\s*["'](\.{1,2}/[^"']+\.js)["']""
 _STATIC = Path(__file__).parent / "static"
 
 
-def module_graph(entry: str) -> list[str]:
-    """``entry`` (a path under static/) and every module it imports, however deep, sorted."""
-    seen: set[Path] = set()
-    waiting = [(_STATIC / entry).resolve()]
+@cache
+def module_graph(entry: str) -> tuple[str, ...]:
+    """``entry`` (a path under static/) and every module it imports, however deep, sorted.
+
+    Pages name their entry's graph (`modulepreload`), so that the browser fetches every module at
+    once rather than one import after another, and no module the page does not run. Read once
+    per process, at its first page.
+    """
+    seen: set[str] = set()
+    waiting = [posixpath.normpath(entry)]
     while waiting:
         module = waiting.pop()
         if module in seen:
             continue
         seen.add(module)
-        for name in _IMPORTS.findall(module.read_text(encoding="utf-8")):
-            waiting.append((module.parent / name).resolve())
-    return sorted(str(m.relative_to(_STATIC.resolve())) for m in seen)
-
-
-# The viewer's modules, named in its page so that the browser fetches them at once rather than
-# one import after another; only those it imports, so a spectator's phone fetches no recorder code.
-VIEWER_MODULES = module_graph("js/viewer.js")
-INDEX_MODULES = module_graph("js/index.js")
+        folder = posixpath.dirname(module)
+        for name in _IMPORTS.findall((_STATIC / module).read_text(encoding="utf-8")):
+            waiting.append(posixpath.normpath(posixpath.join(folder, name)))
+    return tuple(sorted(seen))
 
 
 @blp.app_context_processor
@@ -93,7 +96,7 @@ def not_found(error: NotFound) -> Any:
 @blp.route("/", methods=["GET"])
 def index() -> str:
     """Recent matches, newest first, filtered by game and player."""
-    return render_template("index.html", modules=INDEX_MODULES)
+    return render_template("index.html", modules=module_graph("js/index.js"))
 
 
 @blp.route("/matches", methods=["GET"])
@@ -108,13 +111,13 @@ def open_match() -> Response:
 @blp.route("/matches/<match_id>", methods=["GET"])
 def viewer(match_id: str) -> str:
     """One match: its board at a step, the event list, step controls, the score chart, live steps."""
-    return render_template("viewer.html", match_id=match_id, modules=VIEWER_MODULES)
+    return render_template("viewer.html", match_id=match_id, modules=module_graph("js/viewer.js"))
 
 
 @blp.route("/embed/<match_id>", methods=["GET"])
 def embed(match_id: str) -> str:
     """One match for an iframe: its board, step controls and score chart, sized by its container."""
-    return render_template("embed.html", match_id=match_id, modules=VIEWER_MODULES)
+    return render_template("embed.html", match_id=match_id, modules=module_graph("js/viewer.js"))
 
 
 @blp.route("/oembed", methods=["GET"])

@@ -21,30 +21,28 @@ from service.web import blp, module_graph
 SW_HEADERS = {"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"}
 # The longest link a seat's QR code is made of (a seat link is about 120 characters).
 QR_MAX = 1000
-# The pages' modules, named in each page so that a phone fetches them at once rather than one
-# import after another (the recorder's deepest is seven imports away). A game's labels module,
-# imported once the page knows its game, is fetched after them.
-NEW_MATCH_MODULES = module_graph("js/recorder/new.js")
-RECORDER_MODULES = module_graph("js/recorder/record.js")
+# The recorder's modules (its deepest is seven imports away), named in its page so that a phone
+# fetches them at once. A game's labels module, imported once the page knows its game, comes after.
+RECORDER = "js/recorder/record.js"
 
 
 @blp.route("/new", methods=["GET"])
 def new_match() -> str:
     """A form for a new match of any game, built from the game's published schemas."""
-    return render_template("new.html", modules=NEW_MATCH_MODULES)
+    return render_template("new.html", modules=module_graph("js/recorder/new.js"))
 
 
 @blp.route("/matches/<match_id>/record", methods=["GET"])
 def record(match_id: str) -> str:
     """The phone recorder of one match: legal choices, undo and redo, a queue that works offline."""
-    return render_template("record.html", match_id=match_id, modules=RECORDER_MODULES)
+    return render_template("record.html", match_id=match_id, modules=module_graph(RECORDER))
 
 
 @blp.route("/matches/<match_id>/seat/<player>", methods=["GET"])
 def seat(match_id: str, player: str) -> str:
     """The recorder on one player's own phone: that player's choices and hidden facts only (the
     seat token arrives in the link's fragment, which the browser never sends here)."""
-    return render_template("record.html", match_id=match_id, seat=player, modules=RECORDER_MODULES)
+    return render_template("record.html", match_id=match_id, seat=player, modules=module_graph(RECORDER))
 
 
 @blp.route("/qr.svg", methods=["POST"])
