@@ -268,12 +268,15 @@ async function resolve(step) {
 
 // --- loading ---------------------------------------------------------------------------------
 
+/** A read started before it is needed: a failure is met where it is awaited, not reported early. */
+function ahead(read) {
+  read.catch(() => {});
+  return read;
+}
+
 /** The choices and the state (for the bids line), asked for together before they are needed. */
 function readNext() {
-  const reads = { next: getJSON(api("/next")), state: getJSON(api("/state")) };
-  reads.next.catch(() => {});
-  reads.state.catch(() => {});
-  return reads;
+  return { next: ahead(getJSON(api("/next"))), state: ahead(getJSON(api("/state"))) };
 }
 
 async function refresh(known = null, asked = null) {
@@ -281,8 +284,7 @@ async function refresh(known = null, asked = null) {
   try {
     if (!R.token) throw Object.assign(new Error("no token"), { quiet: true });
     // The state (for the bids line) is read alongside the choices, not after them.
-    const state = asked?.state || getJSON(api("/state"));
-    state.catch(() => {});
+    const state = asked?.state || ahead(getJSON(api("/state")));
     const answer = known || (await (asked?.next || getJSON(api("/next"))));
     R.online = true;
     R.answer = answer;
@@ -324,8 +326,7 @@ async function loadMatch() {
   if (!R.match) throw new Error(t("This match has not been opened on this device before, and the network is not reachable."));
   // The game's words and its title are fetched together: each is a round trip on a phone.
   const labels = import(`./labels/${R.match.game}.js`).catch(() => ({}));
-  const about = getJSON(`/v1/games/${encodeURIComponent(R.match.game)}`);
-  about.catch(() => {});
+  const about = ahead(getJSON(`/v1/games/${encodeURIComponent(R.match.game)}`));
   R.labels = await labels;
   // The game's title as GET /v1/games says it in the page's language (kept for offline use).
   let game = known?.title;
