@@ -20,9 +20,9 @@
 --           the credentials it starts with (KEYS[4]), then the events
 --   append: then n pairs <limit>, <window seconds> for KEYS[7..6+n], then <1 when the append
 --           carries its projection, else 0>, then for 1 the read models' basis of its summary,
---           the game's id ("" when it publishes nothing to the feed), the number of steps m it
---           publishes and m triples (step, type, event JSON) as the feed holds them; then the
---           events
+--           the projection's checkpoint, its position frozen and its summary (three "" when it is
+--           staged in carried, below), the game's id ("" when it publishes nothing to the feed), the number of steps m it publishes and m
+--           triples (step, type, event JSON) as the feed holds them; then the events
 -- The events: type, data, meta for each, in order. Entry ids are "<seq>-0".
 -- The script is loaded with events/feed_steps.lua in front (the feed's publishing, shared with
 -- projections/readmodels/feed.lua).
@@ -37,22 +37,25 @@
 -- every counter it names (a new counter expires after its window) before anything else, and an
 -- append that takes one past its limit writes nothing more.
 --
--- An append that carries its projection sends it beforehand, in one transaction (MULTI, EXEC)
--- with this script, as the hash KEYS[7+n] (carried): checkpoint (the batch's last step), env (the
--- position there, frozen), summary and models (the basis), the fields a projection run writes
--- (projections/projecting/project.lua). When the stored projection KEYS[8+n] was caught up with the log (its
--- checkpoint is the version this append follows) and its read models hold what the summary says
--- (field models equals the basis), the append renames carried to proj:
--- the projection moves in the same atomic run, without passing through the script (what a
--- projection of an earlier release held besides goes with the hash it replaces). The append
--- then publishes its steps to the global feed in the same run, by the rule a projection pass
--- publishes with (feed.lua): only when the partition's last step of the match (seen,
--- KEYS[10+n]) is the one the batch follows, so each step is published once, in the match's
--- order; and then the match is not marked, no pass has anything to do for it. When the feed is
--- behind (an earlier write whose steps no pass has published yet), or the append publishes
--- nothing (game ""), the match is marked, and a pass publishes the steps (it finds nothing to
--- fold). Otherwise, and for every refused append, carried is deleted, and a written batch marks
--- the match as any other does, for the workers to project.
+-- An append that carries its projection names its fields, the ones a projection run writes
+-- (projections/projecting/project.lua): checkpoint (the batch's last step), env (the position
+-- there, frozen), summary and models (the basis). They come among its arguments, or, for a large
+-- position (events/defaults.py CARRY_INLINE_BYTES: Redis copies every argument into Lua at a
+-- cost that grows with its size), staged as the hash KEYS[7+n] (carried), sent beforehand in
+-- one transaction (MULTI, EXEC) with this script. When the stored projection KEYS[8+n] (proj)
+-- was caught up with the log (its checkpoint is the version this append follows) and its read
+-- models hold what the summary says (field models equals the basis), the carried projection
+-- moves in, in the same atomic run: proj is replaced by a hash of those four fields, or carried
+-- is renamed to proj (what a projection of an earlier release held besides goes with the hash it
+-- replaces). The append then publishes its steps to the global feed in the same run, by the
+-- rule a projection pass publishes with (feed.lua): only when the partition's last step of the
+-- match (seen, KEYS[10+n]) is the one the batch follows, so each step is published once, in the
+-- match's order; and then the match is not marked, no pass has anything to do for it. When the
+-- feed is behind (an earlier write whose steps no pass has published yet), or the append
+-- publishes nothing (game ""), the match is marked, and a pass publishes the steps (it finds
+-- nothing to fold). Otherwise, and for every refused append, the carried projection is dropped
+-- (carried deleted), and a written batch marks the match as any other does, for the workers to
+-- project.
 --
 -- Replies (numbers only, so the client may decode responses or not):
 --   {0, first, last, woke, moved} written; woke is 1 when this write raised the wake flag
@@ -89,7 +92,7 @@ end
 -- published to the feed when it has the match up to ``version`` (see the header); whether they
 -- all were.
 local function publish(at, version, last)
-  local game = ARGV[at + 2]
+  local game = ARGV[at + 5]
   if game == '' then
     return false
   end
@@ -99,8 +102,8 @@ local function publish(at, version, last)
     return false
   end
   local published, now
-  position, published, now = feed_publish(stream, match_id, game, version, at + 4,
-    tonumber(ARGV[at + 3]), position, feed_clock())
+  position, published, now = feed_publish(stream, match_id, game, version, at + 7,
+    tonumber(ARGV[at + 6]), position, feed_clock())
   if published > 0 then
     feed_note(seen, match_id, now, position)
   end
@@ -115,29 +118,36 @@ local function project(at, version, last)
     return mark(), 0
   end
   local carried, proj = KEYS[7 + counters], KEYS[8 + counters]
+  local basis, checkpoint = ARGV[at + 1], ARGV[at + 2]
   local stored = redis.call('HMGET', proj, 'checkpoint', 'models')
-  if stored[1] == tostring(version) and stored[2] == ARGV[at + 1] then
+  if stored[1] ~= tostring(version) or stored[2] ~= basis then
+    return mark(), 0
+  end
+  if checkpoint ~= '' then
+    redis.call('DEL', proj)
+    redis.call('HSET', proj, 'checkpoint', checkpoint, 'env', ARGV[at + 3], 'summary', ARGV[at + 4],
+      'models', basis)
+  else
     local moved = redis.pcall('RENAME', carried, proj)
-    if type(moved) == 'table' and moved['ok'] then
-      if publish(at, version, last) then
-        -- Projected and published: nothing is left for a pass.
-        return 0, 1
-      end
-      -- The feed is behind: the next pass publishes (it finds nothing to fold).
-      return mark(), 1
+    if type(moved) ~= 'table' or not moved['ok'] then
+      return mark(), 0
     end
   end
-  redis.call('DEL', carried)
-  return mark(), 0
+  if publish(at, version, last) then
+    -- Projected and published: nothing is left for a pass.
+    return 0, 1
+  end
+  -- The feed is behind: the next pass publishes (it finds nothing to fold).
+  return mark(), 1
 end
 
--- Where an append's events start: after the carry flag, and for 1 after the basis and the
--- feed's part.
+-- Where an append's events start: after the carry flag, and for 1 after the projection's
+-- fields and the feed's part.
 local function events_at(at)
   if ARGV[at] == '0' then
     return at + 1
   end
-  return at + 4 + 3 * tonumber(ARGV[at + 3])
+  return at + 7 + 3 * tonumber(ARGV[at + 6])
 end
 
 local function add_events(from, version)
@@ -256,8 +266,8 @@ counters = tonumber(ARGV[APPEND.counters])
 -- The carry flag follows the counters' pairs.
 local at = APPEND.counters + 1 + 2 * counters
 local reply = append(at)
-if reply[1] ~= 0 and ARGV[at] ~= '0' then
-  -- A refused append's projection is nobody's.
+if ARGV[at] ~= '0' and (reply[1] ~= 0 or reply[5] == 0) and ARGV[at + 2] == '' then
+  -- A staged projection that did not move in is nobody's.
   redis.call('DEL', KEYS[7 + counters])
 end
 return reply

@@ -20,6 +20,11 @@ WAKE_SECONDS = 5
 HEADERS_KEPT = 4096
 # How many connections a process keeps for its next appends (``events/one_send.py``).
 CONNECTIONS_KEPT = 8
+# A carried projection whose frozen position is larger than this goes to Redis as a hash staged
+# beside the script in one transaction, not among the script's arguments: Redis copies each
+# argument into Lua at a cost that grows with its size, which past about this many bytes outweighs
+# the transaction's own (``events.store.EventStore.append``; docs/design.md).
+CARRY_INLINE_BYTES = 8 * 1024
 # How many times a group of commands is sent again to the servers of a cluster whose slots moved
 # or whose connection was lost (``events.servers.on_servers``).
 SEND_ATTEMPTS = 3

@@ -52,8 +52,16 @@ class CarriedProjection:
     feed: Sequence[Any] | None = None
 
     def fields(self, checkpoint: int) -> list[Any]:
-        """The projection hash's fields at ``checkpoint``, as HSET takes them."""
+        """The projection hash's fields at ``checkpoint``, as HSET takes them (staged)."""
         return ["checkpoint", checkpoint, "env", self.frozen, "summary", self.summary, "models", self.basis]
+
+    def arguments(self, checkpoint: int | None) -> list[Any]:
+        """The projection as the append script's arguments take it
+        (``events.script_args.AppendArgs.projection``): models, checkpoint, env, summary; for
+        ``checkpoint`` None the basis alone, the rest staged in a hash (``fields``)."""
+        if checkpoint is None:
+            return [self.basis, "", "", ""]
+        return [self.basis, checkpoint, self.frozen, self.summary]
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,8 @@ append does; docs/design.md lists each of these optimisations with its benchmark
   rest of its own work);
 - the work only a written batch needs (``meanwhile``: the writer's answer) runs between the send
   and the read of the reply;
-- an append that carries its projection sends the HSET of it and the script as one transaction
+- an append that carries a large projection (``events.defaults.CARRY_INLINE_BYTES``; a smaller
+  one goes among the script's arguments) sends the HSET of it and the script as one transaction
   (MULTI, EXEC) in the same send: no other client's command comes between the two, so of two
   writers of one match at once the one whose append is written renames its own projection,
   never the other's.

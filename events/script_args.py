@@ -6,11 +6,13 @@ a number of its own, and ``EventStore`` builds the arguments with ``create_args`
 ``AppendArgs`` in the same order. After the fixed arguments come the variable ones: for a create
 its header pairs (field, value), then its credentials' pairs (field, digest), then the events;
 for an append one pair (limit, window seconds) per rate counter, the carry flag ("1" when it
-carries its projection, else "0"), and when it is "1" the carried projection's basis, then the
-feed's part: the game's id ("" when the append publishes nothing to the feed), the number of
-steps n it publishes, and n triples (step, type, event JSON) as the feed holds them; then the
-events (type, data, meta for each, in order). An append's fixed arguments name the credential
-it relies on, which the script checks is still current before anything else.
+carries its projection, else "0"), and when it is "1" the carried projection's fields (its
+basis, checkpoint, frozen position and summary, the last three "" when they are staged in a hash
+instead), then the feed's part: the game's id ("" when the append publishes nothing to the
+feed), the number of steps n it publishes, and n triples (step, type, event JSON) as the feed
+holds them; then the events (type, data, meta for each, in order). An append's fixed arguments
+name the credential it relies on, which the script checks is still current before anything
+else.
 """
 
 from __future__ import annotations
@@ -88,8 +90,10 @@ class AppendArgs:
     digest: str
     # (limit, window seconds) of each rate counter the append counts itself against.
     limits: Sequence[tuple[int, int]]
-    # The carried projection's basis; None when the append carries none.
-    basis: str | None
+    # The projection it carries, the four fields of the projection hash: the read models' basis
+    # (models), the checkpoint, the position frozen (env) and the summary, or the basis and three
+    # "" when the rest is staged in a hash (``CarriedProjection.arguments``); None for none.
+    projection: Sequence[Any] | None
     # The steps it publishes to the global feed with the carried projection: the game's id,
     # then (step, type, event JSON) for each; None to publish nothing (``CarriedProjection.feed``).
     feed: Sequence[Any] | None
@@ -101,18 +105,18 @@ class AppendArgs:
         args: list[Any] = ["append", *_named(self), str(len(self.limits))]
         for limit, window in self.limits:
             args += [str(limit), str(window)]
-        if self.basis is None:
+        if self.projection is None:
             args.append("0")
         elif self.feed is None:
-            args += ["1", self.basis, "", "0"]
+            args += ["1", *self.projection, "", "0"]
         else:
             game, *steps = self.feed
-            args += ["1", self.basis, game, str(len(steps) // 3), *steps]
+            args += ["1", *self.projection, game, str(len(steps) // 3), *steps]
         return args + list(self.events)
 
     def carrying_none(self) -> AppendArgs:
         """The same append, carrying no projection (and publishing nothing)."""
-        return replace(self, basis=None, feed=None)
+        return replace(self, projection=None, feed=None)
 
 
 # The fields between the operation and the number of counters, in APPEND's order (an append

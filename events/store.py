@@ -21,7 +21,7 @@ from cachetools import LRUCache
 from redis.commands.core import Script
 
 from events.codec import as_text, as_texts, decode, encode, entry_id
-from events.defaults import HEADERS_KEPT, WAKE_SECONDS
+from events.defaults import CARRY_INLINE_BYTES, HEADERS_KEPT, WAKE_SECONDS
 from events.envelope import AppendResult, NewEvent, StoredEvent
 from events.errors import (
     CredentialChanged,
@@ -168,12 +168,14 @@ class EventStore:
 
         ``extras`` (``AppendExtras``): the work done while Redis appends, the rate counters the
         append counts itself against, and the projection it carries. The carried projection,
-        what a projection run would write (``Projector.carried``), goes ahead of the script on
-        the same connection, for a conditional append (``expected_version``) with ``meanwhile``,
-        and moves in (takes the stored projection's place) in the script's run when that one was
-        caught up and its read models current; its steps in the feed's form (``carried.feed``)
-        are then published in the same run, instead of the dirty mark, when the feed has the
-        match up to the step the batch follows (events/append.lua).
+        what a projection run would write (``Projector.carried``), goes among the script's
+        arguments, for a conditional append (``expected_version``), or for a large position
+        (``CARRY_INLINE_BYTES``) as a hash staged ahead of the script in one transaction on the
+        same connection (with ``meanwhile``), and moves in (takes the stored projection's place)
+        in the script's run when that one was caught up and its read models current; its steps
+        in the feed's form (``carried.feed``) are then published in the same run, instead of the
+        dirty mark, when the feed has the match up to the step the batch follows
+        (events/append.lua).
         Only one Redis without replicas to wait for takes it (``projects``); elsewhere it is left
         out, and the workers project the batch.
         """
@@ -183,15 +185,22 @@ class EventStore:
         counted = rates.counters if rates is not None and not rates.sent else []
         if counted and not self.counts:
             raise ValueError("an append on a Redis Cluster cannot count rate counters in its run")
-        carried_hset: list[Any] = []
         extra = [key for key, _, _ in counted]
+        carried_hset: list[Any] = []
+        projection: list[Any] | None = None
         carried = extras.carried
-        if not (carried and self.projects and expected_version is not None and meanwhile is not None):
+        if not (carried and self.projects and expected_version is not None):
             carried = None
         else:
-            hashed = self.keys.carried(match_id)
-            carried_hset = [hashed, *carried.fields(expected_version + len(events))]
-            extra += [hashed, self.keys.proj(match_id)]
+            checkpoint = expected_version + len(events)
+            staged = self.keys.carried(match_id)
+            extra += [staged, self.keys.proj(match_id)]
+            if len(carried.frozen) > CARRY_INLINE_BYTES and meanwhile is not None:
+                # Staged beside the script in one transaction (``OneSend.run``).
+                carried_hset = [staged, *carried.fields(checkpoint)]
+                projection = carried.arguments(None)
+            else:
+                projection = carried.arguments(checkpoint)
             if carried.feed is not None:
                 partition = self.keys.feed_partition(match_id)
                 extra += [self.keys.feed(partition), self.keys.feed_seen(partition)]
@@ -206,7 +215,7 @@ class EventStore:
             credential.fallback,
             credential.digest,
             [(limit, window) for _, limit, window in counted],
-            carried.basis if carried else None,
+            projection,
             carried.feed if carried else None,
             _event_args(events),
         )
@@ -246,8 +255,8 @@ class EventStore:
         of its projection's checkpoint, which the workers' periodic full sweep finds.
 
         ``more``: the keys an append names after the marks (its rate counters, then those of the
-        projection it carries); ``carried_hset``: that projection's HSET arguments (``append``),
-        sent ahead of the script on one Redis.
+        projection it carries); ``carried_hset``: the HSET arguments of a projection staged
+        beside the script (``append``), sent ahead of it on one Redis.
         """
         keys = [
             self.keys.meta(match_id),
@@ -297,7 +306,7 @@ class EventStore:
         carried_hset: Sequence[Any] = (),
     ) -> tuple[Any, Exception | None]:
         """The script's reply on one Redis, ``meanwhile`` run between sending it and reading it
-        (``OneSend.run``); sent again carrying no projection when the send fails."""
+        (``OneSend.run``); sent again carrying no projection when a send with a staged one fails."""
         argv = args.argv() if isinstance(args, AppendArgs) else args
         if carried_hset and isinstance(args, AppendArgs):
             return self._send.run(keys, argv, meanwhile, carried_hset, lambda: args.carrying_none().argv())

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 import redis
 
+import events.store
 from events.envelope import AppendResult, CarriedProjection, NewEvent
 from events.errors import VersionConflict
 from events.extras import AppendExtras
@@ -84,11 +85,15 @@ def test_concurrent_retries_of_one_key_append_once(store: EventStore, settings: 
     assert [e.data["n"] for e in store.read("m")] == [0, 1, 2]
 
 
+@pytest.mark.parametrize("staged", [False, True], ids=["among-the-arguments", "staged-in-a-hash"])
 def test_of_writers_racing_with_projections_the_one_written_moves_its_own_in(
-    store: EventStore, settings: Settings
+    store: EventStore, settings: Settings, staged: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Each round every writer appends at the same version, carrying a projection of its own: one
-    append is written, and the projection that moved in is that one's, never another's."""
+    append is written, and the projection that moved in is that one's, never another's, whether
+    it went among the script's arguments or (a large one) staged in a hash beside the script."""
+    if staged:
+        monkeypatch.setattr(events.store, "CARRY_INLINE_BYTES", 0)
     store.create("m", {"game": "wizard"}, [made(writer=-1)], created_ms=1)
     proj = store.keys.proj("m")
     store.client.hset(proj, mapping={"checkpoint": 1, "models": "b"})

@@ -7,7 +7,9 @@ from collections.abc import Iterator
 
 import pytest
 
+import events.store
 import service.recording.recorder
+from events.codec import as_text
 from games.registry import get_game
 from projections.positions.rewind import Positions
 from service.bootstrap import Services
@@ -17,10 +19,13 @@ from tests.recording import assert_agrees_with_its_log
 WIZARD = get_game("wizard")
 
 
-@pytest.fixture(autouse=True)
-def no_pause(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each write here carries its projection, whatever the one before found."""
+@pytest.fixture(autouse=True, params=["among-the-arguments", "staged-in-a-hash"])
+def no_pause(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> None:
+    """Each write here carries its projection, whatever the one before found: among the append
+    script's arguments, as a small one goes, or staged in a hash beside it, as a large one does."""
     monkeypatch.setattr(service.recording.recorder, "CARRY_PAUSE", 0.0)
+    if request.param == "staged-in-a-hash":
+        monkeypatch.setattr(events.store, "CARRY_INLINE_BYTES", 0)
 
 
 def started(parts: Services, projected: bool = True) -> tuple[Created, Iterator[dict[str, object]]]:
@@ -49,8 +54,16 @@ def dirty(parts: Services, match_id: str) -> bool:
     return bool(parts.store.marks.marked(match_id))
 
 
-def carried_left(parts: Services, match_id: str) -> bool:
-    return bool(parts.client.exists(parts.keys.carried(match_id)))
+# What a match keeps in its own slot: anything else a write leaves there is litter.
+MATCH_KEYS = ("meta", "log", "idem", "credentials", "proj", "snap", "lease")
+
+
+def strays(parts: Services, match_id: str) -> list[str]:
+    """The keys in the match's slot that are none of a match's own."""
+    own = {getattr(parts.keys, kind)(match_id) for kind in MATCH_KEYS}
+    slot = parts.keys.meta(match_id).removesuffix("meta")
+    found = {as_text(k) for k in parts.client.scan_iter(match=slot + "*")}
+    return sorted(found - own)
 
 
 def test_a_write_on_a_caught_up_match_leaves_its_projection_current_without_a_worker(parts: Services) -> None:
@@ -65,7 +78,7 @@ def test_a_write_on_a_caught_up_match_leaves_its_projection_current_without_a_wo
         return
     assert parts.stored.checkpoint(made.match_id) == version
     assert board["projected"] and board["version"] == board["log_version"] == version
-    assert not carried_left(parts, made.match_id)
+    assert strays(parts, made.match_id) == []
     # What the write moved in is what a projection run of the log writes.
     assert_agrees_with_its_log(parts, made.match_id)
     # Not marked: the write published its steps to the feed itself, and a pass finds nothing to do.
@@ -78,7 +91,7 @@ def test_a_write_whose_projection_is_behind_leaves_the_match_to_the_workers(part
     answer = parts.recorder.act(made.match_id, made.token, next(actions))
     assert parts.stored.checkpoint(made.match_id) == 0
     assert dirty(parts, made.match_id)
-    assert not carried_left(parts, made.match_id)
+    assert strays(parts, made.match_id) == []
     assert parts.projector.project(made.match_id).checkpoint == answer.version
     assert not dirty(parts, made.match_id)
     assert_agrees_with_its_log(parts, made.match_id)
@@ -101,14 +114,14 @@ def test_a_write_onto_a_snapshot_step_leaves_the_snapshot_to_the_workers(parts: 
     assert_agrees_with_its_log(parts, made.match_id)
 
 
-def test_a_refused_or_repeated_write_leaves_no_carried_projection_behind(parts: Services) -> None:
+def test_a_refused_or_repeated_write_leaves_nothing_stray_behind(parts: Services) -> None:
     made, actions = started(parts)
     act_off_snapshot(parts, made, actions)
     action = next(actions)
     first = parts.recorder.act(made.match_id, made.token, action, idempotency_key="k-1")
     again = parts.recorder.act(made.match_id, made.token, action, idempotency_key="k-1")
     assert again.duplicate and again.version == first.version
-    assert not carried_left(parts, made.match_id)
+    assert strays(parts, made.match_id) == []
     # Another process decided on an older position: its append is refused (a version conflict),
     # then decided again on the newer one and written.
     elsewhere = Positions(parts.store, parts.stored)
@@ -119,7 +132,7 @@ def test_a_refused_or_repeated_write_leaves_no_carried_projection_behind(parts: 
     parts.recorder.act(made.match_id, made.token, next(actions))
     late = other.act(made.match_id, made.token, next(actions))
     assert late.version == parts.store.version(made.match_id)
-    assert not carried_left(parts, made.match_id)
+    assert strays(parts, made.match_id) == []
     parts.projector.project(made.match_id)
     assert_agrees_with_its_log(parts, made.match_id)
 
