@@ -21,8 +21,9 @@
 --   append: then n pairs <limit>, <window seconds> for KEYS[7..6+n], then <1 when the append
 --           carries its projection, else 0>, then for 1 the read models' basis of its summary,
 --           the projection's checkpoint, its position frozen and its summary (three "" when it is
---           staged in carried, below), the game's id ("" when it publishes nothing to the feed), the number of steps m it publishes and m
---           triples (step, type, event JSON) as the feed holds them; then the events
+--           staged in carried, below), the game's id ("" when it publishes nothing to the feed),
+--           the number of steps m it publishes and m triples (step, type, event JSON) as the feed
+--           holds them; then the events
 -- The events: type, data, meta for each, in order. Entry ids are "<seq>-0".
 -- The script is loaded with events/feed_steps.lua in front (the feed's publishing, shared with
 -- projections/readmodels/feed.lua).

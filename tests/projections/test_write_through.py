@@ -20,7 +20,7 @@ WIZARD = get_game("wizard")
 
 
 @pytest.fixture(autouse=True, params=["among-the-arguments", "staged-in-a-hash"])
-def no_pause(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> None:
+def carrying(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> None:
     """Each write here carries its projection, whatever the one before found: among the append
     script's arguments, as a small one goes, or staged in a hash beside it, as a large one does."""
     monkeypatch.setattr(service.recording.recorder, "CARRY_PAUSE", 0.0)
