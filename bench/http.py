@@ -78,13 +78,13 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def matches_file(parts: Services, folder: Path, name: str = "matches") -> Path:
-    """Create the matches; write them, their tokens and their actions as a Lua table for wrk."""
+def matches_file(parts: Services, folder: Path, name: str = "matches", matches: int = MATCHES) -> Path:
+    """Create ``matches`` matches; write them, their tokens and their actions as a Lua table for wrk."""
     game = get_game("wizard")
     # The longest examples, so that no match runs out of actions within the run.
     scripts = sorted(map(game.example, range(40)), key=lambda s: len(s["actions"]))[-4:]
     rows = []
-    for i in range(MATCHES):
+    for i in range(matches):
         script = scripts[i % len(scripts)]
         made = parts.recorder.create("wizard", script["players"], script["setup"], script["options"])
         actions = ", ".join(f"[==[{json.dumps(a)}]==]" for a in script["actions"])
@@ -106,6 +106,9 @@ def serve(app: str, env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
             return proc
         except requests.RequestException:
             time.sleep(0.1)
+    # Not left running for the caller, which never got it to stop.
+    proc.terminate()
+    proc.wait(timeout=30)
     raise RuntimeError(f"{app} did not start")
 
 
@@ -135,11 +138,11 @@ def server_processes(
     return found
 
 
-def load(port: int, data: Path, folder: Path) -> tuple[float, int]:
-    """(requests/s, non-2xx answers) of wrk against the server on ``port`` for SECONDS."""
+def load(port: int, data: Path, folder: Path, seconds: float = SECONDS) -> tuple[float, int]:
+    """(requests/s, non-2xx answers) of wrk against the server on ``port`` for ``seconds``."""
     lua = folder / "load.lua"
     lua.write_text(WRK_SCRIPT.replace("CONNECTIONS", str(CONNECTIONS)))
-    argv = ["wrk", "-t", str(CONNECTIONS), "-c", str(CONNECTIONS), "-d", f"{SECONDS}s", "-s", str(lua)]
+    argv = ["wrk", "-t", str(CONNECTIONS), "-c", str(CONNECTIONS), "-d", f"{seconds:g}s", "-s", str(lua)]
     done = subprocess.run(
         [*argv, f"http://127.0.0.1:{port}"],
         env={**os.environ, "TT_BENCH_DATA": str(data)},
@@ -217,10 +220,13 @@ def in_process(parts: Services, matches: int = 3) -> float:
     return ratio
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(
+    argv: list[str] | None = None, matches: int = MATCHES, rounds: int = ROUNDS, seconds: float = SECONDS
+) -> None:
     """Print tabletape's HTTP recording rate against the anchor's: in process, then under gunicorn
     (``--marking``: also tabletape with writes that mark their match instead of carrying its
-    projection, bench/marking.py, taking turns with the other two)."""
+    projection, bench/marking.py, taking turns with the other two), ``rounds`` turns of
+    ``seconds`` each, every round on ``matches`` matches of its own."""
     marking = "--marking" in (sys.argv[1:] if argv is None else argv)
     with bench_parts() as parts:
         in_process(parts)
@@ -231,12 +237,12 @@ def main(argv: list[str] | None = None) -> None:
         folder = Path(tmp)
         # Each round's matches: the anchor appends to scratch logs beside tabletape's matches, and
         # the marking tabletape, which records them as tabletape does, takes matches of its own.
-        rounds = []
-        for r in range(ROUNDS):
-            shared = matches_file(parts, folder, f"round{r}")
-            rounds.append({"anchor": shared, "tabletape": shared})
+        files = []
+        for r in range(rounds):
+            shared = matches_file(parts, folder, f"round{r}", matches)
+            files.append({"anchor": shared, "tabletape": shared})
             if marking:
-                rounds[-1][MARKING] = matches_file(parts, folder, f"round{r}-marking")
+                files[-1][MARKING] = matches_file(parts, folder, f"round{r}-marking", matches)
         env = {k: v for k, v in os.environ.items() if not k.startswith("TABLETAPE_")}
         env.update(REDIS_URL=parts.settings.redis_url, TABLETAPE_PREFIX=parts.keys.prefix)
         # One address sends every table's writes here: the limit stays on (its check is part of
@@ -263,16 +269,16 @@ def main(argv: list[str] | None = None) -> None:
             took = dict.fromkeys(apps, 0.0)
             refused = dict.fromkeys(apps, 0)
             spent: dict[str, dict[str, float]] = {name: {} for name in apps}
-            for data in rounds:
+            for data in files:
                 for name, (port, _) in servers.items():
                     before = cpu_seconds(procs[name])
                     started = time.perf_counter()
-                    rate, bad = load(port, data[name], folder)
-                    seconds = time.perf_counter() - started
+                    rate, bad = load(port, data[name], folder, seconds)
+                    loaded = time.perf_counter() - started
                     for group, used in cpu_seconds(procs[name]).items():
                         spent[name][group] = spent[name].get(group, 0.0) + used - before[group]
-                    answered[name] += rate * seconds
-                    took[name] += seconds
+                    answered[name] += rate * loaded
+                    took[name] += loaded
                     refused[name] += bad
                     if name != "anchor":
                         time.sleep(IDLE_AFTER)  # the projection worker finishes before the anchor's turn
@@ -298,7 +304,7 @@ def main(argv: list[str] | None = None) -> None:
         ours, anchor = (answered[name] / took[name] for name in ("tabletape", "anchor"))
         print(
             f"http: tabletape under gunicorn {ours:.0f} requests/s ({refused['tabletape']} not 2xx); minimal "
-            f"Flask + one EVALSHA {anchor:.0f} requests/s ({ROUNDS} rounds of {SECONDS} s each, taking "
+            f"Flask + one EVALSHA {anchor:.0f} requests/s ({rounds} rounds of {seconds:g} s each, taking "
             f"turns); ratio {ours / anchor:.2f}x (goal >= 0.8x)"
         )
         if marking:

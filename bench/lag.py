@@ -60,24 +60,24 @@ def write(url: str, prefix: str, matches: list[Any], rate: float, seconds: float
 
 
 def measure(
-    parts: Services, url: str, rate: float, count: int = MATCHES, writing: int = 2
+    parts: Services, url: str, rate: float, count: int = MATCHES, writing: int = 2, seconds: float = SECONDS
 ) -> tuple[float, float, float]:
     """(p50, p99, achieved rate) of the lag at ``rate`` actions/s over ``count`` fresh matches,
-    written by ``writing`` processes."""
+    written by ``writing`` processes for ``seconds``."""
     matches = create_matches(parts, count)
     parts.projector.project_many([m for m, _, _ in matches])
     context = multiprocessing.get_context("fork")
     out = context.Queue()
     shares = [matches[i::writing] for i in range(writing)]
     writers = [
-        context.Process(target=write, args=(url, parts.keys.prefix, share, rate / writing, SECONDS, out))
+        context.Process(target=write, args=(url, parts.keys.prefix, share, rate / writing, seconds, out))
         for share in shares
     ]
     seen: dict[str, list[tuple[int, float]]] = {m: [] for m, _, _ in matches}
     for writer in writers:
         writer.start()
     ids = [m for m, _, _ in matches]
-    deadline = time.time() + SECONDS + 30
+    deadline = time.time() + seconds + 30
     results: list[Any] = []
     while time.time() < deadline:
         now = time.time()
@@ -97,7 +97,7 @@ def measure(
         writer.join()
     acked = [a for r in results for a in r]
     lags = sorted(first_seen(seen[m], version) - t for m, version, t in acked)
-    return lags[len(lags) // 2], lags[int(len(lags) * 0.99)], len(acked) / SECONDS
+    return lags[len(lags) // 2], lags[int(len(lags) * 0.99)], len(acked) / seconds
 
 
 def caught_up(seen: dict[str, list[tuple[int, float]]], acked: list[Any]) -> bool:
@@ -123,8 +123,8 @@ def workers(url: str, prefix: str, count: int = 2) -> list[subprocess.Popen[byte
     ]
 
 
-def main() -> None:
-    """Measure the lag at 500 and 1,000 actions/s."""
+def main(matches: int = MATCHES, seconds: float = SECONDS, rates: tuple[int, ...] = (500, 1000)) -> None:
+    """Measure the lag at each of ``rates`` actions/s over ``matches`` matches, ``seconds`` each."""
     with bench_parts() as parts:
         url = parts.settings.redis_url
         running = workers(url, parts.keys.prefix)
@@ -133,20 +133,20 @@ def main() -> None:
             # A worker's first pass imports the rules and reads every position it has not seen:
             # the first writes wait for it. Shown apart, so that the figures below are the
             # steady state a club sees all evening.
-            p50, p99, achieved = measure(parts, url, 500)
+            p50, p99, achieved = measure(parts, url, rates[0], matches, seconds=seconds)
             print(
-                f"projection lag while the workers are cold (their first 8 s, {achieved:.0f} actions/s): "
-                f"p50 {p50 * 1e3:.0f} ms, p99 {p99 * 1e3:.0f} ms"
+                f"projection lag while the workers are cold (their first {seconds:g} s, {achieved:.0f} "
+                f"actions/s): p50 {p50 * 1e3:.0f} ms, p99 {p99 * 1e3:.0f} ms"
             )
-            for rate in (500, 1000):
-                p50, p99, achieved = measure(parts, url, rate)
+            for rate in rates:
+                p50, p99, achieved = measure(parts, url, rate, matches, seconds=seconds)
                 print(
-                    f"projection lag at {rate} actions/s ({achieved:.0f} achieved) over {MATCHES} matches, "
+                    f"projection lag at {rate} actions/s ({achieved:.0f} achieved) over {matches} matches, "
                     f"2 workers: p50 {p50 * 1e3:.0f} ms, p99 {p99 * 1e3:.0f} ms; "
                     f"p99 / 250 ms goal = {p99 / GOAL_P99:.2f}x"
                 )
             # One table alone: a scorekeeper's write should be on the scoreboard at once.
-            p50, p99, achieved = measure(parts, url, 5, count=1, writing=1)
+            p50, p99, achieved = measure(parts, url, 5, count=1, writing=1, seconds=seconds)
             print(
                 f"projection lag of a single match at 5 actions/s ({achieved:.1f} achieved), 2 workers: "
                 f"p50 {p50 * 1e3:.0f} ms, p99 {p99 * 1e3:.0f} ms"

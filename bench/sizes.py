@@ -50,8 +50,10 @@ def corrections(seq: int) -> Iterator[Any]:
             yield StoredEvent(seq, kind, {}, {"action_id": uuid.uuid4().hex})
 
 
-def sizes(game: Game, events: Iterator[StoredEvent]) -> dict[int, int]:
-    """The position's JSON size at SMALL and LARGE steps."""
+def sizes(
+    game: Game, events: Iterator[StoredEvent], small: int = SMALL, large: int = LARGE
+) -> dict[int, int]:
+    """The position's JSON size at steps ``small`` and ``large``."""
 
     def nowhere(seq: int) -> Position:
         raise LookupError(seq)
@@ -63,27 +65,27 @@ def sizes(game: Game, events: Iterator[StoredEvent]) -> dict[int, int]:
             make = tape.undo_event if event.type == tape.UNDONE else tape.redo_event
             event = StoredEvent(event.seq, event.type, make(playing.position) or {}, event.meta)
         pos = playing.advance(event)
-        if event.seq in (SMALL, LARGE):
+        if event.seq in (small, large):
             found[event.seq] = len(json.dumps(pos))
-        if event.seq >= LARGE:
+        if event.seq >= large:
             return found
     return found
 
 
-def main() -> None:
-    """Print every game's ratio."""
+def main(small: int = SMALL, large: int = LARGE) -> None:
+    """Print every game's ratio of its position at step ``large`` to the same at ``small``."""
     ratios = []
     for game in all_games().values():
         if game.id == OTHER_HAT_TRICK[0]:
             fields = ("game", "players", "setup", "options")
             script: dict[str, Any] = dict(zip(fields, OTHER_HAT_TRICK, strict=True))
-            actions: Iterator[dict[str, Any]] = long_other_hat_trick(LARGE)
+            actions: Iterator[dict[str, Any]] = long_other_hat_trick(large)
         else:
             script = max(map(game.example, range(4)), key=lambda s: len(s["actions"]))
             actions = iter(script["actions"])
-        found = sizes(game, steps(game, script, actions))
-        ratios.append(f"{game.id} {found[LARGE] / found[SMALL]:.2f}x")
-    print(f"state: position at step {LARGE:,} against step {SMALL:,} (goal <= 2x): " + "; ".join(ratios))
+        found = sizes(game, steps(game, script, actions), small, large)
+        ratios.append(f"{game.id} {found[large] / found[small]:.2f}x")
+    print(f"state: position at step {large:,} against step {small:,} (goal <= 2x): " + "; ".join(ratios))
 
 
 if __name__ == "__main__":

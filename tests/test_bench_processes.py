@@ -1,0 +1,98 @@
+"""`make bench` runs to its end, its whole-process parts too: the position sizes, the projection lag
+(real `tabletape worker`s and writer processes) and HTTP under gunicorn (real gunicorn, a real
+projection worker and wrk), each on a small run, print their figures and leave nothing running and
+no key behind. Nothing here looks at a timing: the figures are the benchmark's to judge."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import psutil
+import pytest
+import redis
+
+from bench import harness, http, lag, sizes
+from games.registry import all_games
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture
+def used(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
+    """The (Redis URL, key prefix) of every bench_parts the benchmark opens."""
+    opened: list[tuple[str, str]] = []
+    real = harness.bench_parts
+
+    @contextmanager
+    def noted() -> Iterator[Any]:
+        with real() as parts:
+            opened.append((parts.settings.redis_url, parts.keys.prefix))
+            yield parts
+
+    for module in (lag, http):
+        monkeypatch.setattr(module, "bench_parts", noted)
+    return opened
+
+
+def left_behind(used: list[tuple[str, str]]) -> list[str]:
+    """Keys still under the benchmark's prefixes, and processes it started that still run."""
+    keys = [
+        key.decode()
+        for url, prefix in used
+        for key in redis.Redis.from_url(url).scan_iter(match=f"*{prefix}*", count=1000)
+    ]
+    started = [
+        " ".join(child.cmdline())
+        for child in psutil.Process().children(recursive=True)
+        if child.is_running() and child.status() != psutil.STATUS_ZOMBIE
+    ]
+    return keys + started
+
+
+def test_the_sizes_benchmark_prints_every_games_ratio(capsys: pytest.CaptureFixture[str]) -> None:
+    sizes.main(small=100, large=400)
+    printed = capsys.readouterr().out
+    assert re.search(r"state: position at step 400 against step 100 \(goal <= 2x\): ", printed), printed
+    for game in all_games():
+        assert re.search(rf"\b{game} \d+\.\d\dx", printed), f"{game} not in:\n{printed}"
+
+
+def test_the_lag_benchmark_measures_with_real_workers_and_stops_them(
+    used: list[tuple[str, str]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    lag.main(matches=6, seconds=1, rates=(30,))
+    printed = capsys.readouterr().out
+    for figure in (
+        r"projection lag while the workers are cold \(their first 1 s, \d+ actions/s\): "
+        r"p50 \d+ ms, p99 \d+ ms",
+        r"projection lag at 30 actions/s \(\d+ achieved\) over 6 matches, 2 workers: p50 \d+ ms, p99 \d+ ms; "
+        r"p99 / 250 ms goal = \d+\.\d\dx",
+        r"projection lag of a single match at 5 actions/s \(\d+\.\d achieved\), 2 workers: p50 \d+ ms",
+    ):
+        assert re.search(figure, printed), f"{figure!r} not in:\n{printed}"
+    assert used and left_behind(used) == []
+
+
+def test_the_http_benchmark_loads_gunicorn_with_wrk_and_stops_every_server(
+    used: list[tuple[str, str]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    if shutil.which("wrk") is None:
+        pytest.fail("the HTTP benchmark's load comes from wrk: apt-get install -y wrk")
+    http.main([], matches=24, rounds=1, seconds=1)
+    printed = capsys.readouterr().out
+    for figure in (
+        r"http: served in process .* ratio of rates \d+\.\d\dx",
+        r"http: anchor CPU per request: gunicorn \d+ us",
+        r"http: tabletape CPU per request: gunicorn \d+ us",
+        r"http: CPU per request, all parts together: .* ratio \d+\.\d\dx",
+        # Every request of the load was a write tabletape recorded (a refused one is no figure).
+        r"http: tabletape under gunicorn \d+ requests/s \(0 not 2xx\); minimal Flask \+ one EVALSHA \d+ "
+        r"requests/s \(1 rounds of 1 s each, taking turns\); ratio \d+\.\d\dx",
+    ):
+        assert re.search(figure, printed), f"{figure!r} not in:\n{printed}"
+    assert "some answers were not 2xx" not in printed
+    assert len(used) == 2 and left_behind(used) == []
