@@ -2,7 +2,8 @@
 
 The pages are static shells; the browser reads everything it shows from the public API
 (``/v1/...``) with ``fetch`` and ``EventSource``, so what the API hides stays hidden. Nothing here
-reads the store but oEmbed (``oembed.py``), which names the match it embeds through the API's reads.
+reads the store but oEmbed (``oembed.py``), which names the match it embeds through the API's reads,
+and the recorder's page (``recorder.py``), which names its match's game from the match's header.
 """
 
 from __future__ import annotations

@@ -3,18 +3,25 @@ and what makes them an installable web app that opens offline (the manifest, the
 
 As the viewer, these are static shells: the browser creates and records matches through the
 public API with the write token it keeps. The token never reaches these routes: a "continue on
-another device" link carries it in the URL fragment, which browsers do not send.
+another device" link carries it in the URL fragment, which browsers do not send. The recorder's
+page only names its match's game (``recorder_page``), read from the match's header, so that a
+phone fetches the game's words with the page's own modules.
 """
 
 from __future__ import annotations
 
 import io
 
+import redis
 import segno
 from flask import render_template, request, send_from_directory
 from werkzeug.wrappers import Response
 
-from service.web import blp, module_graph
+from events.errors import UnknownMatch
+from games.registry import all_games
+from projections.sharing.importing import MATCH_ID
+from service.api import services
+from service.web import _STATIC, blp, module_graph
 
 # The service worker's scope is the whole site, so it is served from the root, never cached by
 # HTTP (browsers check it for updates on each navigation anyway).
@@ -22,8 +29,9 @@ SW_HEADERS = {"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"}
 # The longest link a seat's QR code is made of (a seat link is about 120 characters).
 QR_MAX = 1000
 # The recorder's modules (its deepest is seven imports away), named in its page so that a phone
-# fetches them at once. A game's labels module, imported once the page knows its game, comes after.
+# fetches them at once, with its match's game's labels module (the game's words) and what it imports.
 RECORDER = "js/recorder/record.js"
+LABELS = "js/recorder/labels/{game}.js"
 
 
 @blp.route("/new", methods=["GET"])
@@ -35,14 +43,42 @@ def new_match() -> str:
 @blp.route("/matches/<match_id>/record", methods=["GET"])
 def record(match_id: str) -> str:
     """The phone recorder of one match: legal choices, undo and redo, a queue that works offline."""
-    return render_template("record.html", match_id=match_id, modules=module_graph(RECORDER))
+    return recorder_page(match_id)
 
 
 @blp.route("/matches/<match_id>/seat/<player>", methods=["GET"])
 def seat(match_id: str, player: str) -> str:
     """The recorder on one player's own phone: that player's choices and hidden facts only (the
     seat token arrives in the link's fragment, which the browser never sends here)."""
-    return render_template("record.html", match_id=match_id, seat=player, modules=module_graph(RECORDER))
+    return recorder_page(match_id, player)
+
+
+def recorder_page(match_id: str, seat: str | None = None) -> str:
+    """The recorder's page, naming its match's game and the modules of the game's words.
+
+    On a phone every wait is a round trip: the page would otherwise learn its game from the
+    match's answer, then import the game's words, then the board module they import, one after
+    another. Named here, they load with the page's own modules, and the game's title is asked for
+    with the match. A page whose game is not known here (no such match, a store that does not
+    answer now, the service worker's copy for every match) finds it in the match's answer, as
+    before, and says what went wrong itself.
+    """
+    game = _game_of(match_id)
+    modules = module_graph(RECORDER)
+    if game:
+        modules = tuple(sorted({*modules, *module_graph(LABELS.format(game=game))}))
+    return render_template("record.html", match_id=match_id, seat=seat, game=game, modules=modules)
+
+
+def _game_of(match_id: str) -> str:
+    """The match's game, if it has a labels module; "" when that is not known."""
+    if not MATCH_ID.fullmatch(match_id):
+        return ""
+    try:
+        game = services().store.header(match_id).get("game", "")
+    except (UnknownMatch, redis.RedisError):
+        return ""
+    return game if game in all_games() and (_STATIC / LABELS.format(game=game)).is_file() else ""
 
 
 @blp.route("/qr.svg", methods=["POST"])

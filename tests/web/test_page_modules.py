@@ -1,7 +1,8 @@
 """What a page fetches, and what waits on what: on a phone's network every wait is a round trip.
 
 Each page names the ES modules it runs, so that a phone fetches them at once, and no others; the
-recorder asks for its match's choices while the match and its game's words load.
+recorder's page names its match's game's words too, and asks for its match's choices and its
+game's title while the match loads.
 """
 
 from __future__ import annotations
@@ -65,13 +66,18 @@ def test_a_page_names_every_module_it_imports_and_fetches_no_other(
     imported, none_named = modules_fetched(browser, url, ready, preloads=False)
     fetched, named = modules_fetched(browser, url, ready, preloads=True)
     assert none_named == set()
-    # Every module the page imports as it loads is named at once; only a game's labels (and what
-    # they import), which a page imports once it knows its game, come after. Nothing else is fetched.
+    # Every module the page imports as it loads is named at once. On the new-match page only the
+    # chosen game's labels (and what they import) come after: it imports them once a game is
+    # chosen. Nothing else is fetched.
     labels = {m for m in imported if "/recorder/labels/" in m}
     later = {f"/assets/{m}" for label in labels for m in module_graph(label.removeprefix("/assets/"))}
     assert named <= imported
     assert imported - named <= later
     assert fetched == imported
+    if name in ("recorder", "seat"):
+        # The recorder's page names its match's game's words (and the board module they import).
+        assert named == imported
+        assert {"/assets/js/recorder/labels/hobbit.js", "/assets/js/boards/common.js"} <= named
     if name in ("viewer", "embed"):
         assert "/assets/js/viewer.js" in named and "/assets/js/boards/hobbit.js" in named
         assert not [m for m in fetched if "/recorder/" in m], "a spectator's phone fetches recorder code"
@@ -79,7 +85,7 @@ def test_a_page_names_every_module_it_imports_and_fetches_no_other(
         assert not [m for m in fetched if m.endswith(("/viewer.js", "/chart.js"))]
 
 
-def test_the_recorder_asks_for_its_choices_while_the_match_and_its_game_s_words_load(
+def test_the_recorder_asks_for_its_choices_and_its_game_s_words_and_title_while_the_match_loads(
     site: str, browser: Any, example: Any
 ) -> None:
     match = example("wizard")
@@ -106,7 +112,10 @@ def test_the_recorder_asks_for_its_choices_while_the_match_and_its_game_s_words_
     # The choices and the state are asked for before the match's own answer is in.
     assert at("asked", f"{read}/next") < at("answered", read)
     assert at("asked", f"{read}/state") < at("answered", read)
-    # The game's title is asked for while its words (a module) load, not after them.
-    assert at("asked", "/v1/games/wizard") < at("answered", "/assets/js/recorder/labels/wizard.js")
+    # So are the game's words and the board module they import (the page names them) and its
+    # title: nothing waits on the match's answer to learn its game.
+    assert at("asked", "/assets/js/recorder/labels/wizard.js") < at("answered", read)
+    assert at("asked", "/assets/js/boards/wizard.js") < at("answered", read)
+    assert at("asked", "/v1/games/wizard") < at("answered", read)
     # Each is read once.
     assert [p for e, p in seen if e == "asked" and p.startswith(read)].count(f"{read}/next") == 1

@@ -6,7 +6,7 @@ import pytest
 import requests
 
 from games.registry import all_games
-from tests.web.conftest import record
+from tests.web.conftest import record, start
 
 pytestmark = pytest.mark.e2e
 
@@ -45,6 +45,21 @@ def test_every_games_example_records_cleanly_as_the_games_endpoint_gives_it(site
     shown = requests.get(f"{site}/v1/matches/{match.id}", timeout=10).json()
     assert shown["finished"] is script["finished"]
     assert shown["players"] == script["players"]
+
+
+def test_the_recorders_page_names_its_matchs_game_and_the_modules_of_its_words(site: str) -> None:
+    match = start(site, "hobbit", requests.get(f"{site}/v1/games/hobbit", timeout=10).json()["example"])
+    for path in (f"/matches/{match.id}/record", f"/matches/{match.id}/seat/ann"):
+        page = requests.get(f"{site}{path}", timeout=5).text
+        assert 'data-game="hobbit"' in page
+        assert 'rel="modulepreload" href="/assets/js/recorder/labels/hobbit.js"' in page
+        assert "/labels/wizard.js" not in page
+    # A page whose game is not known here (no such match, an id no match can have, the service
+    # worker's copy for every match) names none, and opens to say so itself.
+    for path in ("/matches/0123456789abcdef/record", "/matches/_/record", "/matches/%22%3E..x/record"):
+        page = requests.get(f"{site}{path}", timeout=5)
+        assert page.status_code == 200
+        assert 'data-game=""' in page.text and "/labels/" not in page.text
 
 
 # What a browser sends with a page's address, and what a program sends.

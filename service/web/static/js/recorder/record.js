@@ -20,6 +20,9 @@ const WATCH_MS = 5000;
 const ID = decodeURIComponent(window.location.pathname.split("/")[2] || "");
 // On a player's own phone (/matches/{id}/seat/{player}): that seat's choices and facts only.
 const SEAT = document.getElementById("recorder").dataset.seat || "";
+// The match's game, when the server named it in the page (its words are then fetched with the
+// page's modules); the service worker's copy, which opens any match, names none.
+const GAME = document.getElementById("recorder").dataset.game || "";
 const SECRET_BIDDING = ["secret", "simultaneous"];
 const R = { token: null, match: null, answer: null, labels: {}, online: navigator.onLine, queue: [] };
 const api = (tail = "") => `/v1/matches/${encodeURIComponent(ID)}${tail}`;
@@ -312,10 +315,23 @@ async function watch() {
   say(t("Another device recorded: the choices are those of step {step}.", { step: answer.version }), "idle");
 }
 
+/** The game's words (a module) and its title, asked for together: each is a round trip on a phone. */
+function gameParts(game) {
+  return {
+    game,
+    labels: import(`./labels/${game}.js`).catch(() => ({})),
+    about: ahead(getJSON(`/v1/games/${encodeURIComponent(game)}`)),
+  };
+}
+
 async function loadMatch() {
+  // The match is asked for while this device looks up what it kept of it, and the game's words
+  // and title with it when the page names its game.
+  const reading = ahead(getJSON(api()));
+  const early = GAME ? gameParts(GAME) : null;
   const known = await recall(ID);
   try {
-    R.match = await getJSON(api());
+    R.match = await reading;
     await remember(ID, { match: R.match });
   } catch (error) {
     if (error.status) throw error;
@@ -324,9 +340,7 @@ async function loadMatch() {
   }
   R.answer = known?.next || null;
   if (!R.match) throw new Error(t("This match has not been opened on this device before, and the network is not reachable."));
-  // The game's words and its title are fetched together: each is a round trip on a phone.
-  const labels = import(`./labels/${R.match.game}.js`).catch(() => ({}));
-  const about = ahead(getJSON(`/v1/games/${encodeURIComponent(R.match.game)}`));
+  const { labels, about } = early?.game === R.match.game ? early : gameParts(R.match.game);
   R.labels = await labels;
   // The game's title as GET /v1/games says it in the page's language (kept for offline use).
   let game = known?.title;
