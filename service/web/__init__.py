@@ -3,7 +3,7 @@
 The pages are static shells; the browser reads everything it shows from the public API
 (``/v1/...``) with ``fetch`` and ``EventSource``, so what the API hides stays hidden. Nothing here
 reads the store but oEmbed (``oembed.py``), which names the match it embeds through the API's reads,
-and the recorder's page (``recorder.py``), which names its match's game from the match's header.
+and a match's pages, which name its game's modules (``match_game``), read from the match's header.
 """
 
 from __future__ import annotations
@@ -14,10 +14,15 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import redis
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response
 
+from events.errors import UnknownMatch
+from games.registry import all_games
+from projections.sharing.importing import MATCH_ID
+from service.api import services
 from service.http.errors import http_problem
 from service.http.language import current
 from service.language import catalogs
@@ -56,6 +61,33 @@ def module_graph(entry: str) -> tuple[str, ...]:
         for name in _IMPORTS.findall((_STATIC / module).read_text(encoding="utf-8")):
             waiting.append(posixpath.normpath(posixpath.join(folder, name)))
     return tuple(sorted(seen))
+
+
+def match_game(match_id: str) -> str:
+    """The match's game, read from its header (kept per process), for a page that names its
+    game's modules; "" when that is not known here: no such match, an id no match can have, a
+    store that does not answer now. Such a page learns its game from the match's answer."""
+    if not MATCH_ID.fullmatch(match_id):
+        return ""
+    try:
+        game = services().store.header(match_id).get("game", "")
+    except (UnknownMatch, redis.RedisError):
+        return ""
+    return game if game in all_games() else ""
+
+
+def with_game(entry: str, per_game: str, game: str) -> tuple[str, ...]:
+    """``entry``'s module graph, with the graph of ``game``'s own module (``per_game``, a path
+    under static/ naming ``{game}``) when there is one.
+
+    On a phone every wait is a round trip: a page that imports its game's module once it knows
+    its game would fetch it, then what it imports, one after another, after the match's answer.
+    Named in the page, they load with the page's own modules."""
+    modules = module_graph(entry)
+    own = per_game.format(game=game)
+    if not game or not (_STATIC / own).is_file():
+        return modules
+    return tuple(sorted({*modules, *module_graph(own)}))
 
 
 @blp.app_context_processor
@@ -112,13 +144,20 @@ def open_match() -> Response:
 @blp.route("/matches/<match_id>", methods=["GET"])
 def viewer(match_id: str) -> str:
     """One match: its board at a step, the event list, step controls, the score chart, live steps."""
-    return render_template("viewer.html", match_id=match_id, modules=module_graph("js/viewer.js"))
+    return render_template("viewer.html", match_id=match_id, modules=viewer_modules(match_id))
 
 
 @blp.route("/embed/<match_id>", methods=["GET"])
 def embed(match_id: str) -> str:
     """One match for an iframe: its board, step controls and score chart, sized by its container."""
-    return render_template("embed.html", match_id=match_id, modules=module_graph("js/viewer.js"))
+    return render_template("embed.html", match_id=match_id, modules=viewer_modules(match_id))
+
+
+def viewer_modules(match_id: str) -> tuple[str, ...]:
+    """The viewer's modules and its match's game's board module: a spectator's phone fetches the
+    board of the match it watches, not every game's (``js/boards/registry.js`` imports each on
+    demand)."""
+    return with_game("js/viewer.js", "js/boards/{game}.js", match_game(match_id))
 
 
 @blp.route("/oembed", methods=["GET"])

@@ -12,16 +12,11 @@ from __future__ import annotations
 
 import io
 
-import redis
 import segno
 from flask import render_template, request, send_from_directory
 from werkzeug.wrappers import Response
 
-from events.errors import UnknownMatch
-from games.registry import all_games
-from projections.sharing.importing import MATCH_ID
-from service.api import services
-from service.web import _STATIC, blp, module_graph
+from service.web import blp, match_game, module_graph, with_game
 
 # The service worker's scope is the whole site, so it is served from the root, never cached by
 # HTTP (browsers check it for updates on each navigation anyway).
@@ -54,31 +49,13 @@ def seat(match_id: str, player: str) -> str:
 
 
 def recorder_page(match_id: str, seat: str | None = None) -> str:
-    """The recorder's page, naming its match's game and the modules of the game's words.
-
-    On a phone every wait is a round trip: the page would otherwise learn its game from the
-    match's answer, then import the game's words, then the board module they import, one after
-    another. Named here, they load with the page's own modules, and the game's title is asked for
-    with the match. A page whose game is not known here (no such match, a store that does not
-    answer now, the service worker's copy for every match) finds it in the match's answer, as
-    before, and says what went wrong itself.
-    """
-    game = _game_of(match_id)
-    modules = module_graph(RECORDER)
-    if game:
-        modules = tuple(sorted({*modules, *module_graph(LABELS.format(game=game))}))
+    """The recorder's page, naming its match's game and the modules of the game's words, which
+    load with the page's own (``with_game``); the game's title is then asked for with the match.
+    A page whose game is not known here (``match_game``; the service worker's copy for every
+    match) finds it in the match's answer."""
+    game = match_game(match_id)
+    modules = with_game(RECORDER, LABELS, game)
     return render_template("record.html", match_id=match_id, seat=seat, game=game, modules=modules)
-
-
-def _game_of(match_id: str) -> str:
-    """The match's game, if it has a labels module; "" when that is not known."""
-    if not MATCH_ID.fullmatch(match_id):
-        return ""
-    try:
-        game = services().store.header(match_id).get("game", "")
-    except (UnknownMatch, redis.RedisError):
-        return ""
-    return game if game in all_games() and (_STATIC / LABELS.format(game=game)).is_file() else ""
 
 
 @blp.route("/qr.svg", methods=["POST"])

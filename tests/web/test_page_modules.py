@@ -80,6 +80,12 @@ def test_a_page_names_every_module_it_imports_and_fetches_no_other(
         assert {"/assets/js/recorder/labels/hobbit.js", "/assets/js/boards/common.js"} <= named
     if name in ("viewer", "embed"):
         assert "/assets/js/viewer.js" in named and "/assets/js/boards/hobbit.js" in named
+        assert named == imported
+        # A spectator's phone fetches its match's board (and what it imports), no other game's.
+        board = {f"/assets/{m}" for m in module_graph("js/boards/hobbit.js")}
+        assert {m for m in fetched if "/boards/" in m} == {m for m in board if "/boards/" in m} | {
+            "/assets/js/boards/registry.js"
+        }
         assert not [m for m in fetched if "/recorder/" in m], "a spectator's phone fetches recorder code"
     else:
         assert not [m for m in fetched if m.endswith(("/viewer.js", "/chart.js"))]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 import requests
 
@@ -47,19 +49,26 @@ def test_every_games_example_records_cleanly_as_the_games_endpoint_gives_it(site
     assert shown["players"] == script["players"]
 
 
-def test_the_recorders_page_names_its_matchs_game_and_the_modules_of_its_words(site: str) -> None:
+def test_a_matchs_pages_name_the_modules_of_its_game_alone(site: str) -> None:
     match = start(site, "hobbit", requests.get(f"{site}/v1/games/hobbit", timeout=10).json()["example"])
     for path in (f"/matches/{match.id}/record", f"/matches/{match.id}/seat/ann"):
         page = requests.get(f"{site}{path}", timeout=5).text
         assert 'data-game="hobbit"' in page
         assert 'rel="modulepreload" href="/assets/js/recorder/labels/hobbit.js"' in page
         assert "/labels/wizard.js" not in page
+    for path in (f"/matches/{match.id}", f"/embed/{match.id}"):
+        page = requests.get(f"{site}{path}", timeout=5).text
+        named = re.findall(r'rel="modulepreload" href="/assets/js/boards/([a-z-]+)\.js"', page)
+        assert "hobbit" in named and not {"wizard", "hats", "hat-trick", "other-hat-trick"} & set(named)
     # A page whose game is not known here (no such match, an id no match can have, the service
     # worker's copy for every match) names none, and opens to say so itself.
     for path in ("/matches/0123456789abcdef/record", "/matches/_/record", "/matches/%22%3E..x/record"):
         page = requests.get(f"{site}{path}", timeout=5)
         assert page.status_code == 200
         assert 'data-game=""' in page.text and "/labels/" not in page.text
+    for path in ("/matches/0123456789abcdef", "/embed/0123456789abcdef"):
+        page = requests.get(f"{site}{path}", timeout=5)
+        assert page.status_code == 200 and not re.search(r"/boards/(?!common|registry)[a-z-]+\.js", page.text)
 
 
 # What a browser sends with a page's address, and what a program sends.

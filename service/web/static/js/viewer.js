@@ -9,6 +9,7 @@ import { follow, rescore } from "./live.js";
 import { openBgStats, share } from "./share.js";
 import { drawScore, drawSheet, header, relist, show } from "./render.js";
 import { V, frameAt, lastLogged, latest, mark, navigable, stepAfter } from "./state.js";
+import { loadBoard } from "./boards/registry.js";
 
 const $ = (id) => document.getElementById(id);
 const KEYS = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
@@ -61,7 +62,7 @@ function markAll(frames) {
   return frames.map((f, i) => mark(f, frames[i - 1]));
 }
 
-/** Read the match, its scoreboard, its game's title and the steps around the one asked for. */
+/** Read the match, its scoreboard, its game's title and board, and the steps around the one asked for. */
 async function firstLook(asked) {
   const base = `/v1/matches/${encodeURIComponent(V.id)}`;
   const [match, scores] = await Promise.all([getJSON(base), getJSON(`${base}/scores`).catch(() => null)]);
@@ -71,6 +72,7 @@ async function firstLook(asked) {
   const [game, frames] = await Promise.all([
     getJSON(`/v1/games/${encodeURIComponent(match.game)}`).catch(() => null),
     framesBetween(V.id, ...span),
+    loadBoard(match.game),
   ]);
   Object.assign(V, { match, scores, title: game?.title || "" });
   V.frames = markAll(frames); // who a step is credited to depends on the game

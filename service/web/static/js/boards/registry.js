@@ -21,27 +21,39 @@
 //                                    event (Hats' TurnStarted before a swap): credited to "the
 //                                    table", and the action's next event to whoever sent it.
 // A game missing here still opens: its view is shown as the API gives it (PLAIN).
+//
+// A page imports the board of the game it shows (`loadBoard`), not all five: a spectator's phone
+// fetches one game's module. The server names that module in the page (`modulepreload`), so it
+// arrives with the page's own.
 
 import { h } from "../dom.js";
-import * as hatTrick from "./hat-trick.js";
-import * as hats from "./hats.js";
-import * as hobbit from "./hobbit.js";
-import * as otherHatTrick from "./other-hat-trick.js";
-import * as wizard from "./wizard.js";
 
-const GAMES = { wizard, hobbit, hats, "other-hat-trick": otherHatTrick, "hat-trick": hatTrick };
+const GAMES = {
+  wizard: () => import("./wizard.js"),
+  hobbit: () => import("./hobbit.js"),
+  hats: () => import("./hats.js"),
+  "other-hat-trick": () => import("./other-hat-trick.js"),
+  "hat-trick": () => import("./hat-trick.js"),
+};
+const loaded = new Map();
 
 /** The board of a game this page does not know yet: its view, as JSON. */
 export const PLAIN = Object.freeze({
   board: (state) => h("pre", { class: "plain-view" }, JSON.stringify(state, null, 2)),
 });
 
-/** The board module of a game id (PLAIN for a game without one). */
-export function boardOf(gameId) {
-  return GAMES[gameId] || PLAIN;
+/** Import the board module of a game id (PLAIN for a game without one); a module that cannot be
+ * fetched fails the promise, and is asked for again next time. */
+export async function loadBoard(gameId) {
+  if (!loaded.has(gameId)) {
+    const load = Object.hasOwn(GAMES, gameId) ? GAMES[gameId] : null;
+    loaded.set(gameId, load ? await load() : PLAIN);
+  }
+  return loaded.get(gameId);
 }
 
-/** The ids of the games that have a board of their own. */
-export function drawnGames() {
-  return Object.keys(GAMES);
+/** The board module of a game id once `loadBoard` has imported it (PLAIN before, and for a game
+ * without one). */
+export function boardOf(gameId) {
+  return loaded.get(gameId) || PLAIN;
 }
