@@ -111,7 +111,8 @@ def first_load(browser: Any, site: str, match_id: str, token: str) -> None:
         zipped += len(gzip.compress(body, 6)) + sizes["responseHeadersSize"]
     print(
         f"recorder first load: {len(answers)} responses, {wire / 1024:.1f} KB on the wire as served "
-        f"(no compression), {zipped / 1024:.1f} KB gzipped; goal <= {GOAL_BYTES / 1024:.0f} KB compressed"
+        f"(compressed as the server compresses it), {zipped / 1024:.1f} KB with every response gzipped; "
+        f"goal <= {GOAL_BYTES / 1024:.0f} KB compressed"
     )
     context.set_offline(True)
     started = time.perf_counter()

@@ -6,7 +6,7 @@
 // from this cache when the network fails or is slower than FALLBACK_MS. Every recorder page is
 // the same shell, which reads its match from the address, so one cached copy opens any match.
 
-const CACHE = "tabletape-recorder-v8";
+const CACHE = "tabletape-recorder-v9";
 const FALLBACK_MS = 4000;
 const SHELL = "/matches/_/record";
 const FILES = [
@@ -23,6 +23,7 @@ const FILES = [
   "/assets/js/api.js",
   "/assets/js/history.js",
   "/assets/js/boards/common.js",
+  "/assets/js/boards/names.js",
   "/assets/js/boards/wizard.js",
   "/assets/js/boards/other-hat-trick.js",
   "/assets/js/boards/hat-trick.js",

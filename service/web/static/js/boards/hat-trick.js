@@ -185,8 +185,6 @@ export function chart(frames) {
 }
 
 const OUTCOMES = { won: t("won"), all_failed: t("every stack failed"), abandoned: t("abandoned") };
-/** How a match ended (the scoreboard's `end`), in words. */
-export const ENDS = { target: t("a player won the cards to win"), deck_exhausted: t("the deck ran out") };
 
 /** Card by card: who won each challenge card, and the cards each player holds (scoreboard). */
 export function sheet(scores) {

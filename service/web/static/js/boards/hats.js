@@ -3,6 +3,7 @@
 import { h, table, words } from "../dom.js";
 import { t, tn } from "../i18n.js";
 import { colourCard, colourWord, disputes, facts, name, overSteps, part, phase, sentenceFor } from "./common.js";
+import { DECIDED } from "./names.js";
 
 /** The events the rules record before the action's own: the next player's first action (a swap,
  * a black hat, a redraw or a partner trade) starts their turn first, then is what they did. */
@@ -131,7 +132,6 @@ export function chart(frames) {
 }
 
 /** What decided the winner (`decided_by`), in words. */
-export const DECIDED = { total: t("the highest total"), black_hats: t("the most black hats"), cookie: t("the last cookie"), shared: t("nothing: the win is shared") };
 
 /** The final breakdown: every category per player, and per team, from the scoreboard. */
 export function sheet(scores) {

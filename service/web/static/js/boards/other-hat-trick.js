@@ -4,32 +4,15 @@
 import { h, table, words } from "../dom.js";
 import { t } from "../i18n.js";
 import { disputes, facts, name, overSteps, part, phase } from "./common.js";
+import { ENDINGS, TRICKS, trickName } from "./names.js";
 
-// Props and tricks by the names printed on the cards (the state keeps their ids).
+// Props by the names printed on the cards (the state keeps their ids); tricks: boards/names.js.
 const PROPS = { rabbit: t("rabbit"), "other-rabbit": t("other rabbit"), hat: t("hat"), lettuce: t("lettuce"), carrot: t("carrot") };
-const TRICKS = {
-  "hungry-rabbit": t("The Hungry Rabbit"),
-  "bunch-of-carrots": t("The Bunch of Carrots"),
-  "vegetable-patch": t("The Vegetable Patch"),
-  "rabbit-that-didnt-like-carrots": t("The Rabbit That Didn't Like Carrots"),
-  "pair-of-rabbits": t("The Pair of Rabbits"),
-  "vegetable-hat-trick": t("The Vegetable Hat Trick"),
-  "carrot-hat-trick": t("The Carrot Hat Trick"),
-  "slightly-easier-hat-trick": t("The Slightly Easier Hat Trick"),
-  "hat-trick": t("The Hat Trick"),
-  "other-hat-trick": t("The Other Hat Trick"),
-};
 const prop = (id) => PROPS[id] || id;
 /** A prop's name as printed on its card (the id of a prop the catalogs do not know). */
 export function propName(id) {
   return prop(id);
 }
-/** A trick's name as printed on its card (the id of a trick the catalogs do not know). */
-export function trickName(id) {
-  return TRICKS[id] || id;
-}
-/** How a match ended (`ended_by`), in words. */
-export const ENDINGS = { performed: t("The Other Hat Trick was performed"), three_failures: t("three players in a row failed The Other Hat Trick") };
 
 function place(label, spot) {
   const known = spot.prop;

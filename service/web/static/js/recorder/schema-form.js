@@ -4,7 +4,7 @@
 // player gets one control per player), `setup.table` (a short list: one input per item).
 
 import { colourCard, colourWord } from "../boards/common.js";
-import { trickName } from "../boards/other-hat-trick.js";
+import { trickName } from "../boards/names.js";
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 

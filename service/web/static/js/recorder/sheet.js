@@ -2,9 +2,7 @@
 // without a sheet written per game: per-player figures as columns, rounds (Wizard's bids, tricks
 // and points) as rows, and the remaining facts as words.
 
-import { ENDS } from "../boards/hat-trick.js";
-import { DECIDED } from "../boards/hats.js";
-import { ENDINGS } from "../boards/other-hat-trick.js";
+import { DECIDED, ENDINGS, ENDS } from "../boards/names.js";
 import { h, table, words } from "../dom.js";
 import { t } from "../i18n.js";
 import { keyWords, valueWords } from "./schema-form.js";

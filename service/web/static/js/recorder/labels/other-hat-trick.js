@@ -1,6 +1,7 @@
 // The Other Hat Trick's tricks, props and slots in words.
 
-import { propName, trickName } from "../../boards/other-hat-trick.js";
+import { propName } from "../../boards/other-hat-trick.js";
+import { trickName } from "../../boards/names.js";
 import { t } from "../../i18n.js";
 
 /** What each action type is called. */
