@@ -38,18 +38,27 @@ def used(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
     return opened
 
 
-def left_behind(used: list[tuple[str, str]]) -> list[str]:
+@pytest.fixture
+def running() -> set[int]:
+    """The processes this test process runs before the benchmark starts (another test file's
+    server or browser, kept for its session): not the benchmark's to stop."""
+    return {child.pid for child in psutil.Process().children(recursive=True)}
+
+
+def left_behind(used: list[tuple[str, str]], running: set[int]) -> list[str]:
     """Keys still under the benchmark's prefixes, and processes it started that still run."""
     keys = [
         key.decode()
         for url, prefix in used
         for key in redis.Redis.from_url(url).scan_iter(match=f"*{prefix}*", count=1000)
     ]
-    started = [
-        " ".join(child.cmdline())
-        for child in psutil.Process().children(recursive=True)
-        if child.is_running() and child.status() != psutil.STATUS_ZOMBIE
-    ]
+    started = []
+    for child in psutil.Process().children(recursive=True):
+        try:
+            if child.pid not in running and child.status() != psutil.STATUS_ZOMBIE:
+                started.append(" ".join(child.cmdline()))
+        except psutil.NoSuchProcess:
+            pass  # ended meanwhile
     return keys + started
 
 
@@ -62,7 +71,7 @@ def test_the_sizes_benchmark_prints_every_games_ratio(capsys: pytest.CaptureFixt
 
 
 def test_the_lag_benchmark_measures_with_real_workers_and_stops_them(
-    used: list[tuple[str, str]], capsys: pytest.CaptureFixture[str]
+    used: list[tuple[str, str]], running: set[int], capsys: pytest.CaptureFixture[str]
 ) -> None:
     lag.main(matches=6, seconds=1, rates=(30,))
     printed = capsys.readouterr().out
@@ -74,11 +83,11 @@ def test_the_lag_benchmark_measures_with_real_workers_and_stops_them(
         r"projection lag of a single match at 5 actions/s \(\d+\.\d achieved\), 2 workers: p50 \d+ ms",
     ):
         assert re.search(figure, printed), f"{figure!r} not in:\n{printed}"
-    assert used and left_behind(used) == []
+    assert used and left_behind(used, running) == []
 
 
 def test_the_http_benchmark_loads_gunicorn_with_wrk_and_stops_every_server(
-    used: list[tuple[str, str]], capsys: pytest.CaptureFixture[str]
+    used: list[tuple[str, str]], running: set[int], capsys: pytest.CaptureFixture[str]
 ) -> None:
     if shutil.which("wrk") is None:
         pytest.fail("the HTTP benchmark's load comes from wrk: apt-get install -y wrk")
@@ -95,4 +104,4 @@ def test_the_http_benchmark_loads_gunicorn_with_wrk_and_stops_every_server(
     ):
         assert re.search(figure, printed), f"{figure!r} not in:\n{printed}"
     assert "some answers were not 2xx" not in printed
-    assert len(used) == 2 and left_behind(used) == []
+    assert len(used) == 2 and left_behind(used, running) == []
