@@ -144,20 +144,33 @@ def open_match() -> Response:
 @blp.route("/matches/<match_id>", methods=["GET"])
 def viewer(match_id: str) -> str:
     """One match: its board at a step, the event list, step controls, the score chart, live steps."""
-    return render_template("viewer.html", match_id=match_id, modules=viewer_modules(match_id))
+    return viewer_page("viewer.html", match_id)
 
 
 @blp.route("/embed/<match_id>", methods=["GET"])
 def embed(match_id: str) -> str:
     """One match for an iframe: its board, step controls and score chart, sized by its container."""
-    return render_template("embed.html", match_id=match_id, modules=viewer_modules(match_id))
+    return viewer_page("embed.html", match_id)
 
 
-def viewer_modules(match_id: str) -> tuple[str, ...]:
-    """The viewer's modules and its match's game's board module: a spectator's phone fetches the
-    board of the match it watches, not every game's (``js/boards/registry.js`` imports each on
-    demand)."""
-    return with_game("js/viewer.js", "js/boards/{game}.js", match_game(match_id))
+def viewer_page(template: str, match_id: str) -> str:
+    """A viewer page (``template``: the viewer or its embed), naming its match's game and newest
+    step, and the viewer's modules with its game's board.
+
+    A spectator's phone fetches the board of the match it watches, not every game's
+    (``js/boards/registry.js`` imports each on demand), and asks for the steps it shows first,
+    its game's title and the match at once: the steps would otherwise wait for the match's answer
+    to learn where the match is. A page served a step behind a match that went on meanwhile asks
+    for them again once the match's answer names the newer step."""
+    game = match_game(match_id)
+    version = 0
+    if game:
+        try:
+            version = services().store.version(match_id)
+        except (UnknownMatch, redis.RedisError):
+            game = ""
+    modules = with_game("js/viewer.js", "js/boards/{game}.js", game)
+    return render_template(template, match_id=match_id, game=game, version=version, modules=modules)
 
 
 @blp.route("/oembed", methods=["GET"])

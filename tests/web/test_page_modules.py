@@ -11,8 +11,10 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+import requests
 
 from service.web import module_graph
+from tests.web.conftest import open_viewer, record, shown_step, wait_for_viewer, wizard_rounds
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 
@@ -125,3 +127,59 @@ def test_the_recorder_asks_for_its_choices_and_its_game_s_words_and_title_while_
     assert at("asked", "/v1/games/wizard") < at("answered", read)
     # Each is read once.
     assert [p for e, p in seen if e == "asked" and p.startswith(read)].count(f"{read}/next") == 1
+
+
+def test_the_viewer_asks_for_its_first_steps_with_the_match(site: str, browser: Any, example: Any) -> None:
+    match = example("wizard")
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        # Each answer takes 200 ms, as on a slow mobile network: what waits on what shows in order.
+        context.new_cdp_session(page).send(
+            "Network.emulateNetworkConditions",
+            {"offline": False, "latency": 200, "downloadThroughput": -1, "uploadThroughput": -1},
+        )
+        seen: list[tuple[str, str]] = []
+        page.on("request", lambda r: seen.append(("asked", urlsplit(r.url).path)))
+        page.on("requestfinished", lambda r: seen.append(("answered", urlsplit(r.url).path)))
+        page.goto(f"{site}/matches/{match.id}")
+        wait_for_viewer(page)
+    finally:
+        context.close()
+    read = f"/v1/matches/{match.id}"
+    # The page names its match's game and newest step: the steps shown first and the game's title
+    # are asked for before the match's own answer is in, each once.
+    assert seen.index(("asked", f"{read}/replay")) < seen.index(("answered", read))
+    assert seen.index(("asked", "/v1/games/wizard")) < seen.index(("answered", read))
+    assert [p for e, p in seen if e == "asked"].count("/v1/games/wizard") == 1
+
+
+def test_a_viewer_page_served_before_the_match_went_on_shows_the_match_as_it_is(site: str, page: Any) -> None:
+    script = wizard_rounds(["ann", "bob"], 2)
+    match = record(site, "wizard", script)
+    headers = {"Authorization": f"Bearer {match.token}"}
+    assert requests.post(f"{site}/v1/matches/{match.id}/undo", headers=headers, timeout=5).status_code == 201
+    # The last round recorded again: the newest step is an action's, after the undo.
+    version = match.act(site, script["actions"][-1])["version"]
+
+    def shown() -> tuple[int, list[str], int]:
+        wait_for_viewer(page)
+        undone = page.eval_on_selector_all("#events li.undone", "items => items.map(li => li.dataset.step)")
+        return shown_step(page), undone, page.locator("#events li").count()
+
+    open_viewer(page, site, match.id)
+    now = shown()
+    assert now[1], "the undone round is marked"
+
+    # The same page as served one step earlier, before the round was recorded again: the steps it
+    # asks for at once end before it, and the viewer asks again once the match's answer names it.
+    def earlier(route: Any) -> None:
+        answer = route.fetch()
+        served = answer.text()
+        assert f'data-version="{version}"' in served
+        older = served.replace(f'data-version="{version}"', f'data-version="{version - 1}"')
+        route.fulfill(response=answer, body=older)
+
+    page.route(f"{site}/matches/{match.id}", earlier)
+    page.goto(f"{site}/matches/{match.id}")
+    assert shown() == now

@@ -56,8 +56,10 @@ def test_a_matchs_pages_name_the_modules_of_its_game_alone(site: str) -> None:
         assert 'data-game="hobbit"' in page
         assert 'rel="modulepreload" href="/assets/js/recorder/labels/hobbit.js"' in page
         assert "/labels/wizard.js" not in page
+    version = requests.get(f"{site}/v1/matches/{match.id}", timeout=5).json()["version"]
     for path in (f"/matches/{match.id}", f"/embed/{match.id}"):
         page = requests.get(f"{site}{path}", timeout=5).text
+        assert f'data-game="hobbit" data-version="{version}"' in page
         named = re.findall(r'rel="modulepreload" href="/assets/js/boards/([a-z-]+)\.js"', page)
         assert "hobbit" in named and not {"wizard", "hats", "hat-trick", "other-hat-trick"} & set(named)
     # A page whose game is not known here (no such match, an id no match can have, the service

@@ -62,18 +62,37 @@ function markAll(frames) {
   return frames.map((f, i) => mark(f, frames[i - 1]));
 }
 
-/** Read the match, its scoreboard, its game's title and board, and the steps around the one asked for. */
+/** The steps to show first: those around the step asked for, else around the newest. */
+function spanAround(asked, version) {
+  const target = asked >= 1 && asked <= version ? asked : version;
+  return [Math.max(1, target - BEFORE), Math.min(version, target + AFTER)];
+}
+
+/** The game's title and board, and the steps of `span`, asked for together. */
+function firstParts(game, span) {
+  const parts = Promise.all([
+    getJSON(`/v1/games/${encodeURIComponent(game)}`).catch(() => null),
+    framesBetween(V.id, ...span),
+    loadBoard(game),
+  ]);
+  parts.catch(() => {}); // awaited only when its steps are the ones to show
+  return parts;
+}
+
+/** Read the match, its scoreboard, its game's title and board, and the steps around the one asked
+ * for. A page served for a match names its game and newest step, so those are asked for with the
+ * match. They are kept only when the match's answer is at that same step: a page served before
+ * the match went on (a step, an undo that changes which steps count) asks for them again. */
 async function firstLook(asked) {
   const base = `/v1/matches/${encodeURIComponent(V.id)}`;
+  const { game: servedGame = "", version: servedVersion = "" } = $("viewer").dataset;
+  const servedAt = Number(servedVersion) || 0;
+  const served = servedGame && servedAt > 0 ? firstParts(servedGame, spanAround(asked, servedAt)) : null;
   const [match, scores] = await Promise.all([getJSON(base), getJSON(`${base}/scores`).catch(() => null)]);
   useTimeZone(match.timezone);
-  const target = asked >= 1 && asked <= match.version ? asked : match.version;
-  const span = [Math.max(1, target - BEFORE), Math.min(match.version, target + AFTER)];
-  const [game, frames] = await Promise.all([
-    getJSON(`/v1/games/${encodeURIComponent(match.game)}`).catch(() => null),
-    framesBetween(V.id, ...span),
-    loadBoard(match.game),
-  ]);
+  const span = spanAround(asked, match.version);
+  const current = served && servedGame === match.game && servedAt === match.version;
+  const [game, frames] = await (current ? served : firstParts(match.game, span));
   Object.assign(V, { match, scores, title: game?.title || "" });
   V.frames = markAll(frames); // who a step is credited to depends on the game
   return span;
