@@ -7,6 +7,7 @@ game's title while the match loads.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -93,25 +94,36 @@ def test_a_page_names_every_module_it_imports_and_fetches_no_other(
         assert not [m for m in fetched if m.endswith(("/viewer.js", "/chart.js"))]
 
 
-def test_the_recorder_asks_for_its_choices_and_its_game_s_words_and_title_while_the_match_loads(
-    site: str, browser: Any, example: Any
-) -> None:
-    match = example("wizard")
+def asked_and_answered(browser: Any, url: str, ready: Callable[[Any], object]) -> list[tuple[str, str]]:
+    """Each request of a fresh page opening ``url`` until ``ready(page)`` returns, in order, as
+    ("asked", path) and ("answered", path). Each answer takes 200 ms, as on a slow mobile network,
+    so what waits on what shows in the order."""
     context = browser.new_context(service_workers="block")
+    seen: list[tuple[str, str]] = []
     try:
         page = context.new_page()
-        # Each answer takes 200 ms, as on a slow mobile network: what waits on what shows in order.
         context.new_cdp_session(page).send(
             "Network.emulateNetworkConditions",
             {"offline": False, "latency": 200, "downloadThroughput": -1, "uploadThroughput": -1},
         )
-        seen: list[tuple[str, str]] = []
         page.on("request", lambda r: seen.append(("asked", urlsplit(r.url).path)))
         page.on("requestfinished", lambda r: seen.append(("answered", urlsplit(r.url).path)))
-        page.goto(f"{site}/matches/{match.id}/record#token={match.token}")
-        page.wait_for_selector("#recorder[data-busy='0'] #choices [data-value]")
+        page.goto(url)
+        ready(page)
     finally:
         context.close()
+    return seen
+
+
+def test_the_recorder_asks_for_its_choices_and_its_game_s_words_and_title_while_the_match_loads(
+    site: str, browser: Any, example: Any
+) -> None:
+    match = example("wizard")
+    seen = asked_and_answered(
+        browser,
+        f"{site}/matches/{match.id}/record#token={match.token}",
+        lambda page: page.wait_for_selector("#recorder[data-busy='0'] #choices [data-value]"),
+    )
 
     def at(event: str, path: str) -> int:
         return seen.index((event, path))
@@ -131,21 +143,7 @@ def test_the_recorder_asks_for_its_choices_and_its_game_s_words_and_title_while_
 
 def test_the_viewer_asks_for_its_first_steps_with_the_match(site: str, browser: Any, example: Any) -> None:
     match = example("wizard")
-    context = browser.new_context()
-    try:
-        page = context.new_page()
-        # Each answer takes 200 ms, as on a slow mobile network: what waits on what shows in order.
-        context.new_cdp_session(page).send(
-            "Network.emulateNetworkConditions",
-            {"offline": False, "latency": 200, "downloadThroughput": -1, "uploadThroughput": -1},
-        )
-        seen: list[tuple[str, str]] = []
-        page.on("request", lambda r: seen.append(("asked", urlsplit(r.url).path)))
-        page.on("requestfinished", lambda r: seen.append(("answered", urlsplit(r.url).path)))
-        page.goto(f"{site}/matches/{match.id}")
-        wait_for_viewer(page)
-    finally:
-        context.close()
+    seen = asked_and_answered(browser, f"{site}/matches/{match.id}", wait_for_viewer)
     read = f"/v1/matches/{match.id}"
     # The page names its match's game and newest step: the steps shown first and the game's title
     # are asked for before the match's own answer is in, each once.
