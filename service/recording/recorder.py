@@ -132,15 +132,22 @@ class _ViewWriter:
     """Writes the answer's view of a folded batch while Redis appends it (``AppendExtras.meanwhile``).
 
     The next write here decides on the position itself (``Positions`` hands it over uncopied),
-    so the answer keeps its view written out, which is smaller than the position."""
+    so the answer keeps its view written out, which is smaller than the position. A batch that
+    carries no projection is folded here too (``fold``): nothing sent waits for its fold."""
 
-    def __init__(self, game: Game, folded: Folded | None) -> None:
+    def __init__(
+        self, game: Game, folded: Folded | None, fold: Callable[[], Folded | None] | None = None
+    ) -> None:
         self.game = game
         self.folded = folded
+        self.fold = fold
         self.json: bytes | None = None
 
     def __call__(self) -> None:
-        """Write the view out (nothing for a batch folded only once the reply is in)."""
+        """Fold the batch if it is left to fold, then write the view out (nothing for a batch
+        folded only once the reply is in)."""
+        if self.fold is not None:
+            self.folded, self.fold = self.fold(), None
         if self.folded is not None:
             self.json = view_json(self.game, self.folded.pos["game"])
 
@@ -279,16 +286,23 @@ class Recorder(CreatingWrites):
 
     def _send(self, write: _Write, pos: Position) -> _Sent:
         """Decide on ``pos``, fold the batch and append it conditionally on ``pos``'s version,
-        carrying the projection it leaves; the answer's view is written while Redis appends."""
+        carrying the projection it leaves; the answer's view is written while Redis appends (and
+        the batch folded then, when the append carries no projection)."""
         if write.if_match is not None and write.if_match != pos["version"]:
             raise PreconditionFailed(write.if_match, pos["version"])
         new = write.decide(pos)
         start = pos["version"]
         # A correction that lands where this process remembers nothing is folded once the reply
         # is in, and carries no projection (the workers project it).
-        folded = self._fold(write.game, write.match_id, pos, new)
-        carried = self._carried(write, start, folded)
-        view = _ViewWriter(write.game, folded)
+        carried: CarriedProjection | None = None
+        if self._may_carry(write):
+            # The projection the append carries is the fold's: folded before the send.
+            folded = self._fold(write.game, write.match_id, pos, new)
+            carried = self._carried(write, start, folded)
+            view = _ViewWriter(write.game, folded)
+        else:
+            # Nothing sent needs the fold: it is done while Redis appends.
+            view = _ViewWriter(write.game, None, lambda: self._fold(write.game, write.match_id, pos, new))
         # The rates are counted by the first append that reaches Redis, never again.
         extras = AppendExtras(meanwhile=view, rates=write.rates, carried=carried)
         extras.credential = write.credential
@@ -300,7 +314,7 @@ class Recorder(CreatingWrites):
             # token that is not the match's.
             self._writers.pop((write.match_id, write.token), None)
             raise Forbidden(Message(_NOT_A_WRITER)) from None
-        return _Sent(new, folded, result, view.json, carried is not None)
+        return _Sent(new, view.folded, result, view.json, carried is not None)
 
     def _refused(self, write: _Write, refusal: Exception) -> Recorded:
         """The answer to a write refused on a position just read: the first answer of a concurrent
@@ -346,13 +360,19 @@ class Recorder(CreatingWrites):
             return None
         return Folded(events, *done)
 
-    def _carried(self, write: _Write, start: int, folded: Folded | None) -> CarriedProjection | None:
-        """The projection the append of a folded batch carries (``EventStore.append``): none
-        when the match's projection was found behind a moment ago (``CARRY_PAUSE``)."""
-        if folded is None or self.projector is None or not self.store.projects:
-            return None
+    def _may_carry(self, write: _Write) -> bool:
+        """Whether the append may carry a projection: a projector here, a store that takes one
+        (``EventStore.projects``), and the match's projection not found behind a moment ago
+        (``CARRY_PAUSE``)."""
+        if self.projector is None or not self.store.projects:
+            return False
         paused = self._behind.get(write.match_id)
-        if paused is not None and monotonic() < paused:
+        return paused is None or monotonic() >= paused
+
+    def _carried(self, write: _Write, start: int, folded: Folded | None) -> CarriedProjection | None:
+        """The projection the append of a folded batch carries (``EventStore.append``), once it
+        may carry one (``_may_carry``)."""
+        if folded is None or self.projector is None:
             return None
         return self.projector.carried(
             write.match_id, write.header, write.game, start, folded.pos, folded.dumped, folded.events

@@ -3,6 +3,10 @@
 A process hands the position its last write left to the next writer of the match without copying
 it; these tests hold every answer and compare it, after the match has moved on, with the state a
 fold of the log from step 1 gives at the answer's version.
+
+Each runs with writes that carry their projection (one Redis: the batch folded before it is sent)
+and with writes that carry none (as on a cluster, or while a match's projection is behind: the
+batch folded while Redis appends it).
 """
 
 from __future__ import annotations
@@ -27,8 +31,16 @@ def state_at(parts: Services, game: Game, match_id: str, version: int) -> Any:
     return game.view(naive_at(parts.store, game, match_id, version)["game"])
 
 
+@pytest.fixture(params=["carrying", "carrying none"])
+def writes(request: pytest.FixtureRequest, parts: Services, monkeypatch: pytest.MonkeyPatch) -> str:
+    """How the writes go: carrying their projection where the store takes one, or never."""
+    if request.param == "carrying none":
+        monkeypatch.setattr(parts.recorder, "projector", None)
+    return str(request.param)
+
+
 @pytest.mark.parametrize("game", list(all_games().values()), ids=lambda g: g.id)
-def test_every_answer_keeps_the_state_of_its_own_version(parts: Services, game: Game) -> None:
+def test_every_answer_keeps_the_state_of_its_own_version(parts: Services, writes: str, game: Game) -> None:
     answers: list[tuple[Recorded, Any]] = []
 
     def keep(answer: Recorded) -> None:
@@ -46,7 +58,7 @@ def test_every_answer_keeps_the_state_of_its_own_version(parts: Services, game: 
         assert answer.state == state_at(parts, game, made.match_id, answer.version)
 
 
-def test_writers_of_one_match_in_one_process_each_get_their_own_state(parts: Services) -> None:
+def test_writers_of_one_match_in_one_process_each_get_their_own_state(parts: Services, writes: str) -> None:
     """Threads of one process racing on one match: each answer is the state at its own version."""
     game = get_game("hat-trick")
     script = game.example(0)
