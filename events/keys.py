@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import zlib
 from dataclasses import dataclass
+from functools import cache
+from itertools import count
+
+from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
 
 # The global feed's partitions: a match's public events go to one of them, by a hash of its id,
 # so that on a Redis Cluster no one key takes every write. Fixed for a deployment's life: a
@@ -27,6 +31,25 @@ DIRTY_SHARDS = 32
 INDEX_SHARDS = 16
 
 
+@cache
+def spread_tag(name: str, shard: int, shards: int) -> str:
+    """The hash tag of shard ``shard`` of ``shards`` (without its braces): ``name-shard``, with the
+    first suffix ``.k`` that puts its slot near the middle of the shard's own of ``shards`` equal
+    ranges of a Redis Cluster's 16,384 slots. A cluster splits its slots into ranges, one or more
+    per master, so the shards spread over the masters as evenly as their slots do: by their names
+    alone, 32 shards fell 12, 11 and 9 on three masters, and the busiest took more than its share
+    of every write."""
+    if not 0 <= shard < shards:
+        raise ValueError(f"there are {shards} {name} shards, numbered 0 to {shards - 1}: not {shard}")
+    size = REDIS_CLUSTER_HASH_SLOTS / shards
+    middle, reach = (shard + 0.5) * size, max(size / 16, 1.0)
+    for k in count():
+        tag = f"{name}-{shard}" if k == 0 else f"{name}-{shard}.{k}"
+        if abs(key_slot(tag.encode()) + 0.5 - middle) <= reach:
+            return tag
+    raise AssertionError("unreachable: count() does not end")
+
+
 @dataclass(frozen=True)
 class Keys:
     """Key names under one prefix."""
@@ -34,11 +57,17 @@ class Keys:
     prefix: str = "tt"
     # How many partitions the global feed has (``for_store``).
     feed_partitions: int = FEED_PARTITIONS
+    # Whether the feed's partitions are tagged to spread over a cluster's masters (``spread_tag``);
+    # on one Redis they keep the names ``{feed-<k>}``.
+    spread_feed: bool = False
 
     @classmethod
     def for_store(cls, prefix: str, cluster: bool) -> Keys:
-        """The keys of a store on one Redis, or on a Redis Cluster (more feed partitions)."""
-        return cls(prefix, FEED_PARTITIONS_CLUSTER if cluster else FEED_PARTITIONS)
+        """The keys of a store on one Redis, or on a Redis Cluster (more feed partitions, spread
+        evenly over the masters)."""
+        if cluster:
+            return cls(prefix, FEED_PARTITIONS_CLUSTER, spread_feed=True)
+        return cls(prefix, FEED_PARTITIONS)
 
     def _match(self, match_id: str, part: str) -> str:
         return f"{self.prefix}:{{{match_id}}}:{part}"
@@ -92,7 +121,7 @@ class Keys:
 
     def matches_shard(self, shard: int) -> str:
         """One shard of the registry on a Redis Cluster (one Redis has ``matches``)."""
-        return f"{self.prefix}:{{matches-{shard}}}"
+        return f"{self.prefix}:{{{spread_tag('matches', shard, INDEX_SHARDS)}}}"
 
     def dirty(self) -> str:
         """Set of match ids whose projection may lag their log (marked by every write)."""
@@ -109,11 +138,11 @@ class Keys:
 
     def dirty_shard(self, shard: int) -> str:
         """Set of the dirty match ids of one shard (a Redis Cluster's; one Redis has ``dirty``)."""
-        return f"{self.prefix}:{{dirty-{shard}}}:set"
+        return f"{self.prefix}:{{{spread_tag('dirty', shard, DIRTY_SHARDS)}}}:set"
 
     def wake_shard(self, shard: int) -> str:
         """The wake flag beside one shard's dirty set, in its slot (a Redis Cluster's)."""
-        return f"{self.prefix}:{{dirty-{shard}}}:wake"
+        return f"{self.prefix}:{{{spread_tag('dirty', shard, DIRTY_SHARDS)}}}:wake"
 
     def health(self) -> str:
         """String /healthz writes (with a short expiry) to learn whether the store takes writes."""
@@ -159,13 +188,19 @@ class Keys:
 
     def feed(self, partition: int) -> str:
         """Stream of one feed partition's public events; entry id ``<position>-0``, positions
-        1, 2, 3 … assigned once. Tagged per partition, so partitions spread over a cluster."""
-        return f"{self.prefix}:{{feed-{partition}}}:events"
+        1, 2, 3 … assigned once. Tagged per partition, so partitions spread evenly over a
+        cluster's masters (``spread_feed``)."""
+        return f"{self.prefix}:{{{self._feed_tag(partition)}}}:events"
 
     def feed_seen(self, partition: int) -> str:
         """Hash beside a feed partition: match id -> the last step published, and ``""`` -> the
         partition's last position (the publishing script's compare-and-set, in the same slot)."""
-        return f"{self.prefix}:{{feed-{partition}}}:seen"
+        return f"{self.prefix}:{{{self._feed_tag(partition)}}}:seen"
+
+    def _feed_tag(self, partition: int) -> str:
+        if self.spread_feed:
+            return spread_tag("feed", partition, self.feed_partitions)
+        return f"feed-{partition}"
 
     def hooks(self) -> str:
         """Hash: webhook id -> the hook as JSON (its URL, kinds, secret, whether it is paused)."""

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 import redis
 
-from events.keys import FEED_PARTITIONS_CLUSTER
 from service.bootstrap import Services, build
 from service.config import Settings
 from tests.e2e.faults.stack import Api, Deployed, RedisServer, Worker, service_env
@@ -68,8 +67,12 @@ class Deployment(Deployed):
 
     def feed_partitions_per_master(self) -> dict[int, int]:
         """How many of the global feed's partitions each master serves (by their keys' slots), by port."""
-        client = self.parts().client
-        ports = [client.get_node_from_key(self.keys.feed(k)).port for k in range(FEED_PARTITIONS_CLUSTER)]
+        parts = self.parts()
+        try:
+            keys = parts.keys
+            ports = [parts.client.get_node_from_key(keys.feed(k)).port for k in range(keys.feed_partitions)]
+        finally:
+            parts.close()
         return {port: ports.count(port) for port in self.cluster.masters()}
 
     def logs(self) -> str:

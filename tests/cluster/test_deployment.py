@@ -201,6 +201,7 @@ def test_a_consumer_reads_every_feed_partition_on_its_own_and_misses_no_step(dep
     # The merged position is the partitions' numbers joined, in partition order: nothing after it.
     merged = ".".join(position for _, position in read)
     assert get(deployed.url, "/v1/feed", after=merged)["events"] == []
-    # No one key takes every write: the partitions are spread over the masters.
+    # No one key takes every write: the partitions are spread evenly over the masters.
     held = deployed.feed_partitions_per_master()
-    assert sum(held.values()) == FEED_PARTITIONS_CLUSTER and all(n > 0 for n in held.values()), held
+    assert sum(held.values()) == FEED_PARTITIONS_CLUSTER, held
+    assert max(held.values()) - min(held.values()) <= 1, held

@@ -4,13 +4,15 @@ where each is split into shards that spread over the masters."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 import redis
+from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
 
 from events import indexes as indexes_module
 from events.indexes import Index, Indexes, in_every
-from events.keys import Keys
+from events.keys import DIRTY_SHARDS, FEED_PARTITIONS_CLUSTER, INDEX_SHARDS, Keys, spread_tag
 from events.marks import Marks
 from events.servers import server_of
 
@@ -100,6 +102,12 @@ def test_on_a_cluster_the_registry_indexes_and_dirty_marks_spread_over_every_mas
     assert len(registry.names) > 1 and where(registry.names) == masters
     assert where(status.names) == masters
     assert where(marks.dirty_keys()) == masters
+    # The shards of the registry and of the marks, and the feed's partitions, fall evenly: each
+    # master holds as many as any other, or one fewer.
+    feed = [keys.feed(p) for p in range(keys.feed_partitions)]
+    for names in (registry.names, marks.dirty_keys(), feed):
+        held = Counter(next(iter(where([name]))) for name in names)
+        assert set(held) == masters and max(held.values()) - min(held.values()) <= 1, held
     # A match's mark and wake flag are one slot: the write's SADD and SET go to one master together.
     entries = scored(40, seed=5)
     marks.mark(entries)
@@ -117,3 +125,16 @@ def test_an_intersection_walks_every_shard_page_by_page_and_misses_no_match(
     player.add(played)
     finished.add(dict(list(played.items())[::3]) | scored(40, seed=7))
     assert sorted(in_every([player, finished])) == sorted(list(played.items())[::3])
+
+
+@pytest.mark.parametrize("masters", range(2, 17))
+def test_the_shards_fall_evenly_on_any_number_of_masters_that_split_the_slots_evenly(masters: int) -> None:
+    """The slot ranges ``redis-cli --cluster create`` gives each of ``masters`` masters: every
+    cross-match key's shards fall as many on each master as on any other, or one fewer."""
+    size = REDIS_CLUSTER_HASH_SLOTS / masters
+    ranges = [(round(j * size), round((j + 1) * size)) for j in range(masters)]
+    sharded = (("dirty", DIRTY_SHARDS), ("matches", INDEX_SHARDS), ("feed", FEED_PARTITIONS_CLUSTER))
+    for name, shards in sharded:
+        slots = [key_slot(spread_tag(name, shard, shards).encode()) for shard in range(shards)]
+        held = [sum(low <= slot < high for slot in slots) for low, high in ranges]
+        assert sum(held) == shards and max(held) - min(held) <= 1, (name, held)
