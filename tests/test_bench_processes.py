@@ -1,21 +1,24 @@
 """`make bench` runs to its end, its whole-process parts too: the position sizes, the projection lag
-(real `tabletape worker`s and writer processes) and HTTP under gunicorn (real gunicorn, a real
-projection worker and wrk), each on a small run, print their figures and leave nothing running and
-no key behind. Nothing here looks at a timing: the figures are the benchmark's to judge."""
+(real `tabletape worker`s and writer processes), HTTP under gunicorn (real gunicorn, a real
+projection worker and wrk) and the masters' shares (a real 3-master Redis Cluster), each on a small
+run, print their figures and leave nothing running, no key and no file behind. Nothing here looks
+at a timing: the figures are the benchmark's to judge."""
 
 from __future__ import annotations
 
 import re
 import shutil
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import psutil
 import pytest
 import redis
 
-from bench import harness, http, lag, sizes
+from bench import harness, http, lag, masters, sizes
 from games.registry import all_games
 
 pytestmark = pytest.mark.e2e
@@ -105,3 +108,22 @@ def test_the_http_benchmark_loads_gunicorn_with_wrk_and_stops_every_server(
         assert re.search(figure, printed), f"{figure!r} not in:\n{printed}"
     assert "some answers were not 2xx" not in printed
     assert len(used) == 2 and left_behind(used, running) == []
+
+
+def test_the_masters_benchmark_runs_on_a_cluster_of_its_own_and_removes_it_with_its_logs(
+    running: set[int], capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Its servers' folders and its MONITOR logs (about 50 MB a master on a full run) go here.
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    masters.main(["--matches", "6"])
+    printed = capsys.readouterr().out
+    for figure in (
+        r"6 matches, \d+ actions recorded, reads: ",
+        r"commands per master: \[\d+, \d+, \d+\]",
+        r"busiest master's share of every command: \d+\.\d% \(even: 33\.3%; goal <= 40%\)",
+        r"busiest master's share while recording alone: \d+\.\d%",
+        r"dirty marks, a shard \| 32 \|",
+    ):
+        assert re.search(figure, printed), f"{figure!r} not in:\n{printed}"
+    assert list(tmp_path.iterdir()) == []
+    assert left_behind([], running) == []
