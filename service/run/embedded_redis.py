@@ -78,7 +78,7 @@ class EmbeddedRedis:
 
         self.data_dir.mkdir(parents=True, exist_ok=True)
         stop_leftovers(self.data_dir)
-        _forget_run_dir(self.data_dir)
+        forget_run_dir(self.data_dir)
         self._run_dir = Path(tempfile.mkdtemp(prefix="tabletape-redis-"))
         (self.data_dir / RUN_DIR).write_text(str(self._run_dir), encoding="utf-8")
         config = self._run_dir / "redis.conf"
@@ -145,7 +145,7 @@ class EmbeddedRedis:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
-        _forget_run_dir(self.data_dir)
+        forget_run_dir(self.data_dir)
 
     def log_tail(self, lines: int = 20) -> str:
         """The last lines of the server's log."""
@@ -236,8 +236,9 @@ def stop_leftovers(data_dir: Path, seconds: float = 15.0) -> None:
         process.kill()
 
 
-def _forget_run_dir(data_dir: Path) -> None:
-    """Remove the socket folder the data dir's last server used (its own, named in RUN_DIR)."""
+def forget_run_dir(data_dir: Path) -> None:
+    """Remove the socket folder the data dir's last server used (its own, named in RUN_DIR): a
+    server killed with its serve leaves it, and the next start of the data dir removes it."""
     record = data_dir / RUN_DIR
     try:
         folder = Path(record.read_text(encoding="utf-8").strip())

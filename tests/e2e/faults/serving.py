@@ -17,6 +17,7 @@ from pathlib import Path
 import psutil
 import requests
 
+from service.run.embedded_redis import forget_run_dir
 from tests.e2e.faults.stack import ROOT, free_port, wait_for
 
 
@@ -135,6 +136,9 @@ class Serve:
                 process.kill()
             except psutil.Error:
                 pass
+        # The socket folder (in the system's temp dir) of an embedded Redis killed with its serve,
+        # which the next serve of the data dir would have removed.
+        forget_run_dir(self.data_dir)
 
 
 @contextmanager

@@ -17,6 +17,7 @@ import redis
 import requests
 
 from games.registry import get_game
+from service.run.embedded_redis import RUN_DIR
 from tests.e2e.faults.serving import Serve, serving
 from tests.e2e.faults.stack import wait_for
 
@@ -54,13 +55,18 @@ def test_a_serve_killed_with_its_process_group_leaves_no_redis_and_the_next_one_
     with serving(tmp_path / "var", tmp_path / "serve.log") as first:
         match = create(first.url)
         assert first.redis_servers(), "the serve runs its embedded Redis"
+        # The embedded Redis's socket folder, in the system's temp dir.
+        sockets = Path((tmp_path / "var" / RUN_DIR).read_text(encoding="utf-8").strip())
         first.kill_group()
         left = first.settle_leftovers(seconds=5)
         figure(f"serve killed with its process group: {len(left)} process(es) left running")
         assert left == [], [p.cmdline() for p in left]
-    with serving(tmp_path / "var", tmp_path / "serve-2.log", marker=first.marker) as second:
-        again = requests.get(f"{second.url}/v1/matches/{match['id']}", timeout=10)
-        assert again.status_code == 200, again.text
+        assert sockets.is_dir(), "nobody was left to remove it"
+        with serving(tmp_path / "var", tmp_path / "serve-2.log", marker=first.marker) as second:
+            again = requests.get(f"{second.url}/v1/matches/{match['id']}", timeout=10)
+            assert again.status_code == 200, again.text
+            # The next serve of the data dir removed the killed one's socket folder.
+            assert not sockets.exists()
 
 
 def test_a_serve_killed_alone_takes_its_redis_its_api_and_its_workers_with_it(
