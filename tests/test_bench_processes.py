@@ -65,6 +65,12 @@ def left_behind(used: list[tuple[str, str]], running: set[int]) -> list[str]:
     return keys + started
 
 
+def shows_every(printed: str, *figures: str) -> None:
+    """Each of ``figures`` (a pattern) is somewhere in what the benchmark printed."""
+    for figure in figures:
+        assert re.search(figure, printed), f"{figure!r} not in:\n{printed}"
+
+
 def test_the_sizes_benchmark_prints_every_games_ratio(capsys: pytest.CaptureFixture[str]) -> None:
     sizes.main(small=100, large=400)
     printed = capsys.readouterr().out
@@ -78,14 +84,14 @@ def test_the_lag_benchmark_measures_with_real_workers_and_stops_them(
 ) -> None:
     lag.main(matches=6, seconds=1, rates=(30,))
     printed = capsys.readouterr().out
-    for figure in (
+    shows_every(
+        printed,
         r"projection lag while the workers are cold \(their first 1 s, \d+ actions/s\): "
         r"p50 \d+ ms, p99 \d+ ms",
         r"projection lag at 30 actions/s \(\d+ achieved\) over 6 matches, 2 workers: p50 \d+ ms, p99 \d+ ms; "
         r"p99 / 250 ms goal = \d+\.\d\dx",
         r"projection lag of a single match at 5 actions/s \(\d+\.\d achieved\), 2 workers: p50 \d+ ms",
-    ):
-        assert re.search(figure, printed), f"{figure!r} not in:\n{printed}"
+    )
     assert used and left_behind(used, running) == []
 
 
@@ -96,7 +102,8 @@ def test_the_http_benchmark_loads_gunicorn_with_wrk_and_stops_every_server(
         pytest.fail("the HTTP benchmark's load comes from wrk: apt-get install -y wrk")
     http.main([], matches=24, rounds=1, seconds=1)
     printed = capsys.readouterr().out
-    for figure in (
+    shows_every(
+        printed,
         r"http: served in process .* ratio of rates \d+\.\d\dx",
         r"http: anchor CPU per request: gunicorn \d+ us",
         r"http: tabletape CPU per request: gunicorn \d+ us",
@@ -104,8 +111,7 @@ def test_the_http_benchmark_loads_gunicorn_with_wrk_and_stops_every_server(
         # Every request of the load was a write tabletape recorded (a refused one is no figure).
         r"http: tabletape under gunicorn \d+ requests/s \(0 not 2xx\); minimal Flask \+ one EVALSHA \d+ "
         r"requests/s \(1 rounds of 1 s each, taking turns\); ratio \d+\.\d\dx",
-    ):
-        assert re.search(figure, printed), f"{figure!r} not in:\n{printed}"
+    )
     assert "some answers were not 2xx" not in printed
     assert len(used) == 2 and left_behind(used, running) == []
 
@@ -117,13 +123,13 @@ def test_the_masters_benchmark_runs_on_a_cluster_of_its_own_and_removes_it_with_
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     masters.main(["--matches", "6"])
     printed = capsys.readouterr().out
-    for figure in (
+    shows_every(
+        printed,
         r"6 matches, \d+ actions recorded, reads: ",
         r"commands per master: \[\d+, \d+, \d+\]",
         r"busiest master's share of every command: \d+\.\d% \(even: 33\.3%; goal <= 40%\)",
         r"busiest master's share while recording alone: \d+\.\d%",
         r"dirty marks, a shard \| 32 \|",
-    ):
-        assert re.search(figure, printed), f"{figure!r} not in:\n{printed}"
+    )
     assert list(tmp_path.iterdir()) == []
     assert left_behind([], running) == []
