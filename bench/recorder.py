@@ -232,7 +232,8 @@ def main() -> int:
     """Run the recorder's benchmark in Chromium."""
     from playwright.sync_api import sync_playwright
 
-    chromium = chromium_path()
+    # The whole browser, as a phone runs it, not the tests' headless shell.
+    chromium = chromium_path(headless_shell=False)
     if not chromium:
         print("bench.recorder: skipped, no Chromium (apt-get install chromium)")
         return 0

@@ -25,7 +25,7 @@ from typing import Any
 import requests
 
 from games.registry import get_game
-from tests.support.serving import launch_chromium
+from tests.support.serving import chromium_path, launch_chromium
 from tests.support.serving import serving as served_at
 
 RUNS = 5
@@ -111,14 +111,17 @@ def main(source: Path) -> None:
     """Record the long match and the anchor, then print the figures."""
     from playwright.sync_api import sync_playwright
 
-    from tests.web.conftest import chromium_path
-
+    # The whole browser, as a phone runs it, not the tests' headless shell.
+    chromium = chromium_path(headless_shell=False)
+    if not chromium:
+        print("bench.viewer: skipped, no Chromium (apt-get install chromium)")
+        return
     script = get_game("wizard").example(8)
     with serving(source) as site, sync_playwright() as playwright:
         long_id, steps = record(site, script)
         short_id, short_steps = record(site, script, upto=1)
         caught_up(site, long_id)
-        browser = launch_chromium(playwright, chromium_path())
+        browser = launch_chromium(playwright, chromium)
         anchor_s, anchor_b = measure(browser, f"{site}/matches/{short_id}")
         long_s, long_b = measure(browser, f"{site}/matches/{long_id}")
         browser.close()

@@ -85,9 +85,22 @@ def serving(folder: Path, env: dict[str, str], cwd: Path | None = None, seconds:
         stop(process)
 
 
-def chromium_path() -> str | None:
-    """Debian's chromium, or the one named by CHROMIUM; None if there is none."""
-    return os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+def chromium_path(headless_shell: bool = True) -> str | None:
+    """The Chromium to drive: the one named by CHROMIUM; else, with ``headless_shell``, Debian's
+    headless shell (package chromium-headless-shell) when it is installed; else Debian's chromium.
+    None if there is none.
+
+    The headless shell is the same release's Blink and V8 without the browser's own windows:
+    Playwright's default for headless Chromium. Opening a page in a new context costs the machine
+    about a third of the CPU it costs the whole browser, whose toolbar and tab strip are pages of
+    their own (docs/testing.md). The benchmarks that time a page ask for the whole browser, the
+    one a phone runs (``headless_shell=False``).
+    """
+    named = os.environ.get("CHROMIUM")
+    if named:
+        return named
+    shell = shutil.which("chromium-headless-shell") if headless_shell else None
+    return shell or shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 def launch_chromium(playwright: Any, path: str) -> Any:

@@ -25,10 +25,13 @@ from tests.support.serving import serving as served_at
 
 
 def chromium_path() -> str:
-    """Debian's chromium, or the one named by CHROMIUM."""
+    """Debian's Chromium headless shell (else its chromium), or the one named by CHROMIUM."""
     found = support_chromium_path()
     if not found:
-        pytest.fail("the browser tests need Chromium: apt-get install -y chromium (or set CHROMIUM)")
+        pytest.fail(
+            "the browser tests need Chromium: apt-get install -y chromium-headless-shell "
+            "(or chromium; or set CHROMIUM)"
+        )
     return found
 
 
