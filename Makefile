@@ -43,8 +43,14 @@ lint: $(VENV)/.installed-test
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy games events projections workers service bench
 
+# The suite starts well over a hundred Python processes (serves, gunicorn and RQ workers, the CLI)
+# and each test process rewrites the test modules' asserts: they read the bytecode Python caches in
+# __pycache__ even where the environment turns its writing off (PYTHONDONTWRITEBYTECODE), which made
+# every process compile tabletape again and every run rewrite the suite (docs/testing.md).
+test test-quick test-cluster: export PYTHONDONTWRITEBYTECODE :=
+
 test: lint
-	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile $(SLOWEST) $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile --no-loadscope-reorder $(SLOWEST) $(PYTEST_ARGS)
 	$(MAKE) test-cluster
 
 # A quick run while working: no random playouts, no whole-process or browser tests, no cluster.
@@ -52,7 +58,7 @@ test-quick: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -n $(JOBS) -m "not slow and not e2e and not browser" $(PYTEST_ARGS)
 
 test-cluster: $(VENV)/.installed-test
-	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile --redis-cluster -m "not one_redis" $(SLOWEST) $(CLUSTER_TESTS) $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile --no-loadscope-reorder --redis-cluster -m "not one_redis" $(SLOWEST) $(CLUSTER_TESTS) $(PYTEST_ARGS)
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python -m bench

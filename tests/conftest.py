@@ -35,6 +35,25 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+# The order files are handed to the test processes in (`make test` keeps it with
+# --no-loadscope-reorder): whole-process files first, then the browser's, then the random playouts,
+# then the rest, so that a long file does not start last while the other processes have run out of
+# work. pytest-xdist's own order puts the files with the fewest tests last, and the longest files
+# here (a fault, schemathesis, a failover) hold one or two tests each.
+HEAVY_FIRST = ("e2e", "browser", "slow")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Sort the files by HEAVY_FIRST, each file's tests kept together and in their order."""
+    rank: dict[str, tuple[int, int]] = {}
+    for place, item in enumerate(items):
+        marks = {mark.name for mark in item.iter_markers()}
+        heavy = next((i for i, name in enumerate(HEAVY_FIRST) if name in marks), len(HEAVY_FIRST))
+        first = rank.get(item.location[0], (heavy, place))
+        rank[item.location[0]] = (min(first[0], heavy), first[1])
+    items.sort(key=lambda item: rank[item.location[0]])
+
+
 def _machine_redis() -> redis.Redis | None:
     url = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
     try:
