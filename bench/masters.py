@@ -254,7 +254,10 @@ class Club:
             paths.append("/v1/feed?limit=100")
         for path in paths:
             answer = get(path)
-            assert answer.status_code == 200, (path, answer.json)
+            # A player's statistics are the workers' to project: until a match naming the player is
+            # projected, the page answers 404 unknown_player, as it would to a club's reader.
+            unknown = path.startswith("/v1/players/") and (answer.json or {}).get("code") == "unknown_player"
+            assert answer.status_code == 200 or unknown, (path, answer.json)
             self.reads[kind(path)] += 1
         if rng.random() < 0.1:
             self.follow(some)
