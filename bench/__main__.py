@@ -90,6 +90,8 @@ def main() -> int:
     """Run every benchmark: each prints its figures as ratios against an anchor of the same run."""
     with bench_parts() as parts:
         writes.record_vs_evalsha(parts)
+        writes.own_work(parts)
+        writes.own_work(parts, carry=False)
         writes.correction_cost(parts)
         writes.projection_with_corrections(parts)
         rewind_vs_naive(parts)

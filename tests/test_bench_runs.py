@@ -24,6 +24,14 @@ def test_the_in_process_benchmarks_print_every_figure(capsys: pytest.CaptureFixt
         assert writes.record_vs_evalsha(parts, actions=40, carry=False) > 0
         # The marking run leaves the recorder carrying projections again.
         assert parts.recorder.projector is parts.projector
+        assert writes.own_work(parts, matches=2, actions=20) > 0
+        assert writes.own_work(parts, carry=False, matches=2, actions=20) > 0
+        # Its stand-in for Redis is gone afterwards: the next write reaches the log again.
+        assert parts.recorder.projector is parts.projector
+        script = writes.wizard_script()
+        made = parts.recorder.create("wizard", script["players"], script["setup"], script["options"])
+        written = parts.recorder.act(made.match_id, made.token, script["actions"][0])
+        assert parts.store.version(made.match_id) == written.version
         assert writes.first_writes(parts, matches=3) > 0
         writes.correction_cost(parts, lengths=(2, 4))
         writes.projection_with_corrections(parts, lengths=(2, 4))
@@ -36,6 +44,9 @@ def test_the_in_process_benchmarks_print_every_figure(capsys: pytest.CaptureFixt
         r"\d+ of 39 writes moved their projection in",
         r"write, marking its match for the workers instead of carrying its projection: .* ratio "
         r"\d+\.\d\dx.*; 0 of 39 writes moved their projection in",
+        r"own work, carrying its projection, Redis's answer stubbed \(medians of 40 writes\): before "
+        r"\d+\.\d us, packing \d+\.\d us, meanwhile \d+\.\d us, after \d+\.\d us; .* at least \d+\.\d\dx",
+        r"own work, marking its match, Redis's answer stubbed .* at least \d+\.\d\dx",
         r"first write: a process's first write to a match, over 3 matches, .* ratio of medians "
         r"\d+\.\d\dx \(the next write \d+\.\d\dx\)",
         r"correction: .* N=2: \d+\.\d\dx; N=4: \d+\.\d\dx",
