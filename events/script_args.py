@@ -18,9 +18,8 @@ else.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
 from operator import attrgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 CREATE = ("op", "match", "wake_seconds", "pairs", "credentials")
 APPEND = (
@@ -70,8 +69,7 @@ def create_args(
     return args + list(events)
 
 
-@dataclass(frozen=True)
-class AppendArgs:
+class AppendArgs(NamedTuple):
     """An append's arguments, by the names of its layout; ``argv`` lays them out as the script
     reads them."""
 
@@ -116,7 +114,7 @@ class AppendArgs:
 
     def carrying_none(self) -> AppendArgs:
         """The same append, carrying no projection (and publishing nothing)."""
-        return replace(self, projection=None, feed=None)
+        return self._replace(projection=None, feed=None)
 
 
 # The fields between the operation and the number of counters, in APPEND's order (an append

@@ -40,14 +40,34 @@ def _no_jumps(step: int) -> Position:
     raise AssertionError(f"a fold without corrections jumped to step {step}")
 
 
-class _Remembered(LRUCache[str, LRUCache[int, bytes]]):
+class _Ring(LRUCache[int, bytes]):
+    """A match's batch ends by step, frozen, the least recently used going first (an undo and a
+    redo of one action keep both its ends); ``newest`` is its newest step (-1 when empty), which
+    every write asks for, kept as steps come and go instead of found among them."""
+
+    def __init__(self) -> None:
+        super().__init__(maxsize=BATCH_ENDS_KEPT)
+        self.newest = -1
+
+    def __setitem__(self, step: int, frozen: bytes) -> None:
+        super().__setitem__(step, frozen)
+        if step > self.newest:
+            self.newest = step
+
+    def __delitem__(self, step: int) -> None:
+        super().__delitem__(step)
+        if step == self.newest:
+            self.newest = max(self, default=-1)
+
+
+class _Remembered(LRUCache[str, _Ring]):
     """The matches a process remembers batch ends of, the least recently used going first."""
 
     def __init__(self, maxsize: int, forget: Callable[[str], object]) -> None:
         super().__init__(maxsize=maxsize)
         self._forget = forget
 
-    def popitem(self) -> tuple[str, LRUCache[int, bytes]]:
+    def popitem(self) -> tuple[str, _Ring]:
         """Evict the least recently used match, and what else is remembered of it."""
         gone, ring = super().popitem()
         self._forget(gone)
@@ -108,7 +128,7 @@ class Positions:
         with self._lock:
             live = self._live.pop(match_id, None)
             ring = self._memo.get(match_id)
-            if live is not None and ring and live["version"] == max(ring):
+            if live is not None and ring and live["version"] == ring.newest:
                 return live, False
         remembered = self._newest(match_id)
         if remembered is not None:
@@ -141,7 +161,7 @@ class Positions:
         match hands it to its writer as it is, while it is still the newest one remembered."""
         with self._lock:
             ring = self._memo.get(match_id)
-            if ring and max(ring) == pos["version"]:
+            if ring and ring.newest == pos["version"]:
                 self._live[match_id] = pos
 
     def describe(self, match_id: str, everything: Reader | bool = False) -> dict[str, Any]:
@@ -245,7 +265,7 @@ class Positions:
         with self._lock:
             ring = self._ring(match_id)
             ring[step] = dumped
-            if max(ring) == step:
+            if ring.newest == step:
                 self._live[match_id] = pos
 
     def _remember(self, match_id: str, kept: list[tuple[int, bytes]]) -> None:
@@ -285,11 +305,10 @@ class Positions:
         best = max(found, key=lambda p: p["version"], default=None)
         return best if best is not None else copy.deepcopy(tape.empty())
 
-    def _ring(self, match_id: str) -> LRUCache[int, bytes]:
+    def _ring(self, match_id: str) -> _Ring:
         ring = self._memo.get(match_id)
         if ring is None:
-            # The least recently used go first: an undo and a redo of one action keep both its ends.
-            ring = self._memo[match_id] = LRUCache(maxsize=BATCH_ENDS_KEPT)
+            ring = self._memo[match_id] = _Ring()
         return ring
 
     def _newest(self, match_id: str) -> Position | None:
@@ -298,7 +317,7 @@ class Positions:
             ring = self._memo.get(match_id)
             if not ring:
                 return None
-            return tape.thaw(ring[max(ring)])
+            return tape.thaw(ring[ring.newest])
 
     def _recall(self, match_id: str, step: int) -> Position | None:
         """A fresh copy of the latest remembered position at or before ``step``, if any."""
