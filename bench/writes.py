@@ -17,7 +17,7 @@ from unittest.mock import patch
 from bench.harness import bench_parts
 from events.codec import encode
 from events.envelope import NewEvent, StoredEvent
-from events.one_send import _EXEC, _MULTI, _packed, attempt
+from events.one_send import attempt, packed_append
 from events.script_args import AppendArgs
 from games.registry import get_game
 from projections.assembly import assemble
@@ -125,9 +125,7 @@ def own_work(parts: Services, carry: bool = True, matches: int = 20, actions: in
 
     def answered(keys: list[str], argv: list[str], meanwhile: Any, staged: Any = (), *rest: Any) -> Any:
         marks["send"] = clock()
-        sent = _packed("EVALSHA", store._script.sha, len(keys), *keys, *argv)
-        if staged:
-            sent = b"".join((_MULTI, _packed("HSET", *staged), sent, _EXEC))
+        packed_append(store._script.sha, keys, argv, staged)
         marks["packed"] = clock()
         failed = attempt(meanwhile)
         marks["meanwhile"] = clock()

@@ -84,10 +84,7 @@ class OneSend:
         lost = False
         try:
             try:
-                sent = _packed("EVALSHA", self.script.sha, len(keys), *keys, *argv)
-                if carried_hset:
-                    sent = b"".join((_MULTI, _packed("HSET", *carried_hset), sent, _EXEC))
-                conn.send_packed_command([sent])
+                conn.send_packed_command([packed_append(self.script.sha, keys, argv, carried_hset)])
                 unread = True
             except (redis.ConnectionError, redis.TimeoutError):
                 conn.disconnect()
@@ -137,6 +134,15 @@ class OneSend:
             self._kept.append(conn)
         else:
             self.client.connection_pool.release(conn)
+
+
+def packed_append(sha: str, keys: list[str], argv: list[str], carried_hset: Sequence[Any] = ()) -> bytes:
+    """The bytes of one send: the script's EVALSHA, alone or, with ``carried_hset``, behind the
+    HSET of the staged projection in one transaction (MULTI, HSET, EVALSHA, EXEC)."""
+    sent = _packed("EVALSHA", sha, len(keys), *keys, *argv)
+    if carried_hset:
+        sent = b"".join((_MULTI, _packed("HSET", *carried_hset), sent, _EXEC))
+    return sent
 
 
 def attempt(work: Callable[[], object] | None) -> Exception | None:
