@@ -102,6 +102,10 @@ PASS_IDLE = 0.25
 MAX_RECONNECT_WAIT = 4.0
 # How often a worker enqueues a pass while matches are dirty and no job waits (seconds).
 SWEEP_EVERY = 2.0
+# How often it looks on one Redis, where a match may be marked without a wake-up (a projection
+# that followed its append and did not move in, events/append.lua): what such a match waits for
+# at most when no pass runs (one SCARD and one LLEN a look).
+QUIET_SWEEP_EVERY = 0.25
 # The full sweep finds a log whose writer died between its append and its dirty mark.
 FULL_SWEEP_EVERY = 30.0
 

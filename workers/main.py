@@ -16,8 +16,9 @@ from redis.exceptions import RedisClusterException
 from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
-from events.defaults import FULL_SWEEP_EVERY, MAX_RECONNECT_WAIT, SWEEP_EVERY
+from events.defaults import FULL_SWEEP_EVERY, MAX_RECONNECT_WAIT, QUIET_SWEEP_EVERY, SWEEP_EVERY
 from events.keys import Keys
+from events.marks import is_cluster
 from projections.hooks.delivery import dispatch, promote_due
 from projections.hooks.registry import Hooks
 from projections.projecting.queueing import projection_queue
@@ -44,27 +45,33 @@ def sweep_forever(
     stop: threading.Event,
     full_every: float = FULL_SWEEP_EVERY,
 ) -> None:
-    """Sweep every match at start and every ``full_every`` seconds, the dirty set every ``every``."""
+    """Sweep every match at start and every ``full_every`` seconds, the dirty set every ``every``
+    (on one Redis every ``QUIET_SWEEP_EVERY`` too, for the matches marked without a wake-up), and
+    the webhooks' due deliveries every ``every``."""
     queue = projection_queue(connect(), keys)
     client: redis.Redis | None = None
     full_at = time.monotonic()
+    every_at = time.monotonic()
     while not stop.is_set():
         try:
             # Made here, so a store not answering yet (a cluster client asks at once) is retried.
             client = client or connect_store()
-            if time.monotonic() >= full_at:
+            now = time.monotonic()
+            if now >= full_at:
                 log.info("sweep: %d matches behind their log", sweep_all(client, keys, queue, snapshot_every))
                 full_at = time.monotonic() + full_every
-            else:
+            elif now >= every_at or not is_cluster(client):
                 sweep_dirty(client, keys, queue, snapshot_every)
-            # Webhooks: retries whose time has come, and feed events a pass left undelivered.
-            promote_due(client, keys, queue)
-            dispatch(Hooks(client, keys), FeedReader(client, keys), queue, keys.prefix)
+            if now >= every_at:
+                every_at = now + every
+                # Webhooks: retries whose time has come, and feed events a pass left undelivered.
+                promote_due(client, keys, queue)
+                dispatch(Hooks(client, keys), FeedReader(client, keys), queue, keys.prefix)
         except (redis.RedisError, RedisClusterException) as exc:
             log.warning("sweep: Redis unavailable or refusing (%s); trying again", exc)
             # A write whose dirty mark was lost with Redis is found by comparing every match.
             full_at = time.monotonic()
-        stop.wait(every)
+        stop.wait(min(every, QUIET_SWEEP_EVERY))
 
 
 def run_worker(

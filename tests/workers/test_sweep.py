@@ -233,3 +233,35 @@ def test_a_pass_run_inside_the_write_that_asked_for_it_projects_and_returns_with
         built.close()
     assert reads, "no write asked for a pass"
     assert True not in reads, f"a pass inside a write waited for more writes ({reads.count(True)} reads)"
+
+
+@pytest.mark.one_redis
+def test_a_match_marked_without_a_wake_up_gets_its_pass_within_a_quarter_second(parts: Services) -> None:
+    """A projection that followed its append and did not move in marks the match without raising
+    the wake flag (events/append.lua, ``carry``): on one Redis the running sweep enqueues its pass
+    long before the 2 s of the dirty sweep."""
+    stop = threading.Event()
+    connect = lambda: parts.queue.connection  # noqa: E731
+    store = lambda: connect_store(parts.settings, 10)  # noqa: E731
+    made = record_example(parts.recorder, "wizard", 4, upto=6)
+    parts.store.marks.unmark([made.match_id])
+    sweeper = threading.Thread(
+        target=sweep_forever, args=(connect, store, parts.keys, 30.0, 5, stop), kwargs={"full_every": 3600}
+    )
+    sweeper.start()
+    try:
+        time.sleep(0.3)  # the sweep at start has run, and marked the lagging log: start afresh
+        work_until_empty(parts)
+        made = record_example(parts.recorder, "wizard", 5, upto=6)
+        dirty, _ = parts.store.marks.of(made.match_id)
+        parts.client.sadd(dirty, made.match_id)  # marked quietly: no wake flag, no job
+        assert parts.queue.count == 0
+        began = time.monotonic()
+        while parts.queue.count == 0:
+            assert time.monotonic() - began < 1.5, "no pass was enqueued for the quietly marked match"
+            time.sleep(0.02)
+    finally:
+        stop.set()
+        sweeper.join()
+    work_until_empty(parts)
+    assert parts.stored.checkpoint(made.match_id) == parts.store.version(made.match_id)
