@@ -41,8 +41,11 @@ def record_vs_evalsha(parts: Services, actions: int = 300, carry: bool = True) -
     time weighs on both alike.
 
     The match's projection is kept up, as workers that keep up keep it: each write carries the
-    projection it leaves and moves it in itself, the common write of a deployment. A write that
-    leaves it behind (a snapshot's step, which the workers write) is projected after it, untimed.
+    projection it leaves and moves it in itself, the common write of a deployment. Each write
+    here is alone in its process, so its projection follows the append on the same connection,
+    worked out while Redis appends (a busy process carries it in the append's own send:
+    ``bench.http``). A write that leaves it behind (a snapshot's step, which the workers write) is
+    projected after it, untimed.
 
     ``carry=False``: the writes carry no projection, as on a cluster; each marks its match for the
     workers, whose projection of it (after each write, untimed) is no longer the write's cost.
@@ -123,15 +126,24 @@ def own_work(parts: Services, carry: bool = True, matches: int = 20, actions: in
         batch.update(n=len(events), expected=expected or 0)
         return real_append(match_id, events, expected, *rest)
 
-    def answered(keys: list[str], argv: list[str], meanwhile: Any, staged: Any = (), *rest: Any) -> Any:
+    def answered(
+        keys: list[str],
+        argv: list[str],
+        meanwhile: Any,
+        staged: Any = (),
+        unused: Any = None,
+        then: Any = None,
+    ) -> Any:
         marks["send"] = clock()
         packed_append(store._script.sha, keys, argv, staged)
         marks["packed"] = clock()
         failed = attempt(meanwhile)
+        # Carrying, the projection that follows the append is worked out and packed here too.
+        follow = then() if then is not None else None
         marks["meanwhile"] = clock()
         first = batch["expected"] + 1
-        # Written; carrying, its projection moved in (the recorder goes on carrying).
-        return [0, first, first + batch["n"] - 1, 0, 1 if carry else 0], failed
+        # Written; carrying, the projection in the append moved in (the recorder goes on carrying).
+        return [0, first, first + batch["n"] - 1, 0, 1 if carry and follow is None else 0], failed
 
     parts_of: dict[str, list[float]] = {"before": [], "packing": [], "meanwhile": [], "after": []}
     try:

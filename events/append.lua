@@ -19,7 +19,8 @@
 --   create: then field, value, ... for each header pair, then field, digest, ... for each of
 --           the credentials it starts with (KEYS[4]), then the events
 --   append: then n pairs <limit>, <window seconds> for KEYS[7..6+n], then <1 when the append
---           carries its projection, else 0>, then for 1 the read models' basis of its summary,
+--           carries its projection, 2 when its projection follows it (op carry, below), else
+--           0>, then for 1 the read models' basis of its summary,
 --           the projection's checkpoint, its position frozen and its summary (three "" when it is
 --           staged in carried, below), the game's id ("" when it publishes nothing to the feed),
 --           the number of steps m it publishes and m triples (step, type, event JSON) as the feed
@@ -57,6 +58,17 @@
 -- nothing to fold). Otherwise, and for every refused append, the carried projection is dropped
 -- (carried deleted), and a written batch marks the match as any other does, for the workers to
 -- project.
+--
+-- An append with the carry flag 2 marks nothing: its writer sends the projection right behind it
+-- on the same connection, with the reply skipped (op "carry": KEYS as an append that carries
+-- one, with no rate counters; ARGV laid out as CARRY names, then the carry flag and what
+-- follows it as above). That run moves the projection in by the same rule, but only when the
+-- log's step CARRY.last is that append's own (its last event's meta, which holds the action's
+-- id, is ARGV[CARRY.meta]): behind a refused append it changes nothing. Where it does not move
+-- in, or its steps are not all published, it marks the match without raising the wake flag
+-- (no one reads its reply to enqueue the pass a raised flag promises): a running pass or the
+-- workers' sweep (events/defaults.py QUIET_SWEEP_EVERY) finds it. With the carry flag 0 it only
+-- marks the match so (a writer that had no projection to send after all).
 --
 -- Replies (numbers only, so the client may decode responses or not):
 --   {0, first, last, woke, moved} written; woke is 1 when this write raised the wake flag
@@ -113,16 +125,23 @@ end
 
 -- The projection an append carries (ARGV[at] is 1), moved into place when the projection was
 -- at ``version`` and its read models say what it says, with its steps published to the feed;
--- else the match is marked. Returns woke (as mark does) and whether the projection moved.
-local function project(at, version, last)
+-- else the match is marked (``marker``: mark, or for a projection that follows its append,
+-- below, a mark that wakes no one). Returns woke (as ``marker`` does) and whether the projection
+-- moved.
+local function project(at, version, last, marker)
   if ARGV[at] == '0' then
     return mark(), 0
+  end
+  if ARGV[at] == '2' then
+    -- Its projection follows on the same connection (carry, below), which marks the match when
+    -- it cannot move in: nothing to mark yet.
+    return 0, 0
   end
   local carried, proj = KEYS[7 + counters], KEYS[8 + counters]
   local basis, checkpoint = ARGV[at + 1], ARGV[at + 2]
   local stored = redis.call('HMGET', proj, 'checkpoint', 'models')
   if stored[1] ~= tostring(version) or stored[2] ~= basis then
-    return mark(), 0
+    return marker(), 0
   end
   if checkpoint ~= '' then
     redis.call('DEL', proj)
@@ -131,7 +150,7 @@ local function project(at, version, last)
   else
     local moved = redis.pcall('RENAME', carried, proj)
     if type(moved) ~= 'table' or not moved['ok'] then
-      return mark(), 0
+      return marker(), 0
     end
   end
   if publish(at, version, last) then
@@ -139,13 +158,13 @@ local function project(at, version, last)
     return 0, 1
   end
   -- The feed is behind: the next pass publishes (it finds nothing to fold).
-  return mark(), 1
+  return marker(), 1
 end
 
 -- Where an append's events start: after the carry flag, and for 1 after the projection's
 -- fields and the feed's part.
 local function events_at(at)
-  if ARGV[at] == '0' then
+  if ARGV[at] ~= '1' then
     return at + 1
   end
   return at + 7 + 3 * tonumber(ARGV[at + 6])
@@ -256,12 +275,45 @@ local function append(at)
   if key ~= '' then
     redis.call('HSET', idem, key, string.format('%d %d %s', version + 1, last, fingerprint))
   end
-  local woke, moved = project(at, version, last)
+  local woke, moved = project(at, version, last, mark)
   return {0, version + 1, last, woke, moved}
+end
+
+-- A mark that wakes no one: what a projection that follows its append (carry, below) leaves
+-- for the workers, whose pass or sweep finds it (nothing reads that projection's reply, so no
+-- writer would enqueue the pass a raised wake flag promises).
+local function mark_quietly()
+  redis.call('SADD', dirty, match_id)
+  return 0
+end
+
+-- The projection of an append whose carry flag was 2, sent right behind it on the same
+-- connection (op "carry", laid out as CARRY names, then what follows the carry flag in an
+-- append) with its reply skipped: it moves in as an append's own would (project), once the
+-- log's step ``last`` is that append's (its last event's meta, which holds the action's id, is
+-- the one given); when it does not, or its steps are not all published, the match is marked
+-- (quietly). With the carry flag 0 it only marks the match (a writer that had no projection to
+-- send after all). Nothing happens when the step is not that append's (the append was
+-- refused, or is being sent again). Replies {moved} (1 or 0) or {-1} for such a step, for
+-- whoever reads it.
+local function carry()
+  local version, last = tonumber(ARGV[CARRY.version]), tonumber(ARGV[CARRY.last])
+  local entry = redis.call('XRANGE', log, last .. '-0', last .. '-0')[1]
+  if not entry or entry[2][6] ~= ARGV[CARRY.meta] then
+    return {-1}
+  end
+  if ARGV[CARRY.meta + 1] == '0' then
+    return {mark_quietly()}
+  end
+  local _, moved = project(CARRY.meta + 1, version, last, mark_quietly)
+  return {moved}
 end
 
 if ARGV[CREATE.op] == 'create' then
   return create()
+end
+if ARGV[CREATE.op] == 'carry' then
+  return carry()
 end
 counters = tonumber(ARGV[APPEND.counters])
 -- The carry flag follows the counters' pairs.

@@ -51,6 +51,9 @@ class AppendExtras:
     rates: RateCounters | None = None
     carried: CarriedProjection | None = None
     credential: Credential | None = None
+    # The projection that follows the append on its connection (``EventStore.append``),
+    # worked out after ``meanwhile``; None for none after all.
+    follow: Callable[[], CarriedProjection | None] | None = None
 
 
 # The credential of an append that relies on none (an operator's, a test's).

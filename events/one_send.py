@@ -13,7 +13,11 @@ append does; docs/design.md lists each of these optimisations with its benchmark
   one goes among the script's arguments) sends the HSET of it and the script as one transaction
   (MULTI, EXEC) in the same send: no other client's command comes between the two, so of two
   writers of one match at once the one whose append is written renames its own projection,
-  never the other's.
+  never the other's;
+- a write alone in its process sends its projection right behind the append instead
+  (``then``, ``following``), worked out while Redis appends and sent before the append's reply
+  is read, with its reply skipped (``CLIENT REPLY SKIP``): the write waits for one round trip
+  and nothing is left to read on the connection.
 
 Whatever goes wrong on the way (a connection lost, a server that no longer has the script) sends
 the script again through the client, which loads the script and retries as it does for any
@@ -35,6 +39,7 @@ from redis.commands.core import Script
 from events.defaults import CONNECTIONS_KEPT
 
 _MULTI, _EXEC = hiredis.pack_command(("MULTI",)), hiredis.pack_command(("EXEC",))
+_SKIP = hiredis.pack_command(("CLIENT", "REPLY", "SKIP"))  # type: ignore[arg-type]
 
 # This process's id, as the kept connections are told apart by (``OneSend._checkout``): read
 # again in every forked child, not asked of the system at each append.
@@ -67,11 +72,14 @@ class OneSend:
         meanwhile: Callable[[], object] | None,
         carried_hset: Sequence[Any] = (),
         carrying_none: Callable[[], list[str]] | None = None,
+        then: Callable[[], bytes | None] | None = None,
     ) -> tuple[Any, Exception | None]:
         """The script's reply, ``meanwhile`` run between sending it and reading it, and what
         ``meanwhile`` raised. ``carried_hset``: the HSET arguments of a carried projection, sent
         ahead of the script in one transaction; ``carrying_none``: the script's arguments without
-        it, for the send again through the client."""
+        it, for the send again through the client; ``then``: the packed command that follows the
+        script on the same connection (``following``), worked out after ``meanwhile`` and sent
+        before the reply is read."""
         if meanwhile is None:
             return self.script(keys=keys, args=argv), None
         failed: Exception | None = None
@@ -91,6 +99,14 @@ class OneSend:
                 lost = True
             else:
                 failed, ran = attempt(meanwhile), True
+                if then is not None:
+                    follow = then()
+                    if follow is not None:
+                        # A lost connection fails the read of the reply, below, as well.
+                        try:
+                            conn.send_packed_command([follow])
+                        except (redis.ConnectionError, redis.TimeoutError):
+                            pass
                 try:
                     reply = _transaction_reply(conn) if carried_hset else conn.read_response()
                     unread = False
@@ -104,7 +120,7 @@ class OneSend:
                 conn.disconnect()
             self._checkin(conn, clean=not (unread or lost))
         if reply is None:
-            if carried_hset and carrying_none is not None:
+            if carrying_none is not None:
                 argv = carrying_none()
             reply = self.script(keys=keys, args=argv)
         if not ran:
@@ -134,6 +150,12 @@ class OneSend:
             self._kept.append(conn)
         else:
             self.client.connection_pool.release(conn)
+
+
+def following(sha: str, keys: list[str], argv: list[str]) -> bytes:
+    """The bytes of a script's EVALSHA sent with its reply skipped (``CLIENT REPLY SKIP``): what
+    follows an append on its connection (``OneSend.run``'s ``then``) leaves nothing to read."""
+    return _SKIP + _packed("EVALSHA", sha, len(keys), *keys, *argv)
 
 
 def packed_append(sha: str, keys: list[str], argv: list[str], carried_hset: Sequence[Any] = ()) -> bytes:

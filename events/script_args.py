@@ -34,12 +34,13 @@ APPEND = (
     "digest",
     "counters",
 )
+CARRY = ("op", "match", "wake_seconds", "version", "last", "meta")
 
 
 def preamble() -> str:
     """The Lua tables that name the fixed arguments' places (1-based, as Lua counts)."""
     lines = []
-    for name, layout in (("CREATE", CREATE), ("APPEND", APPEND)):
+    for name, layout in (("CREATE", CREATE), ("APPEND", APPEND), ("CARRY", CARRY)):
         fields = ", ".join(f"{arg} = {place}" for place, arg in enumerate(layout, start=1))
         lines.append(f"local {name} = {{{fields}}}\n")
     return "".join(lines)
@@ -97,6 +98,9 @@ class AppendArgs(NamedTuple):
     feed: Sequence[Any] | None
     # The events' fields: type, data, meta for each.
     events: Sequence[str]
+    # Whether its projection follows it on the same connection (``carry_args``), which marks
+    # the match when it cannot move in: the append itself then marks nothing.
+    follows: bool = False
 
     def argv(self) -> list[Any]:
         """The script's ARGV."""
@@ -104,17 +108,39 @@ class AppendArgs(NamedTuple):
         for limit, window in self.limits:
             args += [str(limit), str(window)]
         if self.projection is None:
-            args.append("0")
-        elif self.feed is None:
-            args += ["1", *self.projection, "", "0"]
+            args.append("2" if self.follows else "0")
         else:
-            game, *steps = self.feed
-            args += ["1", *self.projection, game, str(len(steps) // 3), *steps]
+            args += _carried(self.projection, self.feed)
         return args + list(self.events)
 
     def carrying_none(self) -> AppendArgs:
         """The same append, carrying no projection (and publishing nothing)."""
-        return self._replace(projection=None, feed=None)
+        return self._replace(projection=None, feed=None, follows=False)
+
+
+def carry_args(
+    match: str,
+    wake_seconds: str,
+    version: int,
+    last: int,
+    meta: str,
+    projection: Sequence[Any] | None,
+    feed: Sequence[Any] | None,
+) -> list[Any]:
+    """The arguments of the projection that follows an append (op "carry"): the version the
+    append followed, its last step and its last event's meta, then the projection's fields and
+    the feed's part as an append that carries them lays them out (for ``projection`` None, the
+    carry flag 0: the match is marked instead)."""
+    carried = ["0"] if projection is None else _carried(projection, feed)
+    return ["carry", match, wake_seconds, str(version), str(last), meta, *carried]
+
+
+def _carried(projection: Sequence[Any], feed: Sequence[Any] | None) -> list[Any]:
+    """The carry flag 1, the projection's four fields, then the feed's part."""
+    if feed is None:
+        return ["1", *projection, "", "0"]
+    game, *steps = feed
+    return ["1", *projection, game, str(len(steps) // 3), *steps]
 
 
 # The fields between the operation and the number of counters, in APPEND's order (an append

@@ -11,6 +11,7 @@ answer that a pipeline would only give later.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cache
 from importlib.resources import files
@@ -36,10 +37,12 @@ from events.extras import UNCHECKED, AppendExtras
 from events.indexes import Indexes
 from events.keys import Keys
 from events.marks import Marks
-from events.one_send import OneSend, attempt
-from events.script_args import AppendArgs, create_args, preamble
+from events.one_send import OneSend, attempt, following
+from events.script_args import AppendArgs, carry_args, create_args, preamble
 from events.servers import on_servers
 from events.upcasting import Upcasters
+
+log = logging.getLogger(__name__)
 
 _WRITTEN, _DUPLICATE = 0, 1
 _NO_MATCH, _EXISTS, _CONFLICT, _OTHER_REQUEST, _OVER_LIMIT, _STALE = -1, -2, -3, -4, -5, -6
@@ -178,6 +181,11 @@ class EventStore:
         (events/append.lua).
         Only one Redis without replicas to wait for takes it (``projects``); elsewhere it is left
         out, and the workers project the batch.
+
+        ``extras.follow`` instead (with ``meanwhile``, for a conditional append on such a
+        store): the projection is worked out once the append is on its way and sent right
+        behind it on the same connection, its reply skipped (``_following``); the append marks
+        nothing, and that run moves it in by the same rule, or marks the match without a wake-up.
         """
         extras = extras or AppendExtras()
         meanwhile, rates = extras.meanwhile, extras.rates
@@ -204,6 +212,18 @@ class EventStore:
             if carried.feed is not None:
                 partition = self.keys.feed_partition(match_id)
                 extra += [self.keys.feed(partition), self.keys.feed_seen(partition)]
+        event_args = _event_args(events)
+        then: Callable[[], bytes | None] | None = None
+        if (
+            extras.follow is not None
+            and not carried
+            and self.projects
+            and expected_version is not None
+            and meanwhile is not None
+        ):
+            then = lambda: self._following(  # noqa: E731
+                match_id, expected_version, expected_version + len(events), event_args[-1], extras
+            )
         credential = extras.credential or UNCHECKED
         args = AppendArgs(
             match_id,
@@ -217,10 +237,11 @@ class EventStore:
             [(limit, window) for _, limit, window in counted],
             projection,
             carried.feed if carried else None,
-            _event_args(events),
+            event_args,
+            then is not None,
         )
         try:
-            reply, woke, failed = self._run(match_id, args, meanwhile, extra, carried_hset)
+            reply, woke, failed = self._run(match_id, args, meanwhile, extra, carried_hset, then)
         finally:
             if counted and rates is not None:
                 # Sent, whatever came back: a lost reply may have counted them.
@@ -245,6 +266,7 @@ class EventStore:
         meanwhile: Callable[[], object] | None = None,
         more: Sequence[str] = (),
         carried_hset: Sequence[Any] = (),
+        then: Callable[[], bytes | None] | None = None,
     ) -> tuple[list[int], bool, Exception | None]:
         """Run the script, marking the match dirty and raising the wake flag in the same round trip;
         the reply, whether this write raised the flag, and what ``meanwhile`` raised.
@@ -266,7 +288,7 @@ class EventStore:
         ]
         dirty, wake = self.marks.of(match_id)
         if not self._cluster and not self.replicas:
-            raw, failed = self._evalsha([*keys, dirty, wake, *more], args, meanwhile, carried_hset)
+            raw, failed = self._evalsha([*keys, dirty, wake, *more], args, meanwhile, carried_hset, then)
             reply = [int(x) for x in raw]
             return reply, len(reply) > 3 and reply[3] == 1, failed
         argv = args.argv() if isinstance(args, AppendArgs) else args
@@ -304,13 +326,48 @@ class EventStore:
         args: AppendArgs | list[str],
         meanwhile: Callable[[], object] | None,
         carried_hset: Sequence[Any] = (),
+        then: Callable[[], bytes | None] | None = None,
     ) -> tuple[Any, Exception | None]:
         """The script's reply on one Redis, ``meanwhile`` run between sending it and reading it
-        (``OneSend.run``); sent again carrying no projection when a send with a staged one fails."""
+        (``OneSend.run``), and ``then`` behind it; sent again carrying no projection (none
+        following) when a send with a staged or following one fails."""
         argv = args.argv() if isinstance(args, AppendArgs) else args
-        if carried_hset and isinstance(args, AppendArgs):
-            return self._send.run(keys, argv, meanwhile, carried_hset, lambda: args.carrying_none().argv())
+        if (carried_hset or then is not None) and isinstance(args, AppendArgs):
+            return self._send.run(
+                keys, argv, meanwhile, carried_hset, lambda: args.carrying_none().argv(), then
+            )
         return self._send.run(keys, argv, meanwhile)
+
+    def _following(
+        self, match_id: str, version: int, last: int, meta: str, extras: AppendExtras
+    ) -> bytes | None:
+        """The projection that follows an append of steps ``version``+1..``last`` (whose last
+        event's meta is ``meta``) on its connection, its reply skipped: the script's op "carry"
+        (events/append.lua), which moves it in as the append would have or marks the match for
+        the workers; with no projection to carry after all, it only marks the match."""
+        try:
+            carried = extras.follow() if extras.follow is not None else None
+        except Exception:  # the workers project what a write could not carry
+            log.exception("the projection of %s's step %d could not be worked out", match_id, last)
+            carried = None
+        keys = [
+            self.keys.meta(match_id),
+            self.keys.log(match_id),
+            self.keys.idem(match_id),
+            self.keys.credentials(match_id),
+            *self.marks.of(match_id),
+        ]
+        wake_seconds = str(WAKE_SECONDS)
+        if carried is None:
+            argv = carry_args(match_id, wake_seconds, version, last, meta, None, None)
+            return following(self._script.sha, keys, argv)
+        keys += [self.keys.carried(match_id), self.keys.proj(match_id)]
+        if carried.feed is not None:
+            partition = self.keys.feed_partition(match_id)
+            keys += [self.keys.feed(partition), self.keys.feed_seen(partition)]
+        projection = carried.arguments(last)
+        argv = carry_args(match_id, wake_seconds, version, last, meta, projection, carried.feed)
+        return following(self._script.sha, keys, argv)
 
     def _replicated(
         self, match_id: str, args: AppendArgs | list[str], reply: list[int], acknowledged: int

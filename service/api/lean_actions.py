@@ -29,6 +29,7 @@ from typing import Any
 
 from flask import Flask, Request, Response
 from werkzeug.urls import iri_to_uri
+from werkzeug.wsgi import ClosingIterator
 
 from events.codec import loads
 from events.errors import DiskFull
@@ -99,6 +100,19 @@ class LeanActions:
         self.access_log = access_log
 
     def __call__(self, environ: Environ, start_response: Any) -> Iterable[bytes]:
+        """Answer the request if it is the common write, else let the app answer it; the request
+        is counted as under way (``Recorder.requests``) until its answer is sent."""
+        mine = id(environ)
+        requests = self.recorder.requests
+        requests[mine] = None
+        try:
+            answer = self._answer(environ, start_response)
+        except BaseException:
+            del requests[mine]
+            raise
+        return ClosingIterator(answer, lambda: requests.pop(mine, None))
+
+    def _answer(self, environ: Environ, start_response: Any) -> Iterable[bytes]:
         """Answer the request if it is the common write, else let the app answer it."""
         found = self._common(environ)
         if found is None:

@@ -188,6 +188,11 @@ class Recorder(CreatingWrites):
         self.credentials = credentials or Credentials(())
         # What a write carries of its projection (none without one: the workers project all).
         self.projector = projector
+        self._under_way: dict[int, None] = {}
+        # The HTTP requests this process is answering, each by an id of its own, from its start
+        # until its answer is sent (``service.api.lean_actions``): a write sends its projection
+        # apart only when nothing else is under way here.
+        self.requests: dict[int, None] = {}
         # When each match whose projection a write here found behind may carry one again.
         self._behind: LRUCache[str, float] = LRUCache(maxsize=TOKENS_KEPT)
         # Whom each (match, token) was found to be, with the match's rules and header: a
@@ -269,6 +274,18 @@ class Recorder(CreatingWrites):
     def _write(self, write: _Write) -> Recorded:
         """Decide on the newest position this process knows and append conditionally on it; on a
         conflict or a refusal read the log and decide again (docs/design.md, the way of one action)."""
+        # Writes under way in this process, each by its id (a dict's insertion and deletion are
+        # atomic, whichever thread or greenlet makes them): ``_send`` sends a projection apart
+        # only for a write alone here.
+        mine = id(write)
+        self._under_way[mine] = None
+        try:
+            return self._attempts(write)
+        finally:
+            del self._under_way[mine]
+
+    def _attempts(self, write: _Write) -> Recorded:
+        """``_write``'s tries, each deciding on the newest position known."""
         # The common write is one round trip: only a refusal or a conflict reads the log again.
         pos, fresh = self.positions.latest(write.game, write.match_id)
         for _ in range(WRITE_ATTEMPTS):
@@ -295,16 +312,27 @@ class Recorder(CreatingWrites):
         # A correction that lands where this process remembers nothing is folded once the reply
         # is in, and carries no projection (the workers project it).
         carried: CarriedProjection | None = None
-        if self._may_carry(write):
-            # The projection the append carries is the fold's: folded before the send.
+        follows = False
+        if not self._may_carry(write):
+            # Nothing sent needs the fold: it is done while Redis appends.
+            view = _ViewWriter(write.game, None, lambda: self._fold(write.game, write.match_id, pos, new))
+        elif len(self._under_way) > 1 or len(self.requests) > 1:
+            # Other writes or requests are under way here: the append carries its projection in
+            # its own send, which costs the processes less than a second send would (folded
+            # before the send).
             folded = self._fold(write.game, write.match_id, pos, new)
             carried = self._carried(write, start, folded)
             view = _ViewWriter(write.game, folded)
         else:
-            # Nothing sent needs the fold: it is done while Redis appends.
+            # The write alone here: folded while Redis appends, and its projection follows the
+            # append on the same connection (``EventStore.append``), unless a snapshot's step is
+            # among its steps (the workers write that, with its snapshot).
             view = _ViewWriter(write.game, None, lambda: self._fold(write.game, write.match_id, pos, new))
+            follows = not self._snapshot_among(start, start + len(new))
         # The rates are counted by the first append that reaches Redis, never again.
         extras = AppendExtras(meanwhile=view, rates=write.rates, carried=carried)
+        if follows:
+            extras.follow = lambda: self._carried(write, start, view.folded)
         extras.credential = write.credential
         key, digest = write.idempotency_key, write.digest
         try:
@@ -329,10 +357,10 @@ class Recorder(CreatingWrites):
     def _recorded(self, write: _Write, pos: Position, sent: _Sent) -> Recorded:
         """The answer to an append the store took (or recognised as a retry)."""
         result = sent.result
-        if result.duplicate:
-            return self._replayed(write.game, write.match_id, result.first, result.last)
         if sent.carried:
             self._note_moved_in(write.match_id, result.moved_in)
+        if result.duplicate:
+            return self._replayed(write.game, write.match_id, result.first, result.last)
         if result.woke:
             self._notify(write.match_id)
         return self._answer(write.game, write.match_id, pos, result.first, sent.new, sent.folded, sent.view)
@@ -368,6 +396,11 @@ class Recorder(CreatingWrites):
             return False
         paused = self._behind.get(write.match_id)
         return paused is None or monotonic() >= paused
+
+    def _snapshot_among(self, start: int, last: int) -> bool:
+        """Whether a snapshot's step is among the steps after ``start`` up to ``last``."""
+        every = self.projector.snapshot_every if self.projector is not None else 0
+        return every > 0 and last // every > start // every
 
     def _carried(self, write: _Write, start: int, folded: Folded | None) -> CarriedProjection | None:
         """The projection the append of a folded batch carries (``EventStore.append``), once it
