@@ -101,7 +101,10 @@ class LeanActions:
 
     def __call__(self, environ: Environ, start_response: Any) -> Iterable[bytes]:
         """Answer the request if it is the common write, else let the app answer it; the request
-        is counted as under way (``Recorder.requests``) until its answer is sent."""
+        is counted as under way (``Recorder.requests``) until its answer is sent, unless it asks
+        for a live stream, which mostly waits for the next step and leaves the processor free."""
+        if environ.get("PATH_INFO", "").endswith("/live") or "event-stream" in environ.get("HTTP_ACCEPT", ""):
+            return self._answer(environ, start_response)
         mine = id(environ)
         requests = self.recorder.requests
         requests[mine] = None
