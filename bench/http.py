@@ -163,7 +163,8 @@ def in_process(parts: Services, matches: int = 3) -> float:
     ratio of their rates. No server, no load generator and no projection worker share the cores,
     so it shows the application's own cost alone. The matches' projections are kept up between
     requests, untimed, as workers that keep up keep them: each write carries the projection it
-    leaves and moves it in, as under gunicorn."""
+    leaves and moves it in (each alone in the process, so its projection follows its append on
+    the same connection; under gunicorn most have company, and carry it in the append's send)."""
     from werkzeug.test import EnvironBuilder
 
     from bench import anchor
@@ -204,7 +205,9 @@ def in_process(parts: Services, matches: int = 3) -> float:
                         headers=[("Authorization", f"Bearer {made.token}")],
                     ).get_environ()
                     started = time.perf_counter()
-                    b"".join(app.wsgi_app(environ, start_response))
+                    answer = app.wsgi_app(environ, start_response)
+                    b"".join(answer)
+                    getattr(answer, "close", lambda: None)()  # as a server closes it
                     spent[name] += time.perf_counter() - started
                     if not statuses[-1].startswith("201"):
                         raise RuntimeError(f"{name} answered {statuses[-1]}")

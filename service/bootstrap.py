@@ -143,7 +143,13 @@ def build(settings: Settings, notify: Callable[[str], None] | None = None) -> Se
     queue = projection_queue(rq_client, keys, is_async=not settings.sync_projections)
     enqueue = notify or _enqueuer(settings, keys, queue)
     recorder = Recorder(
-        parts.store, parts.positions, enqueue, credentials=credentials, projector=parts.projector
+        parts.store,
+        parts.positions,
+        enqueue,
+        credentials=credentials,
+        projector=parts.projector,
+        # Inline projections run a pass only for a write that raised the wake flag.
+        apart=not settings.sync_projections,
     )
     # The hub's one connection blocks in XREAD for LIVE_BLOCK_MS at a time, so it waits longer.
     wait = LIVE_BLOCK_MS / 1000 + 10

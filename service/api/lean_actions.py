@@ -29,7 +29,6 @@ from typing import Any
 
 from flask import Flask, Request, Response
 from werkzeug.urls import iri_to_uri
-from werkzeug.wsgi import ClosingIterator
 
 from events.codec import loads
 from events.errors import DiskFull
@@ -101,19 +100,15 @@ class LeanActions:
 
     def __call__(self, environ: Environ, start_response: Any) -> Iterable[bytes]:
         """Answer the request if it is the common write, else let the app answer it; the request
-        is counted as under way (``Recorder.requests``) until its answer is sent, unless it asks
-        for a live stream, which mostly waits for the next step and leaves the processor free."""
-        if environ.get("PATH_INFO", "").endswith("/live") or "event-stream" in environ.get("HTTP_ACCEPT", ""):
-            return self._answer(environ, start_response)
+        is counted as under way (``Recorder.requests``) until the app has answered it (a live
+        stream's steps, given later, are not: they mostly wait for the next step)."""
         mine = id(environ)
         requests = self.recorder.requests
         requests[mine] = None
         try:
-            answer = self._answer(environ, start_response)
-        except BaseException:
+            return self._answer(environ, start_response)
+        finally:
             del requests[mine]
-            raise
-        return ClosingIterator(answer, lambda: requests.pop(mine, None))
 
     def _answer(self, environ: Environ, start_response: Any) -> Iterable[bytes]:
         """Answer the request if it is the common write, else let the app answer it."""

@@ -180,6 +180,7 @@ class Recorder(CreatingWrites):
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
         credentials: Credentials | None = None,
         projector: Projector | None = None,
+        apart: bool = True,
     ) -> None:
         self.store = store
         self.positions = positions
@@ -188,10 +189,13 @@ class Recorder(CreatingWrites):
         self.credentials = credentials or Credentials(())
         # What a write carries of its projection (none without one: the workers project all).
         self.projector = projector
+        # Whether a write alone here may send its projection apart from its append: not with
+        # inline projections (no worker's sweep finds a match it marks without a wake-up).
+        self.apart = apart
         self._under_way: dict[int, None] = {}
-        # The HTTP requests this process is answering, each by an id of its own, from its start
-        # until its answer is sent (``service.api.lean_actions``): a write sends its projection
-        # apart only when nothing else is under way here.
+        # The HTTP requests this process is answering, each by an id of its own, while the app
+        # answers it (``service.api.lean_actions``): a write sends its projection apart only
+        # when nothing else is under way here.
         self.requests: dict[int, None] = {}
         # When each match whose projection a write here found behind may carry one again.
         self._behind: LRUCache[str, float] = LRUCache(maxsize=TOKENS_KEPT)
@@ -316,10 +320,10 @@ class Recorder(CreatingWrites):
         if not self._may_carry(write):
             # Nothing sent needs the fold: it is done while Redis appends.
             view = _ViewWriter(write.game, None, lambda: self._fold(write.game, write.match_id, pos, new))
-        elif len(self._under_way) > 1 or len(self.requests) > 1:
-            # Other writes or requests are under way here: the append carries its projection in
-            # its own send, which costs the processes less than a second send would (folded
-            # before the send).
+        elif not self.apart or len(self._under_way) > 1 or len(self.requests) > 1:
+            # Other writes or requests are under way here (or projections are inline): the append
+            # carries its projection in its own send, which costs the processes less than a
+            # second send would (folded before the send).
             folded = self._fold(write.game, write.match_id, pos, new)
             carried = self._carried(write, start, folded)
             view = _ViewWriter(write.game, folded)

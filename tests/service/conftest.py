@@ -21,6 +21,7 @@ from service.config import Settings
 from tests.recording import play
 from workers.jobs import use_store
 from workers.main import ProjectionWorker
+from workers.sweep import sweep_dirty
 
 
 @pytest.fixture
@@ -39,11 +40,14 @@ def client(app: Flask) -> FlaskClient:
 
 @pytest.fixture
 def work(app: Flask, keys: Keys) -> Iterator[Callable[[], int]]:
-    """Run a real RQ worker until the projection queue is empty; return the jobs it did."""
+    """Run a real RQ worker until the projection queue is empty, after a look at the dirty set as
+    a worker's sweep takes one (a match marked without a wake-up gets its pass); return the jobs
+    it did."""
     services = app.extensions["tabletape"]
     queue = services.queue
 
     def run() -> int:
+        sweep_dirty(services.client, services.keys, queue, services.settings.snapshot_every)
         before = queue.count
         worker = ProjectionWorker(
             [queue], connection=queue.connection, serializer=JSONSerializer, name=keys.worker_name("test")
