@@ -131,7 +131,7 @@ def own_work(parts: Services, carry: bool = True, matches: int = 20, actions: in
         argv: list[str],
         meanwhile: Any,
         staged: Any = (),
-        unused: Any = None,
+        carrying_none: Any = None,
         then: Any = None,
     ) -> Any:
         marks["send"] = clock()

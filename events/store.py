@@ -23,7 +23,7 @@ from redis.commands.core import Script
 
 from events.codec import as_text, as_texts, decode, encode, entry_id
 from events.defaults import CARRY_INLINE_BYTES, HEADERS_KEPT, WAKE_SECONDS
-from events.envelope import AppendResult, NewEvent, StoredEvent
+from events.envelope import AppendResult, CarriedProjection, NewEvent, StoredEvent
 from events.errors import (
     CredentialChanged,
     IdempotencyMismatch,
@@ -201,17 +201,13 @@ class EventStore:
             carried = None
         else:
             checkpoint = expected_version + len(events)
-            staged = self.keys.carried(match_id)
-            extra += [staged, self.keys.proj(match_id)]
+            extra += self._carried_keys(match_id, carried)
             if len(carried.frozen) > CARRY_INLINE_BYTES and meanwhile is not None:
                 # Staged beside the script in one transaction (``OneSend.run``).
-                carried_hset = [staged, *carried.fields(checkpoint)]
+                carried_hset = [self.keys.carried(match_id), *carried.fields(checkpoint)]
                 projection = carried.arguments(None)
             else:
                 projection = carried.arguments(checkpoint)
-            if carried.feed is not None:
-                partition = self.keys.feed_partition(match_id)
-                extra += [self.keys.feed(partition), self.keys.feed_seen(partition)]
         event_args = _event_args(events)
         then: Callable[[], bytes | None] | None = None
         if (
@@ -280,12 +276,7 @@ class EventStore:
         projection it carries); ``carried_hset``: the HSET arguments of a projection staged
         beside the script (``append``), sent ahead of it on one Redis.
         """
-        keys = [
-            self.keys.meta(match_id),
-            self.keys.log(match_id),
-            self.keys.idem(match_id),
-            self.keys.credentials(match_id),
-        ]
+        keys = self._match_keys(match_id)
         dirty, wake = self.marks.of(match_id)
         if not self._cluster and not self.replicas:
             raw, failed = self._evalsha([*keys, dirty, wake, *more], args, meanwhile, carried_hset, then)
@@ -338,6 +329,24 @@ class EventStore:
             )
         return self._send.run(keys, argv, meanwhile)
 
+    def _match_keys(self, match_id: str) -> list[str]:
+        """The match's own keys the append script names first: meta, log, idem, creds."""
+        return [
+            self.keys.meta(match_id),
+            self.keys.log(match_id),
+            self.keys.idem(match_id),
+            self.keys.credentials(match_id),
+        ]
+
+    def _carried_keys(self, match_id: str, carried: CarriedProjection) -> list[str]:
+        """The keys a carried projection names after the marks and counters: carried and proj,
+        then, when it publishes its steps, its feed partition's stream and seen hash."""
+        keys = [self.keys.carried(match_id), self.keys.proj(match_id)]
+        if carried.feed is not None:
+            partition = self.keys.feed_partition(match_id)
+            keys += [self.keys.feed(partition), self.keys.feed_seen(partition)]
+        return keys
+
     def _following(
         self, match_id: str, version: int, last: int, meta: str, extras: AppendExtras
     ) -> bytes | None:
@@ -350,21 +359,12 @@ class EventStore:
         except Exception:  # the workers project what a write could not carry
             log.exception("the projection of %s's step %d could not be worked out", match_id, last)
             carried = None
-        keys = [
-            self.keys.meta(match_id),
-            self.keys.log(match_id),
-            self.keys.idem(match_id),
-            self.keys.credentials(match_id),
-            *self.marks.of(match_id),
-        ]
+        keys = [*self._match_keys(match_id), *self.marks.of(match_id)]
         wake_seconds = str(WAKE_SECONDS)
         if carried is None:
             argv = carry_args(match_id, wake_seconds, version, last, meta, None, None)
             return following(self._script.sha, keys, argv)
-        keys += [self.keys.carried(match_id), self.keys.proj(match_id)]
-        if carried.feed is not None:
-            partition = self.keys.feed_partition(match_id)
-            keys += [self.keys.feed(partition), self.keys.feed_seen(partition)]
+        keys += self._carried_keys(match_id, carried)
         projection = carried.arguments(last)
         argv = carry_args(match_id, wake_seconds, version, last, meta, projection, carried.feed)
         return following(self._script.sha, keys, argv)

@@ -340,6 +340,11 @@ class Projector:
         summary, basis = self._summary(match_id, header, game, pos, game.scores(pos["game"]))
         return basis, frozen, dumps(summary), summary
 
+    def snapshot_among(self, start: int, last: int) -> bool:
+        """Whether a snapshot's step is among the steps after ``start`` up to ``last`` (a run
+        writes such a step's projection, with its snapshot)."""
+        return last // self.snapshot_every > start // self.snapshot_every
+
     def carried(
         self,
         match_id: str,
@@ -358,7 +363,7 @@ class Projector:
         publishes to the global feed as a pass would (disclosed against ``pos``, the position a
         pass folds them to), so that no pass is needed for them (events/append.lua).
         """
-        if pos["version"] // self.snapshot_every > start // self.snapshot_every:
+        if self.snapshot_among(start, pos["version"]):
             return None
         basis, _, summary, _ = self._fields(match_id, header, game, pos, frozen)
         feed = None if self.publisher is None else [game.id, *public_steps(game, events, pos)]

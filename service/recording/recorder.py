@@ -332,7 +332,9 @@ class Recorder(CreatingWrites):
             # append on the same connection (``EventStore.append``), unless a snapshot's step is
             # among its steps (the workers write that, with its snapshot).
             view = _ViewWriter(write.game, None, lambda: self._fold(write.game, write.match_id, pos, new))
-            follows = not self._snapshot_among(start, start + len(new))
+            follows = self.projector is not None and not self.projector.snapshot_among(
+                start, start + len(new)
+            )
         # The rates are counted by the first append that reaches Redis, never again.
         extras = AppendExtras(meanwhile=view, rates=write.rates, carried=carried)
         if follows:
@@ -400,11 +402,6 @@ class Recorder(CreatingWrites):
             return False
         paused = self._behind.get(write.match_id)
         return paused is None or monotonic() >= paused
-
-    def _snapshot_among(self, start: int, last: int) -> bool:
-        """Whether a snapshot's step is among the steps after ``start`` up to ``last``."""
-        every = self.projector.snapshot_every if self.projector is not None else 0
-        return every > 0 and last // every > start // every
 
     def _carried(self, write: _Write, start: int, folded: Folded | None) -> CarriedProjection | None:
         """The projection the append of a folded batch carries (``EventStore.append``), once it
